@@ -1,0 +1,41 @@
+# The two commands: `make run` and `make test`. Everything else is set-up they share.
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+GEN := gen
+PROTOS := $(shell find proto -name '*.proto' 2>/dev/null)
+GEN_STAMP := $(GEN)/.stamp
+ADDRESS ?= localhost:50051
+
+.PHONY: run test setup proto bench clean
+
+setup: $(STAMP) $(GEN_STAMP)
+
+$(STAMP): requirements.lock pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(BIN)/python -c 'import sysconfig,os; open(os.path.join(sysconfig.get_paths()["purelib"],"gardens-gen.pth"),"w").write(os.path.abspath("$(GEN)")+"\n")'
+	touch $(STAMP)
+
+# Generated protobuf code lives in gen/ (git-ignored), never hand-edited.
+$(GEN_STAMP): $(STAMP) $(PROTOS)
+	rm -rf $(GEN) && mkdir -p $(GEN)
+	if [ -n "$(PROTOS)" ]; then $(BIN)/python -m grpc_tools.protoc -Iproto --python_out=$(GEN) --pyi_out=$(GEN) --grpc_python_out=$(GEN) $(PROTOS); fi
+	find $(GEN) -type d -exec touch {}/__init__.py \;
+	touch $(GEN_STAMP)
+
+proto: $(GEN_STAMP)
+
+run: setup
+	$(BIN)/python -m server --address $(ADDRESS)
+
+test: setup
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+bench: setup
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) $(GEN)

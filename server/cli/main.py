@@ -1,0 +1,42 @@
+"""Entry point of the `gardens` command: discovers sub-commands from the modules of server.cli."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+import server.cli as _pkg
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gardens",
+        description="Constraint solver and puzzles for garden tile-laying games.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    # Each module of server.cli (other than this one) exposes register(subparsers);
+    # a game's commands land by adding its module, without touching this file.
+    for info in sorted(pkgutil.iter_modules(_pkg.__path__), key=lambda m: m.name):
+        if info.name in ("main",) or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"server.cli.{info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (ValueError, OSError) as exc:  # domain errors carry a precise message
+        print(f"gardens: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
