@@ -1,0 +1,70 @@
+"""Running CP-SAT under a limit that callers (a gRPC deadline, a cancelled client) can cut short."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+
+class Cancelled(Exception):
+    """The caller cancelled the work before or while it was solving."""
+
+
+@dataclass
+class SolveControl:
+    """Limits for one request, and a thread-safe way to stop its running searches.
+
+    `time_limit_s` caps the wall time of each CP-SAT search; `deterministic_limit` (when set)
+    replaces it by CP-SAT's deterministic time so results do not depend on machine speed.
+    `cancel()` may be called from any thread (e.g. a gRPC callback): it stops the running
+    search at once and makes every later search return UNKNOWN without starting.
+    """
+
+    time_limit_s: float = 10.0
+    deterministic_limit: float | None = None
+    num_workers: int = 1
+    random_seed: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _running: set = field(default_factory=set, repr=False)
+    _cancelled: bool = field(default=False, repr=False)
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            running = list(self._running)
+        for solver in running:
+            solver.stop_search()
+
+    def new_solver(self, time_limit_s: float | None = None) -> cp_model.CpSolver:
+        solver = cp_model.CpSolver()
+        p = solver.parameters
+        p.num_workers = self.num_workers
+        p.random_seed = self.random_seed
+        limit = self.time_limit_s if time_limit_s is None else min(time_limit_s, self.time_limit_s)
+        if self.deterministic_limit is not None:
+            p.max_deterministic_time = self.deterministic_limit
+        else:
+            p.max_time_in_seconds = max(0.001, limit)
+        return solver
+
+    def solve(self, model: cp_model.CpModel, solver: cp_model.CpSolver | None = None,
+              callback: cp_model.CpSolverSolutionCallback | None = None) -> tuple[int, cp_model.CpSolver]:
+        """Solve `model`; returns (status, solver). Raises Cancelled when cancelled before start."""
+        solver = solver or self.new_solver()
+        with self._lock:
+            if self._cancelled:
+                raise Cancelled()
+            self._running.add(solver)
+        try:
+            status = solver.solve(model, callback) if callback else solver.solve(model)
+        finally:
+            with self._lock:
+                self._running.discard(solver)
+        if self._cancelled and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
+            raise Cancelled()
+        return status, solver
