@@ -1,0 +1,120 @@
+"""Builds the gRPC server (create_server) and runs it until SIGTERM with a graceful drain (serve)."""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from concurrent import futures
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from server import config as config_mod
+from server.config import ServerConfig
+from server.interceptor import CallInterceptor
+from server.runtime import Runtime
+from server.services import register_all
+
+log = logging.getLogger("gardens.server")
+
+
+def create_server(config: ServerConfig, runtime: Runtime | None = None,
+                  extra_services=()) -> tuple[grpc.Server, int]:
+    """A started-ready (not started) server bound to `config.address`; returns (server, bound port).
+
+    `runtime` lets a caller keep a handle on metrics, health and domain back ends (tests inject
+    slow or failing domains there); `extra_services` are more `register(server, runtime)` callables.
+    """
+    config.validate()
+    runtime = runtime or Runtime(config)
+    # One thread per slot plus a reserve: an admitted call never waits for a thread, and health,
+    # reflection and refusals still find one while every slot is busy. The grpc-level cap is the
+    # same number, so nothing queues without bound.
+    executor = futures.ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="rpc")
+    options = [
+        ("grpc.max_receive_message_length", config.max_request_bytes),
+        ("grpc.so_reuseport", 0),
+    ]
+    server = grpc.server(executor, interceptors=[CallInterceptor(runtime)], options=options,
+                         maximum_concurrent_rpcs=config.threads)
+
+    register_all(server, runtime)
+    for register in extra_services:
+        register(server, runtime)
+
+    runtime.health = health.HealthServicer(
+        experimental_non_blocking=True,
+        experimental_thread_pool=futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="health"))
+    health_pb2_grpc.add_HealthServicer_to_server(runtime.health, server)
+    runtime.health.set("", health_pb2.HealthCheckResponse.SERVING)
+    for name in runtime.service_names:
+        runtime.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection(
+        [*runtime.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
+
+    if config.tls_cert:
+        credentials = grpc.ssl_server_credentials(
+            [(Path(config.tls_key).read_bytes(), Path(config.tls_cert).read_bytes())])
+        port = server.add_secure_port(config.address, credentials)
+    else:
+        port = server.add_insecure_port(config.address)
+    if port == 0:
+        raise OSError(f"cannot bind {config.address}")
+    if config.metrics_port >= 0:
+        runtime.metrics_port = runtime.metrics.serve_http(config.metrics_address, config.metrics_port)
+    server.runtime = runtime  # so serve() and tests reach health and metrics of this server
+    return server, port
+
+
+def shutdown(server: grpc.Server, grace_s: float) -> None:
+    """Health turns NOT_SERVING, in-flight calls get `grace_s` to finish, then the rest are cancelled."""
+    runtime: Runtime = server.runtime
+    runtime.health.enter_graceful_shutdown()
+    server.stop(grace_s).wait()
+    runtime.metrics.close()
+
+
+def serve(config: ServerConfig) -> int:
+    server, port = create_server(config)
+    stopping = threading.Event()
+
+    def on_signal(signum, _frame):
+        log.info("signal %s: draining for up to %.1fs", signal.Signals(signum).name, config.grace_s)
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    server.start()
+    host = config.address.rsplit(":", 1)[0]
+    metrics = getattr(server.runtime, "metrics_port", None)
+    log.info("serving gardens.v1 on %s:%d (tls=%s, auth=%s, workers=%d%s)", host, port,
+             bool(config.tls_cert), bool(config.auth_token), config.workers,
+             f", metrics on :{metrics}" if metrics else "")
+    # Printed for scripts and tests that start the server on port 0 and need the real port.
+    print(f"LISTENING {port}", flush=True)
+    stopping.wait()
+    shutdown(server, config.grace_s)
+    log.info("stopped")
+    return 0
+
+
+def build_parser(prog: str = "python -m server") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Serve the gardens.v1 gRPC API.")
+    config_mod.add_arguments(parser)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        config = config_mod.from_args(args)
+    except ValueError as exc:
+        print(f"server: error: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level.upper(), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    return serve(config)

@@ -1,0 +1,87 @@
+"""Maps exceptions to gRPC statuses: domain input errors become INVALID_ARGUMENT with field violations."""
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from solver.core.solve import Cancelled
+from solver.errors import InputError, InputErrors
+
+log = logging.getLogger("gardens.server")
+
+
+class ServiceError(Exception):
+    """An error the server raises on purpose with a chosen status code."""
+
+    def __init__(self, code: grpc.StatusCode, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class NotFound(ServiceError):
+    def __init__(self, message: str):
+        super().__init__(grpc.StatusCode.NOT_FOUND, message)
+
+
+@dataclass
+class Failure:
+    """What to send back: a code, a message, and an optional rich google.rpc.Status."""
+
+    code: grpc.StatusCode
+    message: str
+    status: grpc.Status | None = None
+
+
+def bad_request(errors: list[InputError], prefix: str = "") -> Failure:
+    violations = [
+        error_details_pb2.BadRequest.FieldViolation(
+            field=_join(prefix, e.field),
+            description=e.description + ("" if e.value is None else f" (got {e.value!r})"),
+        )
+        for e in errors
+    ]
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.BadRequest(field_violations=violations))
+    message = "; ".join(f"{v.field}: {v.description}" for v in violations)
+    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail])
+    return Failure(grpc.StatusCode.INVALID_ARGUMENT, message, rpc_status.to_status(status))
+
+
+def _join(prefix: str, name: str) -> str:
+    if not prefix:
+        return name
+    return prefix if not name else f"{prefix}.{name}"
+
+
+def failure_for(exc: BaseException, context: grpc.ServicerContext, method: str) -> Failure:
+    """The status for an exception raised while serving `method`; unexpected ones are logged with a trace."""
+    if isinstance(exc, ServiceError):
+        return Failure(exc.code, exc.message)
+    if isinstance(exc, InputErrors):
+        return bad_request(exc.errors, getattr(exc, "wire_prefix", ""))
+    if isinstance(exc, InputError):
+        return bad_request([exc], getattr(exc, "wire_prefix", ""))
+    if isinstance(exc, Cancelled):
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            return Failure(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded while solving")
+        return Failure(grpc.StatusCode.CANCELLED, "cancelled by the client")
+    if isinstance(exc, NotImplementedError):
+        return Failure(grpc.StatusCode.UNIMPLEMENTED, f"{method} is not available yet")
+    ref = uuid.uuid4().hex[:12]
+    log.error("unhandled exception in %s (ref %s)", method, ref, exc_info=exc)
+    return Failure(grpc.StatusCode.INTERNAL, f"internal error (ref {ref})")
+
+
+def send(context: grpc.ServicerContext, failure: Failure):
+    """Aborts the call with `failure` (raises, as grpc's abort does)."""
+    if failure.status is not None:
+        context.abort_with_status(failure.status)
+    context.abort(failure.code, failure.message)

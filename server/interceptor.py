@@ -1,0 +1,127 @@
+"""One interceptor around every call: auth, slot admission, error mapping, one log line and metrics."""
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import time
+
+import grpc
+
+from server import errors
+from server.runtime import Runtime
+
+access_log = logging.getLogger("gardens.server.access")
+
+_HEALTH_PREFIX = "/grpc.health.v1.Health/"
+
+
+def _outcome(response) -> str | None:
+    """The solver verdict of a response (its enum field `verdict`), for logs and outcome counters."""
+    descriptor = getattr(response, "DESCRIPTOR", None)
+    if descriptor is None:
+        return None
+    fd = descriptor.fields_by_name.get("verdict")
+    if fd is None or fd.enum_type is None:
+        return None
+    name = fd.enum_type.values_by_number[getattr(response, "verdict")].name
+    prefix = _enum_prefix(fd.enum_type.name)
+    return (name[len(prefix):] if name.startswith(prefix) else name).lower()
+
+
+def _enum_prefix(enum_name: str) -> str:
+    out = []
+    for i, ch in enumerate(enum_name):
+        if ch.isupper() and i:
+            out.append("_")
+        out.append(ch.upper())
+    return "".join(out) + "_"
+
+
+class CallInterceptor(grpc.ServerInterceptor):
+    def __init__(self, runtime: Runtime):
+        self.runtime = runtime
+        token = runtime.config.auth_token
+        self._expected = f"Bearer {token}".encode() if token else None
+
+    def _authorized(self, details: grpc.HandlerCallDetails) -> bool:
+        if self._expected is None or details.method.startswith(_HEALTH_PREFIX):
+            return True  # health stays open for load balancers and orchestrators
+        for key, value in details.invocation_metadata or ():
+            if key == "authorization":
+                got = value.encode() if isinstance(value, str) else value
+                return hmac.compare_digest(got, self._expected)
+        return False
+
+    def intercept_service(self, continuation, details):
+        handler = continuation(details)
+        if handler is None:
+            return None
+        authorized = self._authorized(details)
+        if handler.unary_unary is None:
+            return handler if authorized else _deny(handler)
+        return grpc.unary_unary_rpc_method_handler(
+            self._wrap(details.method, handler.unary_unary, authorized),
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+
+    def _wrap(self, method: str, behavior, authorized: bool):
+        runtime = self.runtime
+        pool = runtime.pool_for(method)
+
+        def call(request, context):
+            start = time.perf_counter()
+            failure = None
+            response = None
+            acquired = False
+            try:
+                if not authorized:
+                    failure = errors.Failure(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
+                elif pool is not None and not pool.try_acquire():
+                    runtime.metrics.rejected.labels(method).inc()
+                    failure = errors.Failure(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                             f"all {pool.size} {pool.name} slots are busy; retry later")
+                else:
+                    acquired = pool is not None
+                    response = behavior(request, context)
+            except Exception as exc:  # every failure becomes a deliberate status, never UNKNOWN
+                failure = errors.failure_for(exc, context, method)
+            finally:
+                if acquired:
+                    pool.release()
+            outcome = _outcome(response) if failure is None else None
+            code = failure.code if failure else grpc.StatusCode.OK
+            self._record(method, code, time.perf_counter() - start, outcome, context, failure)
+            if failure is not None:
+                errors.send(context, failure)
+            return response
+
+        return call
+
+    def _record(self, method, code, seconds, outcome, context, failure) -> None:
+        self.runtime.metrics.observe(method, code.name, seconds, outcome)
+        if access_log.isEnabledFor(logging.INFO):
+            entry = {"method": method, "code": code.name, "ms": round(seconds * 1000, 3)}
+            if outcome:
+                entry["solver"] = outcome
+            if failure is not None:
+                entry["error"] = failure.message
+            entry["peer"] = context.peer()
+            access_log.info(json.dumps(entry, separators=(",", ":")))
+
+
+def _deny(handler):
+    def abort(request_or_iterator, context):
+        context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
+
+    kinds = {
+        "unary_stream": grpc.unary_stream_rpc_method_handler,
+        "stream_unary": grpc.stream_unary_rpc_method_handler,
+        "stream_stream": grpc.stream_stream_rpc_method_handler,
+    }
+    for attr, make in kinds.items():
+        if getattr(handler, attr) is not None:
+            return make(abort, request_deserializer=handler.request_deserializer,
+                        response_serializer=handler.response_serializer)
+    return handler

@@ -1,0 +1,106 @@
+"""What services share at run time: config, metrics, domain back ends, worker slots and solve controls."""
+from __future__ import annotations
+
+import importlib
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from server.config import ServerConfig
+from server.errors import ServiceError
+from server.metrics import Metrics
+from solver.core.solve import SolveControl
+
+# Where each game's domain API lives; a test may replace any of them through Runtime(domains=...).
+DOMAIN_MODULES = {
+    "gardeners": "solver.games.gardeners.api",
+}
+
+SOLVE = "solve"  # CPU-bound (CP-SAT) calls
+LIGHT = "light"  # quick pure-Python calls
+FREE = "free"  # health, reflection: never refused for lack of slots
+
+
+class Slots:
+    """A fixed number of slots taken without waiting: a full pool refuses instead of queueing."""
+
+    def __init__(self, name: str, size: int, metrics: Metrics):
+        self.name = name
+        self.size = size
+        self._sem = threading.BoundedSemaphore(size)
+        self._gauge = metrics.in_use.labels(name)
+
+    def try_acquire(self) -> bool:
+        if self._sem.acquire(blocking=False):
+            self._gauge.inc()
+            return True
+        return False
+
+    def release(self) -> None:
+        self._gauge.dec()
+        self._sem.release()
+
+
+@dataclass
+class Runtime:
+    config: ServerConfig
+    domains: dict[str, Any] = field(default_factory=dict)
+    metrics: Metrics = field(default_factory=Metrics)
+    # full method name ("/gardens.v1.GardenersService/Solve") -> SOLVE or LIGHT; others are FREE
+    method_pools: dict[str, str] = field(default_factory=dict)
+    service_names: list[str] = field(default_factory=list)
+    health: Any = None
+
+    def __post_init__(self) -> None:
+        self.pools = {
+            SOLVE: Slots(SOLVE, self.config.workers, self.metrics),
+            LIGHT: Slots(LIGHT, self.config.light_slots, self.metrics),
+        }
+        self._lock = threading.Lock()
+
+    def domain(self, game: str):
+        """The domain API module of `game` (imported on first use); UNIMPLEMENTED if it has not landed."""
+        with self._lock:
+            if game not in self.domains:
+                try:
+                    self.domains[game] = importlib.import_module(DOMAIN_MODULES[game])
+                except ImportError as exc:
+                    raise ServiceError(grpc.StatusCode.UNIMPLEMENTED,
+                                       f"the {game} engine is not available: {exc}") from exc
+            return self.domains[game]
+
+    def function(self, game: str, name: str):
+        """A function of the domain API; UNIMPLEMENTED (not a fake answer) while it does not exist."""
+        fn = getattr(self.domain(game), name, None)
+        if fn is None:
+            raise ServiceError(grpc.StatusCode.UNIMPLEMENTED, f"{game}.{name} is not implemented yet")
+        return fn
+
+    def add_service(self, name: str, solve_methods: list[str] = (), light_methods: list[str] = ()) -> None:
+        self.service_names.append(name)
+        for m in solve_methods:
+            self.method_pools[f"/{name}/{m}"] = SOLVE
+        for m in light_methods:
+            self.method_pools[f"/{name}/{m}"] = LIGHT
+
+    def pool_for(self, method: str) -> Slots | None:
+        kind = self.method_pools.get(method)
+        return self.pools.get(kind) if kind else None
+
+    def control(self, context: grpc.ServicerContext) -> SolveControl:
+        """A SolveControl bounded by the server cap and the client's deadline, cancelled with the call."""
+        limit = self.config.time_cap_s
+        remaining = context.time_remaining()
+        if remaining is not None:
+            limit = min(limit, remaining - self.config.deadline_margin_s)
+            if limit <= 0:
+                raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                   "the deadline leaves no time to solve")
+        control = SolveControl(time_limit_s=limit, num_workers=self.config.solver_threads,
+                               random_seed=self.config.seed)
+        # add_callback returns False when the call has already ended: then nobody is waiting.
+        if not context.add_callback(control.cancel):
+            control.cancel()
+        return control
