@@ -3,11 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from solver.core.grid import components
 from solver.errors import InputError
 
 from .data import Catalog, Flower, Plant
-from .garden import (Cell, Garden, PlacedFlower, PlacedPlant, PlacedSeedlingTile, adjacent, flower_cells,
+from .garden import (Cell, Garden, components, PlacedFlower, PlacedPlant, PlacedSeedlingTile, adjacent, flower_cells,
                      flower_plant_pairs, orthogonal)
 
 RESOURCE_LIMIT = 10  # "At the end of your turn, you may only hold a maximum of 10 total resources."

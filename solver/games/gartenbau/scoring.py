@@ -5,10 +5,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import product
 
-from solver.core.grid import DIRECTIONS, components, step
-
 from .data import Flower
-from .garden import Cell, Garden, PlacedFlower, orthogonal
+from .garden import DIRECTIONS, Cell, Garden, PlacedFlower, components, orthogonal, step
 
 TOKEN_PRESTIGE = 2  # "Unused Flower Pot and Watering Can tokens score 2 points each."
 
@@ -63,7 +61,8 @@ def outer_edges(garden: Garden) -> int:
     tiles. Boundaries which are entirely inside a garden are not counted." Counted as the straight
     sides of the garden's outer outline: runs of unit boundary facing the same way on one line."""
     outside = outside_spaces(garden)
-    along = {"N": "W", "S": "W", "E": "N", "W": "N"}  # the step back along a side's line
+    # the step back along a side's line: west for north/south faces, north for east/west faces
+    along = {(-1, 0): (0, -1), (1, 0): (0, -1), (0, 1): (-1, 0), (0, -1): (-1, 0)}
     count = 0
     for cell in garden.filled:
         for d in DIRECTIONS:

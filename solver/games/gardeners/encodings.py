@@ -1,0 +1,148 @@
+"""The CP-SAT face of every card kind, each posted behind the card's enforcement literal.
+
+Each function also posts implied constraints that are consequences of the card and the tile counts
+(counting bounds): they never change the set of solutions, but let CP-SAT refute impossible cards
+at once instead of searching. `impossible(gm, card)` is the same counting reasoning done in Python
+before any search: a sound reason why the card cannot be met with these tiles, or None.
+"""
+from __future__ import annotations
+
+from solver.core.connectivity import closed_loop, connected_group, enclosed_by
+from solver.core.grid import DIRECTIONS, OPPOSITE, is_border, neighbours, ray, step
+from solver.games.gardeners.cards import Card
+from solver.games.gardeners.model import GardenModel
+
+
+def impossible(gm: GardenModel, card: Card) -> str | None:
+    spec, n = card.spec, gm.size
+    if card.kind == "proximity":
+        if gm.count(spec.element) == 1:
+            return f"only one tile has {spec.element.describe()}"
+    elif card.kind == "agglomeration":
+        k = gm.count(spec.element)
+        if k < spec.min:
+            return f"only {k} tiles have {spec.element.describe()}, {spec.min} are needed"
+    elif card.kind == "link":
+        k = gm.count(spec.element)
+        if k < n:
+            return f"a link across {n} rows or columns needs {n} tiles; only {k} have {spec.element.describe()}"
+    elif card.kind == "border":
+        k = gm.count(spec.element)
+        room = sum(1 for c in gm.cells if is_border(c, n) == (spec.region == "edge"))
+        if k > room:
+            return f"{k} tiles have {spec.element.describe()}, the {spec.region} holds only {room}"
+    elif card.kind == "geometry":
+        if not spec.placements(n):
+            return "the arrangement does not fit the garden"
+    elif card.kind == "path":
+        paths = [t for t in gm.tiles if t.path]
+        if spec.shape == "route" and len(paths) < spec.min:
+            return f"only {len(paths)} tiles have a path, {spec.min} are needed"
+        if spec.shape == "loop":
+            two = [t for t in paths if len(t.path) == 2]
+            corners = [t for t in two if t.path not in (frozenset("NS"), frozenset("EW"))]
+            if len(two) < 8 or len(corners) < 4 or n < 3:
+                return "a closed route around a tile needs at least 8 path tiles, 4 of them corners"
+            if not any(spec.around.matches(t) for t in gm.tiles):
+                return f"no tile has {spec.around.describe()}"
+    return None
+
+
+def post(gm: GardenModel, card: Card, e) -> None:
+    """Post `card` on the model, enforced by literal `e`."""
+    m, spec, n = gm.model, card.spec, gm.size
+    reason = impossible(gm, card)
+    if reason is not None:
+        m.add_bool_or([e.Not()])
+        return
+    tag = card.id
+    if card.kind == "proximity":
+        for c in gm.cells:
+            around = [gm.has(x, spec.element) for _, x in neighbours(c, n)]
+            m.add_bool_or(around).only_enforce_if([e, gm.has(c, spec.element)])
+    elif card.kind == "distance":
+        for c in gm.cells:
+            for _, x in neighbours(c, n):
+                m.add_bool_or([gm.has(c, spec.element).Not(), gm.has(x, spec.other).Not()]).only_enforce_if(e)
+    elif card.kind == "border":
+        for c in gm.cells:
+            if is_border(c, n) != (spec.region == "edge"):
+                m.add_implication(e, gm.has(c, spec.element).Not())
+    elif card.kind == "panorama":
+        for c in gm.cells:
+            for d in DIRECTIONS:
+                bench = gm.bench_facing(c, d)
+                ahead = [gm.has(x, spec.target) for x in ray(c, d, n)]
+                m.add_bool_or(ahead).only_enforce_if([e, bench])
+    elif card.kind == "agglomeration":
+        allowed = {c: gm.has(c, spec.element) for c in gm.cells}
+        connected_group(m, gm.cells, allowed, e, size=spec.min, name=f"{tag}")
+    elif card.kind == "link":
+        allowed = {c: gm.has(c, spec.element) for c in gm.cells}
+        across = m.new_bool_var(f"{tag}_lr")
+        down = m.new_bool_var(f"{tag}_tb")
+        m.add_bool_or([across, down]).only_enforce_if(e)
+        for lit, first, last, line in ((across, lambda c: c[1] == 0, lambda c: c[1] == n - 1, lambda c, i: c[1] == i),
+                                       (down, lambda c: c[0] == 0, lambda c: c[0] == n - 1, lambda c, i: c[0] == i)):
+            roots = [c for c in gm.cells if first(c)]
+            reach = [c for c in gm.cells if last(c)]
+            z = connected_group(m, gm.cells, allowed, lit, roots=roots, reach=reach, name=f"{tag}_{lit.name}")
+            # implied: a link crossing the garden has a member in every column (or row) it crosses
+            for i in range(n):
+                m.add_bool_or([z[c] for c in gm.cells if line(c, i)]).only_enforce_if(lit)
+    elif card.kind == "geometry":
+        options = []
+        for k, placement in enumerate(spec.placements(n)):
+            here = m.new_bool_var(f"{tag}_at{k}")
+            for cell, sel in placement:
+                m.add_implication(here, gm.has(cell, sel))
+            options.append(here)
+        m.add_bool_or(options).only_enforce_if(e)
+    elif card.kind == "path":
+        _post_path(gm, card, e)
+    else:  # pragma: no cover - parse_card refuses unknown kinds
+        raise ValueError(f"no encoding for card kind {card.kind}")
+
+
+def _match_literals(gm: GardenModel):
+    """Literal per neighbouring pair (a, b): both paths reach their shared edge."""
+    m = gm.model
+    cache = gm._feature_lits.setdefault(("match-cache",), {})
+    if cache:
+        return cache
+    for c in gm.cells:
+        for d in DIRECTIONS:
+            x = step(c, d)
+            if x not in set(gm.cells) or (x, c) in cache:
+                continue
+            a, b = gm.path_edge(c, d), gm.path_edge(x, OPPOSITE[d])
+            lit = m.new_bool_var(f"match{c}{x}")
+            m.add_bool_and([a, b]).only_enforce_if(lit)
+            m.add_bool_or([a.Not(), b.Not(), lit])
+            cache[(c, x)] = cache[(x, c)] = lit
+    return cache
+
+
+def _post_path(gm: GardenModel, card: Card, e) -> None:
+    m, spec, n = gm.model, card.spec, gm.size
+    match = _match_literals(gm)
+    if spec.shape == "connected":
+        for c in gm.cells:
+            met = [match[(c, x)] for _, x in neighbours(c, n)]
+            m.add_bool_or(met).only_enforce_if([e, gm.has_path(c)])
+    elif spec.shape == "route":
+        allowed = {c: gm.has_path(c) for c in gm.cells}
+        connected_group(m, gm.cells, allowed, e, size=spec.min, link=lambda a, b: match[(a, b)], name=card.id)
+    else:
+        on, edges = closed_loop(m, gm.cells, lambda a, b: match[(a, b)], e, name=card.id)
+        m.add(sum(on.values()) >= 8).only_enforce_if(e)
+        options = []
+        for c in gm.cells:
+            if is_border(c, n):
+                continue  # a tile on the garden's edge can never be surrounded
+            inside = enclosed_by(m, c, on, edges, name=f"{card.id}_in")
+            here = m.new_bool_var(f"{card.id}_around{c}")
+            m.add_implication(here, inside)
+            m.add_implication(here, gm.has(c, spec.around))
+            options.append(here)
+        m.add_bool_or(options).only_enforce_if(e)

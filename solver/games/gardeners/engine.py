@@ -1,0 +1,247 @@
+"""The Gardeners engine: solve, prove unsolvable, explain conflicts, count solutions, closest garden.
+
+Every garden this module returns has been re-checked by the pure checker; a disagreement is a bug
+and raises EngineError instead of leaving the process. Verdicts are only "solvable"/"unsolvable"
+when CP-SAT proved them, "unknown" otherwise.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from solver.core.solve import SolveControl
+from solver.games.gardeners.cards import Card
+from solver.games.gardeners.cards.verdict import SATISFIED
+from solver.games.gardeners.checker import check
+from solver.games.gardeners.encodings import impossible, post
+from solver.games.gardeners.garden import Garden
+from solver.games.gardeners.model import GardenModel
+from solver.games.gardeners.modes import Mode
+from solver.games.gardeners.tiles import Catalog
+
+SOLVABLE, UNSOLVABLE, UNKNOWN = "solvable", "unsolvable", "unknown"
+MAX_ENUMERATED_CARDS = 8
+
+
+class EngineError(RuntimeError):
+    """The solver and the pure checker disagree: never let such an answer out."""
+
+
+@dataclass
+class Solved:
+    verdict: str
+    garden: Garden | None = None
+    seconds: float = 0.0
+    reason: str = ""  # for a refutation found before search: the counting argument
+
+
+@dataclass
+class Explanation:
+    verdict: str
+    garden: Garden | None = None
+    conflicts: list[list[str]] = field(default_factory=list)   # minimal unsolvable subsets, smallest first
+    discards: list[list[str]] = field(default_factory=list)    # minimal sets whose removal makes the rest solvable
+    complete: bool = True        # conflicts and discards list every minimal set
+    unknown_subsets: int = 0     # subsets whose verdict stayed unknown within the limit
+    seconds: float = 0.0
+
+
+def _verify(garden: Garden, cards: list[Card]) -> Garden:
+    report = check(garden, cards)
+    if not report.complete or any(v.status != SATISFIED for v in report.verdicts):
+        raise EngineError(f"solver garden fails the checker on {report.broken}:\n{garden.render()}")
+    return garden
+
+
+def _tiles(mode: Mode, catalog: Catalog):
+    return catalog.tiles_of(mode.tile_sets)
+
+
+def _check_fit(mode: Mode, catalog: Catalog) -> None:
+    from solver.errors import InputError
+    need = mode.size * mode.size
+    have = len(_tiles(mode, catalog))
+    if have != need:
+        raise InputError("catalog", f"mode {mode.name} fills {need} cells but the catalog has {have} tiles "
+                                    f"in sets {mode.tile_sets}")
+
+
+def solve(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None) -> Solved:
+    """A complete garden meeting every card, a proof that none exists, or unknown within the limit."""
+    control = control or SolveControl()
+    _check_fit(mode, catalog)
+    start = time.perf_counter()
+    gm = GardenModel(cards, mode, _tiles(mode, catalog))
+    for card in cards:
+        reason = impossible(gm, card)
+        if reason:
+            return Solved(UNSOLVABLE, None, time.perf_counter() - start, f"{card.id}: {reason}")
+    for card in cards:
+        post(gm, card, gm.model.new_constant(1))
+    status, solver = control.solve(gm.model)
+    elapsed = time.perf_counter() - start
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Solved(SOLVABLE, _verify(gm.to_garden(gm.chosen(solver)), cards), elapsed)
+    if status == cp_model.INFEASIBLE:
+        return Solved(UNSOLVABLE, None, elapsed)
+    return Solved(UNKNOWN, None, elapsed)
+
+
+class _Oracle:
+    """Solvability of subsets of a card list, cached; a found garden also vouches for every subset of
+    the cards it happens to satisfy, and an unsolvable subset for every superset."""
+
+    def __init__(self, cards, mode, catalog, control):
+        self.cards, self.mode, self.catalog, self.control = cards, mode, catalog, control
+        self.solvable_sets: list[frozenset[int]] = []
+        self.unsolvable_sets: list[frozenset[int]] = []
+        self.unknown: set[frozenset[int]] = set()
+        self.gardens: dict[frozenset[int], Garden] = {}
+
+    def __call__(self, subset: frozenset[int]) -> str:
+        if any(subset <= s for s in self.solvable_sets):
+            return SOLVABLE
+        if any(u <= subset for u in self.unsolvable_sets):
+            return UNSOLVABLE
+        if subset in self.unknown:
+            return UNKNOWN
+        chosen = [self.cards[i] for i in sorted(subset)]
+        result = solve(chosen, self.mode, self.catalog, self.control)
+        if result.verdict == SOLVABLE:
+            report = check(result.garden, self.cards)
+            happy = frozenset(i for i, v in enumerate(report.verdicts) if v.status == SATISFIED)
+            self.solvable_sets.append(happy)
+            self.gardens[subset] = result.garden
+        elif result.verdict == UNSOLVABLE:
+            self.unsolvable_sets.append(subset)
+        else:
+            self.unknown.add(subset)
+        return result.verdict
+
+
+def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None) -> Explanation:
+    """Solvable with a witness, or unsolvable with every minimal conflicting subset of cards (each
+    unsolvable, every proper subset solvable) and every minimal set of cards to discard.
+
+    Subsets are visited by increasing size; an unsolvable subset that contains no smaller conflict is
+    minimal (any unsolvable proper subset would contain a conflict found earlier). Supersets of a
+    known conflict and subsets of a satisfied set are never solved. With more than
+    MAX_ENUMERATED_CARDS cards only subsets up to 3 cards are enumerated and `complete` is False.
+    """
+    control = control or SolveControl()
+    start = time.perf_counter()
+    oracle = _Oracle(cards, mode, catalog, control)
+    everything = frozenset(range(len(cards)))
+    whole = oracle(everything)
+    if whole != UNSOLVABLE:
+        return Explanation(whole, oracle.gardens.get(everything), seconds=time.perf_counter() - start,
+                           complete=whole == SOLVABLE)
+    limit = len(cards) if len(cards) <= MAX_ENUMERATED_CARDS else 3
+    conflicts: list[frozenset[int]] = []
+    unknown = 0
+    for k in range(1, limit + 1):
+        for combo in itertools.combinations(range(len(cards)), k):
+            subset = frozenset(combo)
+            if any(c <= subset for c in conflicts):
+                continue
+            verdict = oracle(subset)
+            if verdict == UNSOLVABLE:
+                conflicts.append(subset)
+            elif verdict == UNKNOWN:
+                unknown += 1
+    complete = unknown == 0 and limit == len(cards)
+    # Minimal discard sets are the minimal hitting sets of the conflicts (each conflict must lose a card).
+    discards: list[frozenset[int]] = []
+    if complete:
+        for k in range(1, len(cards) + 1):
+            for combo in itertools.combinations(range(len(cards)), k):
+                hit = frozenset(combo)
+                if any(d <= hit for d in discards):
+                    continue
+                if all(hit & c for c in conflicts):
+                    discards.append(hit)
+    ids = lambda s: [cards[i].id for i in sorted(s)]  # noqa: E731
+    order = lambda s: (len(s), sorted(s))  # noqa: E731
+    return Explanation(UNSOLVABLE, None, [ids(c) for c in sorted(conflicts, key=order)],
+                       [ids(d) for d in sorted(discards, key=order)], complete, unknown,
+                       time.perf_counter() - start)
+
+
+@dataclass
+class Count:
+    count: int
+    complete: bool   # True when every solution was counted (count < cap and the search finished)
+    gardens: list[Garden] = field(default_factory=list)
+
+
+def count_solutions(cards: list[Card], mode: Mode, catalog: Catalog, cap: int,
+                    control: SolveControl | None = None) -> Count:
+    """Distinct solutions up to `cap`. Distinct means: a different arrangement of what the cards can
+    see (tiles identical for every active card are one class; a tile's rotation matters only if a
+    card reads benches or paths), counted once for all 4 rotations of the whole garden."""
+    control = control or SolveControl()
+    _check_fit(mode, catalog)
+    gm = GardenModel(cards, mode, _tiles(mode, catalog))
+    if any(impossible(gm, c) for c in cards):
+        return Count(0, True)
+    for card in cards:
+        post(gm, card, gm.model.new_constant(1))
+    found: list[Garden] = []
+    while len(found) < cap:
+        status, solver = control.solve(gm.model)
+        if status == cp_model.INFEASIBLE:
+            return Count(len(found), True, found)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Count(len(found), False, found)
+        chosen = gm.chosen(solver)
+        found.append(_verify(gm.to_garden(chosen), cards))
+        gm.block(chosen)
+    return Count(len(found), False, found)
+
+
+@dataclass
+class Closest:
+    verdict: str              # "optimal" (proven), "feasible" (best found, bound given), "unsolvable", "unknown"
+    garden: Garden | None = None
+    kept: int = 0             # tiles of the current garden left in place with the same rotation
+    changed: int = 0          # tiles of the current garden moved, turned or removed
+    bound: int = 0            # proven upper bound on tiles that can be kept
+    seconds: float = 0.0
+
+
+def closest_solution(current: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
+                     control: SolveControl | None = None) -> Closest:
+    """A valid garden keeping as many of the current garden's tiles in place (same cell, same
+    rotation) as possible; proven optimal when the verdict says so."""
+    control = control or SolveControl()
+    _check_fit(mode, catalog)
+    start = time.perf_counter()
+    gm = GardenModel(cards, mode, _tiles(mode, catalog))
+    if any(impossible(gm, c) for c in cards):
+        return Closest("unsolvable", bound=0, seconds=time.perf_counter() - start)
+    for card in cards:
+        post(gm, card, gm.model.new_constant(1))
+    keep = []
+    for cell, placed in current.cells.items():
+        lit = gm.y[(cell, gm.sig_of[(placed.tile.id, placed.rotation)])]
+        keep.append(lit)
+        gm.model.add_hint(lit, 1)
+    gm.model.maximize(sum(keep))
+    status, solver = control.solve(gm.model)
+    elapsed = time.perf_counter() - start
+    if status == cp_model.INFEASIBLE:
+        return Closest("unsolvable", seconds=elapsed)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Closest("unknown", bound=len(keep), seconds=elapsed)
+    prefer = {cell: (p.tile.id, p.rotation) for cell, p in current.cells.items()}
+    garden = _verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+    kept = sum(1 for cell, p in current.cells.items()
+               if (g := garden.get(cell)) and g.tile.id == p.tile.id and g.rotation == p.rotation)
+    objective = round(solver.objective_value)
+    if kept != objective:
+        raise EngineError(f"kept {kept} tiles but the model promised {objective}")
+    verdict = "optimal" if status == cp_model.OPTIMAL else "feasible"
+    return Closest(verdict, garden, kept, len(current.cells) - kept, round(solver.best_objective_bound), elapsed)

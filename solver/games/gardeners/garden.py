@@ -1,0 +1,98 @@
+"""A garden: tiles placed (with a rotation) on the cells of an n x n square; parsing with precise errors."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.core.grid import Cell
+from solver.errors import InputError, InputErrors
+from solver.games.gardeners.modes import Mode
+from solver.games.gardeners.tiles import Catalog, Tile
+
+MAX_SIZE = 6
+
+
+@dataclass(frozen=True)
+class Placed:
+    tile: Tile
+    rotation: int  # quarter turns clockwise, 0..3
+
+
+@dataclass
+class Garden:
+    size: int
+    cells: dict[Cell, Placed]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cells) == self.size * self.size
+
+    def get(self, cell: Cell) -> Placed | None:
+        return self.cells.get(cell)
+
+    def to_dict(self) -> dict:
+        return {"size": self.size, "placements": [
+            {"tile": p.tile.id, "row": r, "col": c, "rotation": p.rotation}
+            for (r, c), p in sorted(self.cells.items())]}
+
+    def render(self) -> str:
+        """The garden as a readable grid: tile id and rotation per cell, '.' for empty cells."""
+        rows = []
+        for r in range(self.size):
+            row = []
+            for c in range(self.size):
+                p = self.cells.get((r, c))
+                row.append(f"{p.tile.id}/{p.rotation}" if p else "  .  ")
+            rows.append(" ".join(row))
+        return "\n".join(rows)
+
+
+def parse_garden(doc, catalog: Catalog, mode: Mode | None = None) -> Garden:
+    """Build a Garden from {"size": n, "placements": [{"tile", "row", "col", "rotation"}]}.
+
+    Every problem is reported at once, each naming its field: unknown or duplicate tiles, tiles
+    outside the mode's sets, cells outside the garden or used twice, rotations outside 0..3.
+    """
+    if not isinstance(doc, dict):
+        raise InputError("garden", "a garden is an object with 'size' and 'placements'", type(doc).__name__)
+    size = doc.get("size", mode.size if mode else None)
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
+        raise InputError("size", f"must be an integer from 1 to {MAX_SIZE}", size)
+    if mode is not None and size != mode.size:
+        raise InputError("size", f"mode {mode.name} plays on a {mode.size}x{mode.size} garden", size)
+    placements = doc.get("placements", [])
+    if not isinstance(placements, list):
+        raise InputError("placements", "must be a list", type(placements).__name__)
+    if len(placements) > size * size:
+        raise InputError("placements", f"at most {size * size} placements fit a {size}x{size} garden", len(placements))
+    errors: list[InputError] = []
+    cells: dict[Cell, Placed] = {}
+    used: dict[str, int] = {}
+    for i, p in enumerate(placements):
+        where = f"placements[{i}]"
+        if not isinstance(p, dict):
+            errors.append(InputError(where, "a placement is an object {tile, row, col, rotation}", p))
+            continue
+        tid = p.get("tile")
+        tile = catalog.by_id.get(tid) if isinstance(tid, str) else None
+        if tile is None:
+            errors.append(InputError(f"{where}.tile", "unknown tile id", tid))
+        elif mode is not None and tile.set not in mode.tile_sets:
+            errors.append(InputError(f"{where}.tile", f"tile set {tile.set} is not played in mode {mode.name}", tid))
+        elif tid in used:
+            errors.append(InputError(f"{where}.tile", f"tile already placed by placements[{used[tid]}]", tid))
+        row, col, rot = p.get("row"), p.get("col"), p.get("rotation", 0)
+        bad = False
+        for name, v, hi in (("row", row, size), ("col", col, size), ("rotation", rot, 4)):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < hi:
+                errors.append(InputError(f"{where}.{name}", f"must be an integer from 0 to {hi - 1}", v))
+                bad = True
+        if bad or tile is None or tid in used:
+            continue
+        if (row, col) in cells:
+            errors.append(InputError(where, f"cell ({row}, {col}) is already taken by {cells[(row, col)].tile.id}"))
+            continue
+        used[tid] = i
+        cells[(row, col)] = Placed(tile, rot)
+    if errors:
+        raise errors[0] if len(errors) == 1 else InputErrors(errors)
+    return Garden(size, cells)

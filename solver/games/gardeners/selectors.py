@@ -1,0 +1,70 @@
+"""Element selectors on cards ("fuchsia flower", "flowers and/or trees", "Grass tile"): parse, match, describe.
+
+Syntax: atoms joined by "|" (or). An atom is a background (`grass`, `soil`), `path`, or an element
+kind with an optional colour: `tree`, `tree:fuchsia`, `flower:orange`, `bench`, `fountain`.
+A tile matches a selector when it matches any atom. Selectors read only what is on a tile, never its
+rotation, so they are the same in every orientation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.errors import InputError
+from solver.games.gardeners.tiles import BACKGROUNDS, ELEMENT_COLOURS, Tile
+
+_PLURAL = {"tree": "trees", "flower": "flowers", "bench": "benches", "fountain": "fountains"}
+
+
+@dataclass(frozen=True)
+class Selector:
+    atoms: tuple[tuple[str, str | None], ...]  # (kind, colour) ; kind may be a background or "path"
+
+    @property
+    def text(self) -> str:
+        return "|".join(k if c is None else f"{k}:{c}" for k, c in self.atoms)
+
+    def matches(self, tile: Tile) -> bool:
+        for kind, colour in self.atoms:
+            if kind in BACKGROUNDS:
+                if tile.background == kind:
+                    return True
+            elif kind == "path":
+                if tile.path:
+                    return True
+            elif tile.has(kind, colour):
+                return True
+        return False
+
+    def describe(self, plural: bool = True) -> str:
+        parts = []
+        for kind, colour in self.atoms:
+            if kind in BACKGROUNDS:
+                parts.append(f"{kind.capitalize()} tiles" if plural else f"{kind.capitalize()} tile")
+            elif kind == "path":
+                parts.append("path tiles" if plural else "path tile")
+            else:
+                noun = _PLURAL[kind] if plural else kind
+                parts.append(f"{colour} {noun}" if colour else noun)
+        return " and/or ".join(parts)
+
+
+def parse_selector(raw, field: str) -> Selector:
+    if not isinstance(raw, str) or not raw.strip():
+        raise InputError(field, "a selector is a non-empty string such as 'flower:green' or 'tree|flower'", raw)
+    atoms = []
+    for part in raw.split("|"):
+        kind, _, colour = part.strip().partition(":")
+        colour = colour or None
+        if kind in BACKGROUNDS or kind == "path":
+            if colour:
+                raise InputError(field, f"'{kind}' takes no colour", raw)
+        elif kind in ELEMENT_COLOURS:
+            if colour is not None and colour not in ELEMENT_COLOURS[kind]:
+                raise InputError(field, f"a {kind} has no colour '{colour}'", raw)
+        else:
+            known = sorted(ELEMENT_COLOURS) + list(BACKGROUNDS) + ["path"]
+            raise InputError(field, f"unknown element '{kind}'; one of {known}", raw)
+        atoms.append((kind, colour))
+    if len(set(atoms)) != len(atoms):
+        raise InputError(field, "an atom is repeated", raw)
+    return Selector(tuple(atoms))

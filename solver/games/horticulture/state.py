@@ -1,0 +1,166 @@
+"""Horticulture game records and sheet snapshots as plain data, parsed from dicts with precise errors."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .data import Catalog, SheetSide
+from .garden import Cell, PathDrawing, Plan
+
+WINDOW = "window"
+
+
+@dataclass(frozen=True)
+class Planting:
+    plant: str  # a plant id (a wild is recorded as the plant chosen for it)
+    at: Cell | str  # a square, or WINDOW
+
+
+@dataclass(frozen=True)
+class Day:
+    chosen: int  # card id brought home
+    plants: tuple[Planting, ...]
+    cards: tuple[int, ...] | None = None  # the two cards flipped, when known
+
+
+@dataclass
+class Setup:
+    side: str
+    drawing: PathDrawing
+    gnome: Cell
+    plan: Plan
+
+
+@dataclass
+class Sheet:
+    """Final (or current) state of one gardener's sheet."""
+
+    setup: Setup
+    garden: dict[Cell, str] = field(default_factory=dict)
+    window_box: list[str] = field(default_factory=list)
+
+
+def _obj(value: Any, f: str) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(f"{f}: expected an object, got {type(value).__name__}")
+    return value
+
+
+def _intv(value: Any, f: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{f}: expected an integer, got {value!r}")
+    return value
+
+
+def parse_cell(value: Any, sheet: SheetSide, f: str) -> Cell:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ValueError(f"{f}: expected [column, row], got {value!r}")
+    c, r = _intv(value[0], f"{f}[0]"), _intv(value[1], f"{f}[1]")
+    if not (0 <= c < sheet.columns and 0 <= r < sheet.rows):
+        raise ValueError(f"{f}: square {[c, r]} is outside the {sheet.columns}x{sheet.rows} garden of side {sheet.side}")
+    return (c, r)
+
+
+def parse_drawing(value: Any, f: str = "path") -> PathDrawing:
+    d = _obj(value, f)
+    start = _intv(d.get("start"), f"{f}.start")
+    moves = d.get("moves")
+    if not isinstance(moves, str):
+        raise ValueError(f"{f}.moves: expected a string of D/L/R letters, got {moves!r}")
+    moves = moves.upper()
+    bad = sorted(set(moves) - set("DLRU"))
+    if bad:
+        raise ValueError(f"{f}.moves: unknown direction letter(s) {bad}; use D, L or R")
+    return PathDrawing(start, moves)
+
+
+def parse_plan(value: Any, catalog: Catalog, f: str = "plan") -> Plan:
+    d = _obj(value, f)
+    comp = d.get("companions")
+    if not isinstance(comp, (list, tuple)) or len(comp) != 2:
+        raise ValueError(f"{f}.companions: expected [first, second], got {comp!r}")
+    return Plan(catalog.plant(d.get("border"), f"{f}.border"), catalog.plant(d.get("path"), f"{f}.path"),
+                (catalog.plant(comp[0], f"{f}.companions[0]"), catalog.plant(comp[1], f"{f}.companions[1]")))
+
+
+def parse_setup(value: Any, catalog: Catalog) -> Setup:
+    d = _obj(value, "setup")
+    sheet = catalog.sheet(d.get("side"))
+    drawing = parse_drawing(d.get("path"))
+    return Setup(sheet.side, drawing, parse_cell(d.get("gnome"), sheet, "gnome"), parse_plan(d.get("plan"), catalog))
+
+
+def parse_planting(value: Any, sheet: SheetSide, catalog: Catalog, f: str) -> Planting:
+    d = _obj(value, f)
+    plant = catalog.plant(d.get("plant"), f"{f}.plant")
+    at = d.get("at")
+    if at == WINDOW:
+        return Planting(plant, WINDOW)
+    return Planting(plant, parse_cell(at, sheet, f"{f}.at"))
+
+
+def parse_days(value: Any, sheet: SheetSide, catalog: Catalog, f: str = "days") -> list[Day]:
+    if not isinstance(value, list):
+        raise ValueError(f"{f}: expected a list of days")
+    days = []
+    for i, raw in enumerate(value):
+        fd = f"{f}[{i}]"
+        d = _obj(raw, fd)
+        chosen = catalog.card(d.get("chosen"), f"{fd}.chosen").id
+        cards = d.get("cards")
+        if cards is not None:
+            if not isinstance(cards, list) or not 1 <= len(cards) <= 2:
+                raise ValueError(f"{fd}.cards: expected the one or two card ids flipped, got {cards!r}")
+            cards = tuple(catalog.card(c, f"{fd}.cards[{j}]").id for j, c in enumerate(cards))
+        plants = d.get("plants")
+        if not isinstance(plants, list):
+            raise ValueError(f"{fd}.plants: expected a list of plantings")
+        days.append(Day(chosen, tuple(parse_planting(p, sheet, catalog, f"{fd}.plants[{j}]")
+                                      for j, p in enumerate(plants)), cards))
+    return days
+
+
+def parse_sheet(value: Any, catalog: Catalog) -> Sheet:
+    """A snapshot: setup fields plus `garden` ([{plant, at}]) and `window_box` ([plant])."""
+    d = _obj(value, "sheet")
+    setup = parse_setup(d, catalog)
+    sheet = catalog.sheet(setup.side)
+    garden: dict[Cell, str] = {}
+    raw = d.get("garden", [])
+    if not isinstance(raw, list):
+        raise ValueError("garden: expected a list of {plant, at}")
+    for i, p in enumerate(raw):
+        planting = parse_planting(p, sheet, catalog, f"garden[{i}]")
+        if planting.at == WINDOW:
+            raise ValueError(f"garden[{i}].at: window box plants belong in window_box")
+        if planting.at in garden:
+            raise ValueError(f"garden[{i}].at: square {list(planting.at)} is planted twice")
+        if planting.at == setup.gnome:
+            raise ValueError(f"garden[{i}].at: square {list(planting.at)} holds the gnome")
+        garden[planting.at] = planting.plant
+    box = d.get("window_box", [])
+    if not isinstance(box, list):
+        raise ValueError("window_box: expected a list of plants")
+    window = [catalog.plant(p, f"window_box[{i}]") for i, p in enumerate(box)]
+    return Sheet(setup, garden, window)
+
+
+def cell_json(cell: Cell | str) -> list[int] | str:
+    return cell if isinstance(cell, str) else [cell[0], cell[1]]
+
+
+def setup_json(setup: Setup) -> dict:
+    return {
+        "side": setup.side,
+        "path": {"start": setup.drawing.start, "moves": setup.drawing.moves},
+        "gnome": cell_json(setup.gnome),
+        "plan": {"border": setup.plan.border, "path": setup.plan.path, "companions": list(setup.plan.companions)},
+    }
+
+
+def day_json(day: Day) -> dict:
+    out: dict[str, Any] = {"chosen": day.chosen,
+                           "plants": [{"plant": p.plant, "at": cell_json(p.at)} for p in day.plants]}
+    if day.cards is not None:
+        out["cards"] = list(day.cards)
+    return out
