@@ -25,7 +25,7 @@ class ServerConfig:
     # Extra threads kept for health, reflection and rejections, so they answer while all slots are busy.
     reserve_threads: int = 4
     time_cap_s: float = 10.0  # hard cap on any single solve
-    deadline_margin_s: float = 0.05  # left to convert and send the answer before the client's deadline
+    deadline_margin_s: float = 0.1  # left to convert and send the answer before the client's deadline
     solver_threads: int = 1  # CP-SAT num_workers per search
     seed: int = 0
     max_request_bytes: int = 64 * 1024

@@ -31,16 +31,22 @@ class Slots:
         self.size = size
         self._sem = threading.BoundedSemaphore(size)
         self._gauge = metrics.in_use.labels(name)
+        self.in_use = 0
+        self._count_lock = threading.Lock()
 
     def try_acquire(self) -> bool:
         if self._sem.acquire(blocking=False):
+            with self._count_lock:
+                self.in_use += 1
             self._gauge.inc()
             return True
         return False
 
     def release(self) -> None:
-        self._gauge.dec()
         self._sem.release()
+        with self._count_lock:
+            self.in_use -= 1
+        self._gauge.dec()
 
 
 @dataclass

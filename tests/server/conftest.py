@@ -1,0 +1,74 @@
+"""Fixtures: a real server on port 0 with a real channel, stopped after each test."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from server.app import create_server
+from server.config import ServerConfig
+from server.runtime import Runtime
+import server_probe as probe
+
+
+@dataclass
+class Running:
+    server: grpc.Server
+    port: int
+    runtime: Runtime
+    channels: list = field(default_factory=list)
+
+    @property
+    def target(self) -> str:
+        return f"localhost:{self.port}"
+
+    def channel(self, credentials=None) -> grpc.Channel:
+        ch = (grpc.secure_channel(self.target, credentials) if credentials
+              else grpc.insecure_channel(self.target))
+        self.channels.append(ch)
+        return ch
+
+    def probe(self, method: str, channel=None):
+        return (channel or self.channel()).unary_unary(f"/{probe.SERVICE}/{method}")
+
+    def health(self, service: str = "", channel=None, timeout: float = 5):
+        stub = health_pb2_grpc.HealthStub(channel or self.channel())
+        return stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout).status
+
+    def stop(self, grace=0):
+        for ch in self.channels:
+            ch.close()
+        self.server.stop(grace).wait()
+        self.runtime.metrics.close()
+
+
+@pytest.fixture
+def start_server():
+    running: list[Running] = []
+
+    def start(domains=None, with_probe=True, **overrides) -> Running:
+        config = ServerConfig(address="localhost:0", **overrides)
+        runtime = Runtime(config, domains=dict(domains or {}))
+        server, port = create_server(config, runtime=runtime,
+                                     extra_services=[probe.register] if with_probe else [])
+        server.start()
+        r = Running(server, port, runtime)
+        running.append(r)
+        return r
+
+    yield start
+    for r in running:
+        r.stop()
+
+
+def wait_until(predicate, timeout: float = 10.0, step: float = 0.002) -> float:
+    """Polls `predicate` until true; returns the seconds it took (fails the test on timeout)."""
+    start = time.perf_counter()
+    while not predicate():
+        if time.perf_counter() - start > timeout:
+            raise AssertionError(f"condition not met within {timeout}s")
+        time.sleep(step)
+    return time.perf_counter() - start

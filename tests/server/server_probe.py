@@ -1,0 +1,52 @@
+"""A test-only service on raw bytes (no messages of its own) to exercise the server plumbing."""
+from __future__ import annotations
+
+import time
+
+import grpc
+from ortools.sat.python import cp_model
+
+from solver.errors import InputError, InputErrors
+
+SERVICE = "test.v1.Probe"
+
+
+def golomb(marks: int = 11) -> cp_model.CpModel:
+    """An optimal Golomb ruler: one CP-SAT worker searches for many seconds, so a solve only ends early if stopped."""
+    m = cp_model.CpModel()
+    ub = marks * marks
+    x = [m.new_int_var(0, ub, f"x{i}") for i in range(marks)]
+    m.add(x[0] == 0)
+    for i in range(marks - 1):
+        m.add(x[i] < x[i + 1])
+    diffs = []
+    for i in range(marks):
+        for j in range(i + 1, marks):
+            d = m.new_int_var(1, ub, f"d{i}_{j}")
+            m.add(d == x[j] - x[i])
+            diffs.append(d)
+    m.add_all_different(diffs)
+    m.minimize(x[-1])
+    return m
+
+
+def register(server, runtime) -> None:
+    def echo(request: bytes, context):
+        if request == b"boom":
+            raise RuntimeError("boom: a bug in a servicer")
+        if request == b"input":
+            raise InputErrors([InputError("garden.size", "must be from 1 to 6", 9),
+                               InputError("card_ids[1]", "unknown card")])
+        if request.startswith(b"sleep:"):
+            time.sleep(float(request[6:]))
+        return request
+
+    def solve(request: bytes, context):
+        control = runtime.control(context)
+        status, solver = control.solve(golomb())
+        return solver.status_name(status).encode()
+
+    handlers = {"Echo": grpc.unary_unary_rpc_method_handler(echo),
+                "Solve": grpc.unary_unary_rpc_method_handler(solve)}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+    runtime.add_service(SERVICE, solve_methods=["Solve"], light_methods=["Echo"])

@@ -1,0 +1,220 @@
+"""Server plumbing over a real channel: slots, cancellation, deadlines, errors, auth, metrics, shutdown."""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import urllib.request
+
+import grpc
+import pytest
+from google.rpc import code_pb2, error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+
+from conftest import wait_until
+from server.app import shutdown
+from server.errors import ServiceError
+from server.runtime import Runtime
+from server.config import ServerConfig
+
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def _solve_in_flight(srv, timeout=None):
+    """Starts a Solve that runs until stopped; returns its future once it holds a solver slot."""
+    before = srv.runtime.pools["solve"].in_use
+    future = srv.probe("Solve").future(b"", timeout=timeout)
+    wait_until(lambda: srv.runtime.pools["solve"].in_use > before)
+    return future
+
+
+def test_health_and_reflection_list_the_services(start_server):
+    srv = start_server()
+    assert srv.health() == SERVING
+    assert srv.health("gardens.v1.GardenersService") == SERVING
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+    stub = reflection_pb2_grpc.ServerReflectionStub(srv.channel())
+    [answer] = list(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
+    names = {s.name for s in answer.list_services_response.service}
+    assert {"gardens.v1.GardenersService", "grpc.health.v1.Health"} <= names
+
+
+def test_cancelling_the_call_stops_the_solve_and_frees_the_slot(start_server):
+    srv = start_server(workers=1, time_cap_s=60)
+    future = _solve_in_flight(srv)
+    time.sleep(0.2)  # let CP-SAT get deep into its search
+    future.cancel()
+    freed_after = wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=5)
+    # Uncancelled, this search runs for the full 60 s cap. The issue's bound is 200 ms; the
+    # slack is for a loaded 2-core machine.
+    assert freed_after < 0.6, freed_after
+    # The slot is really free: the next solve is admitted (and stopped in time for its deadline).
+    assert srv.probe("Solve")(b"", timeout=1.0) == b"FEASIBLE"
+
+
+def test_solver_limit_follows_the_client_deadline(start_server):
+    srv = start_server(workers=1, time_cap_s=60)
+    start = time.perf_counter()
+    # The search would take far longer; it is stopped at deadline - margin and answers in time.
+    answer = srv.probe("Solve")(b"", timeout=1.5)
+    assert answer == b"FEASIBLE"
+    assert time.perf_counter() - start < 1.5
+
+
+def test_solver_limit_is_capped_by_the_server(start_server):
+    srv = start_server(workers=1, time_cap_s=0.3)
+    assert srv.probe("Solve")(b"", timeout=30) == b"FEASIBLE"
+
+
+class _Context:
+    def __init__(self, remaining):
+        self.remaining = remaining
+        self.callbacks = []
+
+    def time_remaining(self):
+        return self.remaining
+
+    def add_callback(self, cb):
+        self.callbacks.append(cb)
+        return True
+
+
+@pytest.mark.parametrize("remaining,cap,expected", [(None, 7.0, 7.0), (2.0, 7.0, 1.9), (30.0, 7.0, 7.0)])
+def test_control_time_limit_is_min_of_cap_and_deadline(remaining, cap, expected):
+    rt = Runtime(ServerConfig(time_cap_s=cap, deadline_margin_s=0.1))
+    ctx = _Context(remaining)
+    control = rt.control(ctx)
+    assert control.time_limit_s == pytest.approx(expected)
+    ctx.callbacks[0]()  # the call ends: the control is cancelled
+    assert control.cancelled
+
+
+def test_control_refuses_a_deadline_with_no_time_left():
+    rt = Runtime(ServerConfig(deadline_margin_s=0.1))
+    with pytest.raises(ServiceError) as err:
+        rt.control(_Context(0.05))
+    assert err.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+def test_full_solver_pool_refuses_at_once_while_health_and_light_calls_answer(start_server):
+    srv = start_server(workers=1, time_cap_s=60)
+    future = _solve_in_flight(srv)
+    start = time.perf_counter()
+    with pytest.raises(grpc.RpcError) as err:
+        srv.probe("Solve")(b"", timeout=10)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert time.perf_counter() - start < 2.0  # refused, not queued behind a 60 s solve
+    assert srv.health() == SERVING
+    assert srv.probe("Echo")(b"hi", timeout=5) == b"hi"
+    future.cancel()
+
+
+def test_light_pool_is_bounded_too(start_server):
+    srv = start_server(workers=1, light_workers=2)
+    ch = srv.channel()
+    busy = [srv.probe("Echo", ch).future(b"sleep:1.0") for _ in range(2)]
+    wait_until(lambda: srv.runtime.pools["light"].in_use == 2)
+    with pytest.raises(grpc.RpcError) as err:
+        srv.probe("Echo", ch)(b"x", timeout=5)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert srv.health(channel=ch) == SERVING
+    assert [f.result() for f in busy] == [b"sleep:1.0"] * 2
+
+
+def test_unexpected_exception_is_internal_with_a_logged_trace(start_server, caplog):
+    srv = start_server()
+    with caplog.at_level(logging.ERROR, logger="gardens.server"):
+        with pytest.raises(grpc.RpcError) as err:
+            srv.probe("Echo")(b"boom", timeout=5)
+    assert err.value.code() == grpc.StatusCode.INTERNAL
+    assert "boom" not in err.value.details()  # internals stay in the log
+    ref = err.value.details().split("ref ")[1].rstrip(")")
+    assert any(ref in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+def test_input_errors_are_invalid_argument_with_field_violations(start_server):
+    srv = start_server()
+    with pytest.raises(grpc.RpcError) as err:
+        srv.probe("Echo")(b"input", timeout=5)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    status = rpc_status.from_call(err.value)
+    assert status.code == code_pb2.INVALID_ARGUMENT
+    [detail] = status.details
+    bad = error_details_pb2.BadRequest()
+    assert detail.Unpack(bad)
+    assert [(v.field, v.description) for v in bad.field_violations] == [
+        ("garden.size", "must be from 1 to 6 (got 9)"), ("card_ids[1]", "unknown card")]
+
+
+def test_oversized_request_is_refused_before_the_handler(start_server):
+    srv = start_server(max_request_bytes=4096)
+    with pytest.raises(grpc.RpcError) as err:
+        srv.probe("Echo")(b"x" * 10000, timeout=5)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert srv.runtime.metrics.calls.labels("/test.v1.Probe/Echo", "OK")._value.get() == 0
+
+
+def test_bearer_token(start_server):
+    srv = start_server(auth_token="s3cret")
+    echo = srv.probe("Echo")
+    for metadata in [None, [("authorization", "Bearer wrong")], [("authorization", "s3cret")]]:
+        with pytest.raises(grpc.RpcError) as err:
+            echo(b"hi", timeout=5, metadata=metadata)
+        assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert echo(b"hi", timeout=5, metadata=[("authorization", "Bearer s3cret")]) == b"hi"
+    assert srv.health() == SERVING  # probes from orchestrators need no token
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+    stub = reflection_pb2_grpc.ServerReflectionStub(srv.channel())
+    with pytest.raises(grpc.RpcError) as err:
+        list(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5))
+    assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_metrics_count_calls_by_method_and_code(start_server):
+    srv = start_server(metrics_port=0)
+    srv.probe("Echo")(b"a", timeout=5)
+    with pytest.raises(grpc.RpcError):
+        srv.probe("Echo")(b"input", timeout=5)
+    port = srv.runtime.metrics_port
+    text = urllib.request.urlopen(f"http://localhost:{port}/metrics", timeout=5).read().decode()
+    assert 'gardens_rpc_calls_total{code="OK",method="/test.v1.Probe/Echo"} 1.0' in text
+    assert 'gardens_rpc_calls_total{code="INVALID_ARGUMENT",method="/test.v1.Probe/Echo"} 1.0' in text
+    assert 'gardens_rpc_duration_seconds_count{code="OK",method="/test.v1.Probe/Echo"} 1.0' in text
+
+
+def test_one_structured_log_line_per_call(start_server, caplog):
+    srv = start_server()
+    with caplog.at_level(logging.INFO, logger="gardens.server.access"):
+        srv.probe("Echo")(b"a", timeout=5)
+        wait_until(lambda: any("Echo" in r.getMessage() for r in caplog.records), timeout=5)
+    import json
+    [line] = [json.loads(r.getMessage()) for r in caplog.records if r.name == "gardens.server.access"
+              and "Echo" in r.getMessage()]
+    assert line["method"] == "/test.v1.Probe/Echo" and line["code"] == "OK" and line["ms"] >= 0
+
+
+def test_graceful_shutdown_drains_in_flight_calls_and_turns_health_not_serving(start_server):
+    srv = start_server(workers=1, time_cap_s=1.0)
+    watch = health_pb2_grpc.HealthStub(srv.channel()).Watch(health_pb2.HealthCheckRequest(service=""))
+    assert next(watch).status == SERVING
+    future = _solve_in_flight(srv)
+    stopper = threading.Thread(target=shutdown, args=(srv.server, 10.0))
+    stopper.start()
+    assert next(watch).status == NOT_SERVING
+    watch.cancel()  # an open Watch stream would otherwise hold the server for the whole grace period
+    assert future.result(timeout=10) == b"FEASIBLE"  # finished within the grace period
+    stopper.join(10)
+    assert not stopper.is_alive()
+
+
+def test_calls_still_running_after_the_grace_period_are_stopped(start_server):
+    srv = start_server(workers=1, time_cap_s=60)
+    future = _solve_in_flight(srv)
+    start = time.perf_counter()
+    shutdown(srv.server, 0.3)
+    assert time.perf_counter() - start < 5  # not the 60 s the solve would take
+    wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=2)
+    with pytest.raises(grpc.RpcError):
+        future.result(timeout=5)
