@@ -1,0 +1,345 @@
+"""CP-SAT model of a solo Horticulture game: card choices, placements, groups, gnome, window box and plan."""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from solver.core.solve import SolveControl
+
+from .data import Catalog
+from .garden import Cell, Garden, PathDrawing, Plan
+from .rules import replay
+from .scoring import ScoreSheet, score_sheet
+from .state import WINDOW, Day, Planting, Setup
+
+STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
+          cp_model.INFEASIBLE: "infeasible", cp_model.MODEL_INVALID: "invalid", cp_model.UNKNOWN: "unknown"}
+
+
+class ModelMismatch(AssertionError):
+    """The CP-SAT objective disagrees with the pure scorer: a bug in one of the two faces."""
+
+
+@dataclass(frozen=True)
+class DaySpec:
+    options: tuple[int, ...]  # card ids that may be brought home today (one or two)
+    fixed: tuple[Planting, ...] | None = None  # plants already drawn (then options == (chosen,))
+
+
+@dataclass
+class Solution:
+    status: str  # optimal / feasible / infeasible / unknown
+    score: int | None  # pure score of the returned game (== CP-SAT objective, asserted)
+    bound: int | None  # best proven upper bound on the score
+    days: list[Day]
+    gnome: Cell | None
+    plan: Plan | None
+    score_sheet: ScoreSheet | None
+    wall_time: float
+
+
+class HorticultureModel:
+    """One CP-SAT model; gnome and/or plan become decisions when passed as None."""
+
+    def __init__(self, catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec],
+                 gnome: Cell | None, plan: Plan | None):
+        self.catalog, self.side, self.drawing, self.days = catalog, side, drawing, days
+        self.sheet = catalog.sheet(side)
+        self.garden = Garden(self.sheet, drawing)
+        self.m = cp_model.CpModel()
+        self.types = list(catalog.plants)
+        self.minimum = {t: catalog.plants[t].minimum_group_size for t in self.types}
+        self.cells = self.garden.cells
+        self.n = len(self.cells)
+        self._gnome_and_plan(gnome, plan)
+        self._plants()
+        self._support()
+        self._cell_types()
+        self._window_box()
+        self._groups()
+        self._gnome_bonus()
+        self._garden_plan()
+        self.m.maximize(self.objective)
+
+    # --- decisions -------------------------------------------------------------------------------
+    def _gnome_and_plan(self, gnome: Cell | None, plan: Plan | None) -> None:
+        m = self.m
+        self.gv = [m.new_bool_var(f"gnome_{c}_{r}") for c, r in self.cells]
+        m.add_exactly_one(self.gv)
+        if gnome is not None:
+            m.add(self.gv[self.garden.index[gnome]] == 1)
+
+        def choice(name: str, fixed: str | None) -> dict[str, cp_model.IntVar]:
+            v = {t: m.new_bool_var(f"{name}_{t}") for t in self.types}
+            m.add_exactly_one(v.values())
+            if fixed is not None:
+                m.add(v[fixed] == 1)
+            return v
+
+        self.plan_border = choice("plan_border", plan.border if plan else None)
+        self.plan_path = choice("plan_path", plan.path if plan else None)
+        self.plan_first = choice("plan_first", plan.companions[0] if plan else None)
+        self.plan_second = choice("plan_second", plan.companions[1] if plan else None)
+
+    def _plants(self) -> None:
+        m, wild = self.m, self.catalog.wild
+        self.choice: list[list[cp_model.IntVar]] = []
+        self.plant_ids: list[tuple[int, int]] = []  # (day, slot)
+        self.kind: dict[tuple[int, int], dict[str, cp_model.IntVar]] = {}
+        self.at: dict[tuple[int, int], list[cp_model.IntVar]] = {}
+        self.window: dict[tuple[int, int], cp_model.IntVar] = {}
+        for d, spec in enumerate(self.days):
+            ch = [m.new_bool_var(f"day{d}_card{cid}") for cid in spec.options]
+            m.add_exactly_one(ch)
+            self.choice.append(ch)
+            for k in range(2):
+                p = (d, k)
+                self.plant_ids.append(p)
+                t = {ty: m.new_bool_var(f"p{d}_{k}_{ty}") for ty in self.types}
+                m.add_exactly_one(t.values())
+                at = [m.new_bool_var(f"p{d}_{k}_at{i}") for i in range(self.n)]
+                w = m.new_bool_var(f"p{d}_{k}_window")
+                m.add_exactly_one(at + [w])
+                self.kind[p], self.at[p], self.window[p] = t, at, w
+                if spec.fixed is None:
+                    for o, cid in enumerate(spec.options):
+                        plant = self.catalog.card(cid).plants[k]
+                        if plant != wild:
+                            m.add_implication(ch[o], t[plant])
+                else:
+                    planting = spec.fixed[k]
+                    m.add(t[planting.plant] == 1)
+                    if planting.at == WINDOW:
+                        m.add(w == 1)
+                    else:
+                        m.add(at[self.garden.index[planting.at]] == 1)
+        for i in range(self.n):
+            # a square holds at most one plant, and never the gnome
+            m.add(sum(self.at[p][i] for p in self.plant_ids) + self.gv[i] <= 1)
+
+    def _support(self) -> None:
+        """Each garden plant touches the path, the gnome or a plant of an earlier day (or its day-mate)."""
+        m = self.m
+        self.filled: list[list] = []  # filled[d][i]: square i planted by the end of day d
+        for d in range(len(self.days)):
+            prev = self.filled[-1] if self.filled else [0] * self.n
+            now = []
+            for i in range(self.n):
+                v = m.new_bool_var(f"filled{d}_{i}")
+                m.add(v == prev[i] + self.at[(d, 0)][i] + self.at[(d, 1)][i])
+                now.append(v)
+            self.filled.append(now)
+        idx = self.garden.index
+        for d in range(len(self.days)):
+            prev = self.filled[d - 1] if d else [0] * self.n
+            leans = [m.new_bool_var(f"day{d}_lean{k}") for k in range(2)]  # leans only on its day-mate
+            m.add(leans[0] + leans[1] <= 1)
+            for k in range(2):
+                mate = (d, 1 - k)
+                for i, cell in enumerate(self.cells):
+                    if self.garden.next_to_path(cell):
+                        continue
+                    around = [idx[n] for n in self.garden.touching(cell)]
+                    a = self.at[(d, k)][i]
+                    m.add(sum(prev[j] + self.gv[j] for j in around) >= 1).only_enforce_if([a, leans[k].Not()])
+                    m.add(sum(self.at[mate][j] for j in around) >= 1).only_enforce_if([a, leans[k]])
+        self.occupied = self.filled[-1] if self.filled else [0] * self.n
+
+    def _cell_types(self) -> None:
+        m = self.m
+        self.y = [{t: m.new_bool_var(f"sq{i}_{t}") for t in self.types} for i in range(self.n)]
+        for i in range(self.n):
+            m.add(sum(self.y[i].values()) == self.occupied[i])
+            for p in self.plant_ids:
+                for t in self.types:
+                    m.add_bool_or([self.at[p][i].Not(), self.kind[p][t].Not(), self.y[i][t]])
+
+    def _window_box(self) -> None:
+        m = self.m
+        slots = self.sheet.window_box_slots
+        ws = list(self.window.values())
+        m.add(sum(ws) <= slots)
+        for t in self.types:
+            both = []
+            for p in self.plant_ids:
+                b = m.new_bool_var(f"box_{p}_{t}")
+                m.add_bool_or([self.window[p].Not(), self.kind[p][t].Not(), b])
+                both.append(b)
+            m.add(sum(both) <= 1)  # each plant at most once in the window box
+        self.box_full = m.new_bool_var("box_full")
+        m.add(sum(ws) >= slots).only_enforce_if(self.box_full)
+        if slots == 0:
+            m.add(self.box_full == 0)
+        table = self.catalog.scoring
+        self.window_points = table.window_box_points_per_plant * sum(ws) + table.window_box_full_bonus * self.box_full
+
+    def _groups(self) -> None:
+        """Complete groups: one root per group (labels), a parent tree whose flow proves the size."""
+        m, n = self.m, self.n
+        idx = self.garden.index
+        self.same = {}
+        for a, b in self.garden.edges():
+            i, j = idx[a], idx[b]
+            s = m.new_bool_var(f"same{i}_{j}")
+            m.add_implication(s, self.occupied[i])
+            for t in self.types:
+                m.add_bool_or([self.y[i][t].Not(), self.y[j][t].Not(), s])
+                m.add_bool_or([s.Not(), self.y[i][t].Not(), self.y[j][t]])
+            self.same[(i, j)] = self.same[(j, i)] = s
+        self.label = [m.new_int_var(0, n - 1, f"label{i}") for i in range(n)]
+        self.complete = [m.new_bool_var(f"complete{i}") for i in range(n)]
+        self.root = [m.new_bool_var(f"root{i}") for i in range(n)]
+        for (i, j), s in self.same.items():
+            if i < j:
+                m.add(self.label[i] == self.label[j]).only_enforce_if(s)
+                m.add(self.complete[i] == self.complete[j]).only_enforce_if(s)
+        par, flow = {}, {}
+        for (i, j), s in self.same.items():
+            par[(i, j)] = m.new_bool_var(f"parent{i}_{j}")
+            m.add_implication(par[(i, j)], s)
+            flow[(i, j)] = m.new_int_var(0, n, f"flow{i}_{j}")
+            m.add(flow[(i, j)] <= n * par[(i, j)])
+        out_edges = {i: [] for i in range(n)}
+        in_edges = {i: [] for i in range(n)}
+        for (i, j) in par:
+            out_edges[i].append((i, j))
+            in_edges[j].append((i, j))
+        self.root_kind = []
+        for i in range(n):
+            m.add_implication(self.complete[i], self.occupied[i])
+            m.add_implication(self.root[i], self.complete[i])
+            m.add(self.label[i] == i).only_enforce_if(self.root[i])
+            m.add(sum(par[e] for e in out_edges[i]) + self.root[i] == self.complete[i])
+            inflow = sum(flow[e] for e in in_edges[i])
+            m.add(sum(flow[e] for e in out_edges[i]) == 1 + inflow).only_enforce_if(
+                [self.complete[i], self.root[i].Not()])
+            rk = {}
+            for t in self.types:
+                v = m.new_bool_var(f"root{i}_{t}")
+                m.add_implication(v, self.y[i][t])
+                m.add(1 + inflow >= self.minimum[t]).only_enforce_if(v)
+                rk[t] = v
+            m.add(sum(rk.values()) == self.root[i])
+            self.root_kind.append(rk)
+        self.group_points = sum(self.minimum[t] * self.root_kind[i][t] for i in range(n) for t in self.types)
+
+    def _gnome_bonus(self) -> None:
+        """A complete group linked to the gnome counts again, once however many squares touch it."""
+        m, idx = self.m, self.garden.index
+        self.gnome_kind = []
+        terms = []
+        for i, cell in enumerate(self.cells):
+            near = [idx[g] for g in self.garden.linked(cell)]
+            gk = {}
+            for t in self.types:
+                v = m.new_bool_var(f"gnome_counts{i}_{t}")
+                m.add_implication(v, self.y[i][t])
+                m.add_implication(v, self.complete[i])
+                gk[t] = v
+                terms.append(self.minimum[t] * v)
+            m.add(sum(gk.values()) <= sum(self.gv[g] for g in near))
+            self.gnome_kind.append(gk)
+        pairs = set()
+        for g in self.cells:
+            around = sorted(idx[c] for c in self.garden.linked(g))
+            pairs.update(itertools.combinations(around, 2))
+        for i, j in sorted(pairs):
+            eq = m.new_bool_var(f"same_group{i}_{j}")
+            m.add(self.label[i] == self.label[j]).only_enforce_if(eq)
+            m.add(self.label[i] != self.label[j]).only_enforce_if(eq.Not())
+            m.add(sum(self.gnome_kind[i].values()) + sum(self.gnome_kind[j].values()) <= 1).only_enforce_if(eq)
+        self.gnome_points = sum(terms)
+
+    def _garden_plan(self) -> None:
+        m, per = self.m, self.catalog.scoring.plan_points_per_plant
+        idx = self.garden.index
+
+        def planned(i: int, plan: dict[str, cp_model.IntVar], name: str) -> cp_model.IntVar:
+            v = m.new_bool_var(f"{name}{i}")
+            for t in self.types:
+                m.add_bool_or([v.Not(), plan[t].Not(), self.y[i][t]])
+            m.add_implication(v, self.occupied[i])
+            return v
+
+        border = [planned(i, self.plan_border, "border") for i, c in enumerate(self.cells) if self.garden.on_border(c)]
+        path = [planned(i, self.plan_path, "pathside") for i, c in enumerate(self.cells) if self.garden.next_to_path(c)]
+        companions = []
+        for i, cell in enumerate(self.cells):
+            first = planned(i, self.plan_first, "first")
+            mates = [planned(idx[nb], self.plan_second, f"second{i}_") for nb in self.garden.linked(cell)]
+            m.add_bool_or([first.Not()] + mates)
+            companions.append(first)
+        self.plan_points = per * (sum(border) + sum(path) + sum(companions))
+        self.objective = self.group_points + self.gnome_points + self.window_points + self.plan_points
+
+    # --- reading a solution ----------------------------------------------------------------------
+    def extract(self, solver: cp_model.CpSolver) -> tuple[list[Day], Cell, Plan]:
+        def pick(v: dict[str, cp_model.IntVar]) -> str:
+            return next(t for t, b in v.items() if solver.value(b))
+
+        days = []
+        for d, spec in enumerate(self.days):
+            chosen = spec.options[next(o for o, b in enumerate(self.choice[d]) if solver.value(b))]
+            plants = []
+            for k in range(2):
+                p = (d, k)
+                at = WINDOW if solver.value(self.window[p]) else \
+                    self.cells[next(i for i, b in enumerate(self.at[p]) if solver.value(b))]
+                plants.append(Planting(pick(self.kind[p]), at))
+            days.append(Day(chosen, tuple(plants), spec.options if len(spec.options) > 1 else None))
+        gnome = self.cells[next(i for i, b in enumerate(self.gv) if solver.value(b))]
+        plan = Plan(pick(self.plan_border), pick(self.plan_path), (pick(self.plan_first), pick(self.plan_second)))
+        return days, gnome, plan
+
+    def hint(self, days: list[Day], gnome: Cell, plan: Plan) -> None:
+        """Hint a known game (e.g. a greedy one) to start the search from it."""
+        m = self.m
+        for i, b in enumerate(self.gv):
+            m.add_hint(b, self.cells[i] == gnome)
+        for d, day in enumerate(days):
+            for o, cid in enumerate(self.days[d].options):
+                m.add_hint(self.choice[d][o], cid == day.chosen)
+            for k, planting in enumerate(day.plants):
+                p = (d, k)
+                for t, b in self.kind[p].items():
+                    m.add_hint(b, t == planting.plant)
+                m.add_hint(self.window[p], planting.at == WINDOW)
+                for i, b in enumerate(self.at[p]):
+                    m.add_hint(b, planting.at == self.cells[i])
+        del plan
+
+
+def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
+          plan: Plan | None, control: SolveControl | None = None,
+          start: tuple[list[Day], Cell, Plan] | None = None) -> Solution:
+    """Best final score; the returned game is replayed and scored by the pure rules (asserted equal)."""
+    control = control or SolveControl(time_limit_s=10.0)
+    model = HorticultureModel(catalog, side, drawing, days, gnome, plan)
+    if start is not None:
+        model.hint(*start)
+    status, solver = control.solve(model.m)
+    name = STATUS.get(status, "unknown")
+    wall = solver.wall_time
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Solution(name, None, None, [], gnome, plan, None, wall)
+    game, g, p = model.extract(solver)
+    objective = int(round(solver.objective_value))
+    bound = int(solver.best_objective_bound + 1e-6)
+    if status == cp_model.FEASIBLE:
+        # The encoding may under-claim points on a non-optimal game; score the same game exactly.
+        fixed = [DaySpec((day.chosen,), day.plants) for day in game]
+        exact_model = HorticultureModel(catalog, side, drawing, fixed, g, p)
+        st2, s2 = control.solve(exact_model.m, control.new_solver(time_limit_s=max(1.0, control.time_limit_s)))
+        if st2 != cp_model.OPTIMAL:
+            raise ModelMismatch(f"scoring a fixed game did not reach optimality ({STATUS.get(st2)})")
+        objective = int(round(s2.objective_value))
+        wall += s2.wall_time
+    sheet, violations = replay(catalog, Setup(side, drawing, g, p), game)
+    if violations:
+        raise ModelMismatch(f"CP-SAT game breaks a rule: {violations[0].where}: {violations[0].reason}")
+    pure = score_sheet(catalog, sheet)
+    if pure.total != objective:
+        raise ModelMismatch(f"CP-SAT objective {objective} != pure score {pure.total}")
+    return Solution(name, pure.total, max(bound, pure.total), game, g, p, pure, wall)
