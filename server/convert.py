@@ -16,7 +16,8 @@ _SOLVABILITY = {"solvable": common_pb2.SOLVABILITY_SOLVABLE, "unsolvable": commo
                 "unknown": common_pb2.SOLVABILITY_UNKNOWN}
 _CARD_STATUS = {"satisfied": gardeners_pb2.CARD_STATUS_SATISFIED, "violated": gardeners_pb2.CARD_STATUS_VIOLATED,
                 "open": gardeners_pb2.CARD_STATUS_OPEN}
-_MOVE_KINDS = {"add": gardeners_pb2.MOVE_KIND_ADD, "remove": gardeners_pb2.MOVE_KIND_REMOVE}
+_MOVE_KINDS = {"add": gardeners_pb2.MOVE_KIND_ADD, "remove": gardeners_pb2.MOVE_KIND_REMOVE,
+               "swap": gardeners_pb2.MOVE_KIND_SWAP, "rotate": gardeners_pb2.MOVE_KIND_ROTATE}
 
 
 def _get(obj, name, default=None):
@@ -66,26 +67,38 @@ def count_cap(value: int, config: ServerConfig, field: str = "cap") -> int:
 
 
 def game_state(msg: gardeners_pb2.GameState, config: ServerConfig, field: str = "state") -> dict:
-    return {
+    """The domain's state dict; counts capped before the rules look at it."""
+    cap = config.max_garden_size ** 2
+    for name in ("garden", "pool"):
+        if len(getattr(msg, name)) > cap:
+            raise InputError(f"{field}.{name}", f"at most {cap} tiles", len(getattr(msg, name)))
+    if len(msg.supplies) > cap:
+        raise InputError(f"{field}.supplies", f"at most {cap} players", len(msg.supplies))
+    doc = {
         "mode": mode(msg.mode, f"{field}.mode"),
-        "garden": garden(msg.garden, config, f"{field}.garden"),
+        "garden": [{"tile": p.tile, "row": p.row, "col": p.col, "rotation": p.rotation} for p in msg.garden],
         "supplies": [{"stack": list(s.stack), "loose": list(s.loose)} for s in msg.supplies],
+        "pool": list(msg.pool),
     }
+    if msg.size:
+        doc["size"] = msg.size
+    return doc
 
 
 def move(msg: gardeners_pb2.Move, field: str = "move") -> dict:
     kinds = {v: k for k, v in _MOVE_KINDS.items()}
     if msg.kind not in kinds:
-        raise InputError(f"{field}.kind", "must be MOVE_KIND_ADD or MOVE_KIND_REMOVE", msg.kind)
-    p = msg.placement
-    out = {"kind": kinds[msg.kind], "player": msg.player, "row": p.row, "col": p.col}
-    if msg.kind == gardeners_pb2.MOVE_KIND_ADD:
-        out.update(tile=p.tile, rotation=p.rotation)
-    else:
-        out["recipient"] = msg.recipient
-        if p.tile:
-            out["tile"] = p.tile
-    return out
+        raise InputError(f"{field}.kind", "must be one of MOVE_KIND_ADD, _REMOVE, _SWAP, _ROTATE", msg.kind)
+    doc = {"kind": kinds[msg.kind], "player": msg.player, "rotation": msg.rotation}
+    if msg.tile:
+        doc["tile"] = msg.tile
+    if msg.HasField("cell"):
+        doc["cell"] = [msg.cell.row, msg.cell.col]
+    if msg.HasField("other"):
+        doc["other"] = [msg.other.row, msg.other.col]
+    if msg.HasField("to_player"):
+        doc["to_player"] = msg.to_player
+    return doc
 
 
 @contextmanager
@@ -149,8 +162,7 @@ def card_msg(card) -> gardeners_pb2.Card:
 
 
 def card_sets(sets) -> list[common_pb2.CardSet]:
-    return [common_pb2.CardSet(card_ids=[_get(c, "id", c) if not isinstance(c, str) else c for c in s])
-            for s in sets or ()]
+    return [common_pb2.CardSet(card_ids=[c if isinstance(c, str) else c.id for c in s]) for s in sets or ()]
 
 
 def solvability(value: str) -> int:
@@ -163,8 +175,12 @@ def verdict_msg(v) -> gardeners_pb2.CardVerdict:
 
 
 def move_msg(m) -> gardeners_pb2.Move:
-    doc = m.to_dict() if hasattr(m, "to_dict") else m
-    return gardeners_pb2.Move(
-        kind=_MOVE_KINDS[doc["kind"]], player=doc.get("player", 0), recipient=doc.get("recipient", 0),
-        placement=common_pb2.Placement(tile=doc.get("tile") or "", row=doc.get("row", 0), col=doc.get("col", 0),
-                                       rotation=doc.get("rotation", 0)))
+    msg = gardeners_pb2.Move(kind=_MOVE_KINDS[_get(m, "kind")], player=_get(m, "player") or 0,
+                             tile=_get(m, "tile") or "", rotation=_get(m, "rotation") or 0)
+    if _get(m, "cell") is not None:
+        msg.cell.CopyFrom(cell(_get(m, "cell")))
+    if _get(m, "other") is not None:
+        msg.other.CopyFrom(cell(_get(m, "other")))
+    if _get(m, "to_player") is not None:
+        msg.to_player = _get(m, "to_player")
+    return msg
