@@ -69,12 +69,12 @@ def test_flower_covers_two_parallel_plants_with_the_right_colours():
 
 
 def test_flower_must_not_straddle_plants():
-    # a red plant on row 0 and a green one (yellow+blue) on row 1 shifted right by one: the block at
+    # a red plant on row 0 and a yellow one on row 1 shifted right by one: the block at
     # (0, 0) holds one whole plant and half of another
     doc = dict(BASE, seedlings=BASE["seedlings"] + [{"id": "S08", "cells": [[1, 2], [0, 2]]}])
     g = garden_from_dict(doc, CATALOG)
     g = rules.place_plant(g, CATALOG, "P-red-1", ((0, 0), (0, 1)))
-    g = rules.place_plant(g, CATALOG, "P-green-1", ((1, 1), (1, 2)))
+    g = rules.place_plant(g, CATALOG, "P-yellow-1", ((1, 1), (1, 2)))
     assert reasons(rules.flower_refusals(g, CATALOG, CATALOG.flowers["B-beetle-red-lily"], (0, 0))) == ["two_plants"]
 
 
