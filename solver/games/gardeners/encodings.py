@@ -48,8 +48,10 @@ def impossible(gm: GardenModel, card: Card) -> str | None:
     return None
 
 
-def post(gm: GardenModel, card: Card, e) -> None:
-    """Post `card` on the model, enforced by literal `e`."""
+def post(gm: GardenModel, card: Card, e, rings_only: bool = False) -> None:
+    """Post `card` on the model, enforced by literal `e`. With `rings_only`, a closed route must be a
+    rectangular ring: a sufficient condition (every ring is a closed route) that solves much faster,
+    used to find witnesses quickly; never use it to prove unsolvability."""
     m, spec, n = gm.model, card.spec, gm.size
     reason = impossible(gm, card)
     if reason is not None:
@@ -99,7 +101,10 @@ def post(gm: GardenModel, card: Card, e) -> None:
             options.append(here)
         m.add_bool_or(options).only_enforce_if(e)
     elif card.kind == "path":
-        _post_path(gm, card, e)
+        if rings_only and spec.shape == "loop":
+            _post_rings(gm, card, e)
+        else:
+            _post_path(gm, card, e)
     else:  # pragma: no cover - parse_card refuses unknown kinds
         raise ValueError(f"no encoding for card kind {card.kind}")
 
@@ -146,3 +151,41 @@ def _post_path(gm: GardenModel, card: Card, e) -> None:
             m.add_implication(here, gm.has(c, spec.around))
             options.append(here)
         m.add_bool_or(options).only_enforce_if(e)
+
+
+def rings(size: int):
+    """Every rectangular ring of at least 3 x 3 cells: (ring cells with the path edges each needs,
+    the cells strictly inside)."""
+    out = []
+    for r0, r1 in ((a, b) for a in range(size) for b in range(a + 2, size)):
+        for c0, c1 in ((a, b) for a in range(size) for b in range(a + 2, size)):
+            ring = {}
+            for r in range(r0, r1 + 1):
+                for c in range(c0, c1 + 1):
+                    if r in (r0, r1) or c in (c0, c1):
+                        need = set()
+                        if r > r0 and c in (c0, c1):
+                            need.add("N")
+                        if r < r1 and c in (c0, c1):
+                            need.add("S")
+                        if c > c0 and r in (r0, r1):
+                            need.add("W")
+                        if c < c1 and r in (r0, r1):
+                            need.add("E")
+                        ring[(r, c)] = frozenset(need)
+            inner = [(r, c) for r in range(r0 + 1, r1) for c in range(c0 + 1, c1)]
+            out.append((ring, inner))
+    return out
+
+
+def _post_rings(gm: GardenModel, card: Card, e) -> None:
+    m, spec = gm.model, card.spec
+    options = []
+    for k, (ring, inner) in enumerate(rings(gm.size)):
+        here = m.new_bool_var(f"{card.id}_ring{k}")
+        for cell, need in ring.items():
+            for d in need:
+                m.add_implication(here, gm.path_edge(cell, d))
+        m.add_bool_or([gm.has(c, spec.around) for c in inner]).only_enforce_if(here)
+        options.append(here)
+    m.add_bool_or(options).only_enforce_if(e)

@@ -44,18 +44,26 @@ class HorticultureModel:
     """One CP-SAT model; gnome and/or plan become decisions when passed as None."""
 
     def __init__(self, catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec],
-                 gnome: Cell | None, plan: Plan | None):
+                 gnome: Cell | None, plan: Plan | None, timed: bool = True):
+        # timed=False drops the day-by-day placement (only the final garden is chosen): a relaxation
+        # whose optimum bounds the real game and is usually reachable by some planting order.
+        self.timed = timed
         self.catalog, self.side, self.drawing, self.days = catalog, side, drawing, days
         self.sheet = catalog.sheet(side)
         self.garden = Garden(self.sheet, drawing)
-        self.m = cp_model.CpModel()
+        self.m = m = cp_model.CpModel()
         self.types = list(catalog.plants)
         self.minimum = {t: catalog.plants[t].minimum_group_size for t in self.types}
         self.cells = self.garden.cells
         self.n = len(self.cells)
         self._gnome_and_plan(gnome, plan)
         self._plants()
-        self._support()
+        if timed:
+            self._support()
+        else:
+            self.occupied = [m.new_bool_var(f"occupied{i}") for i in range(self.n)]
+            for i in range(self.n):
+                m.add(self.occupied[i] + self.gv[i] <= 1)
         self._cell_types()
         self._window_box()
         self._groups()
@@ -87,6 +95,7 @@ class HorticultureModel:
         m, wild = self.m, self.catalog.wild
         self.choice: list[list[cp_model.IntVar]] = []
         self.plant_ids: list[tuple[int, int]] = []  # (day, slot)
+        self.fixed_cells: dict[int, str] = {}
         self.kind: dict[tuple[int, int], dict[str, cp_model.IntVar]] = {}
         self.at: dict[tuple[int, int], list[cp_model.IntVar]] = {}
         self.window: dict[tuple[int, int], cp_model.IntVar] = {}
@@ -99,9 +108,10 @@ class HorticultureModel:
                 self.plant_ids.append(p)
                 t = {ty: m.new_bool_var(f"p{d}_{k}_{ty}") for ty in self.types}
                 m.add_exactly_one(t.values())
-                at = [m.new_bool_var(f"p{d}_{k}_at{i}") for i in range(self.n)]
+                at = [m.new_bool_var(f"p{d}_{k}_at{i}") for i in range(self.n)] if self.timed else []
                 w = m.new_bool_var(f"p{d}_{k}_window")
-                m.add_exactly_one(at + [w])
+                if self.timed:
+                    m.add_exactly_one(at + [w])
                 self.kind[p], self.at[p], self.window[p] = t, at, w
                 if spec.fixed is None:
                     for o, cid in enumerate(spec.options):
@@ -113,8 +123,20 @@ class HorticultureModel:
                     m.add(t[planting.plant] == 1)
                     if planting.at == WINDOW:
                         m.add(w == 1)
-                    else:
+                    elif self.timed:
                         m.add(at[self.garden.index[planting.at]] == 1)
+                    else:
+                        m.add(w == 0)
+                        self.fixed_cells[self.garden.index[planting.at]] = planting.plant
+        self.box = {}
+        for p in self.plant_ids:
+            for t in self.types:
+                b = m.new_bool_var(f"box_{p}_{t}")
+                m.add_bool_and([self.window[p], self.kind[p][t]]).only_enforce_if(b)
+                m.add_bool_or([self.window[p].Not(), self.kind[p][t].Not(), b])
+                self.box[(p, t)] = b
+        if not self.timed:
+            return
         for i in range(self.n):
             # a square holds at most one plant, and never the gnome
             m.add(sum(self.at[p][i] for p in self.plant_ids) + self.gv[i] <= 1)
@@ -152,9 +174,16 @@ class HorticultureModel:
         self.y = [{t: m.new_bool_var(f"sq{i}_{t}") for t in self.types} for i in range(self.n)]
         for i in range(self.n):
             m.add(sum(self.y[i].values()) == self.occupied[i])
-            for p in self.plant_ids:
-                for t in self.types:
-                    m.add_bool_or([self.at[p][i].Not(), self.kind[p][t].Not(), self.y[i][t]])
+            if i in self.fixed_cells:
+                m.add(self.y[i][self.fixed_cells[i]] == 1)
+            if self.timed:
+                for p in self.plant_ids:
+                    for t in self.types:
+                        m.add_bool_or([self.at[p][i].Not(), self.kind[p][t].Not(), self.y[i][t]])
+        for t in self.types:
+            # every plant brought home is drawn somewhere: the garden or the window box
+            m.add(sum(self.y[i][t] for i in range(self.n)) + sum(self.box[(p, t)] for p in self.plant_ids)
+                  == sum(self.kind[p][t] for p in self.plant_ids))
 
     def _window_box(self) -> None:
         m = self.m
@@ -162,12 +191,7 @@ class HorticultureModel:
         ws = list(self.window.values())
         m.add(sum(ws) <= slots)
         for t in self.types:
-            both = []
-            for p in self.plant_ids:
-                b = m.new_bool_var(f"box_{p}_{t}")
-                m.add_bool_or([self.window[p].Not(), self.kind[p][t].Not(), b])
-                both.append(b)
-            m.add(sum(both) <= 1)  # each plant at most once in the window box
+            m.add(sum(self.box[(p, t)] for p in self.plant_ids) <= 1)  # each plant at most once in the box
         self.box_full = m.new_bool_var("box_full")
         m.add(sum(ws) >= slots).only_enforce_if(self.box_full)
         if slots == 0:
@@ -188,7 +212,8 @@ class HorticultureModel:
                 m.add_bool_or([self.y[i][t].Not(), self.y[j][t].Not(), s])
                 m.add_bool_or([s.Not(), self.y[i][t].Not(), self.y[j][t]])
             self.same[(i, j)] = self.same[(j, i)] = s
-        self.label = [m.new_int_var(0, n - 1, f"label{i}") for i in range(n)]
+        # a group's label is the smallest index among its squares, its root that square
+        self.label = [m.new_int_var(0, i, f"label{i}") for i in range(n)]
         self.complete = [m.new_bool_var(f"complete{i}") for i in range(n)]
         self.root = [m.new_bool_var(f"root{i}") for i in range(n)]
         for (i, j), s in self.same.items():
@@ -223,6 +248,13 @@ class HorticultureModel:
                 rk[t] = v
             m.add(sum(rk.values()) == self.root[i])
             self.root_kind.append(rk)
+        self.group_count = {}
+        for t in self.types:
+            # implied cut: each complete group uses at least its minimum of squares
+            g = m.new_int_var(0, n // self.minimum[t], f"groups_{t}")
+            m.add(g == sum(self.root_kind[i][t] for i in range(n)))
+            m.add(self.minimum[t] * g <= sum(self.y[i][t] for i in range(n)))
+            self.group_count[t] = g
         self.group_points = sum(self.minimum[t] * self.root_kind[i][t] for i in range(n) for t in self.types)
 
     def _gnome_bonus(self) -> None:
@@ -250,6 +282,10 @@ class HorticultureModel:
             m.add(self.label[i] == self.label[j]).only_enforce_if(eq)
             m.add(self.label[i] != self.label[j]).only_enforce_if(eq.Not())
             m.add(sum(self.gnome_kind[i].values()) + sum(self.gnome_kind[j].values()) <= 1).only_enforce_if(eq)
+        for t in self.types:
+            # implied cut: the gnome only repeats groups that scored
+            m.add(sum(self.gnome_kind[i][t] for i in range(self.n))
+                  <= sum(self.root_kind[i][t] for i in range(self.n)))
         self.gnome_points = sum(terms)
 
     def _garden_plan(self) -> None:
@@ -292,6 +328,11 @@ class HorticultureModel:
         gnome = self.cells[next(i for i, b in enumerate(self.gv) if solver.value(b))]
         plan = Plan(pick(self.plan_border), pick(self.plan_path), (pick(self.plan_first), pick(self.plan_second)))
         return days, gnome, plan
+
+    def extract_garden(self, solver: cp_model.CpSolver) -> tuple[dict[Cell, str], list[str]]:
+        garden = {self.cells[i]: t for i in range(self.n) for t in self.types if solver.value(self.y[i][t])}
+        box = [t for (p, t), b in self.box.items() if solver.value(b)]
+        return garden, box
 
     def hint(self, days: list[Day], gnome: Cell, plan: Plan) -> None:
         """Hint a known game (e.g. a greedy one) to start the search from it."""

@@ -1,0 +1,237 @@
+"""The best Gartenbau garden for a holding (CP-SAT, checked by the pure scorer) and placement hints."""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field, replace
+
+from ortools.sat.python import cp_model
+
+from solver.core.solve import SolveControl
+from solver.errors import InputError
+
+from .data import Catalog
+from .garden import Cell, Garden, PlacedFlower, PlacedPlant, PlacedSeedlingTile, orthogonal
+from .model import GardenModel, Pinned, build_model
+from .rules import flower_refusals, garden_violations, plant_refusals, seedling_refusals
+from .scoring import Score, score
+
+
+class ModelMismatch(RuntimeError):
+    """The CP-SAT objective and the pure scorer disagree on a returned garden: a bug, never ignored."""
+
+
+@dataclass
+class Holding:
+    """The tiles a player holds: starter side, seedling tiles, plants and flowers in hand; the
+    flags say whether the Flower Pot / Watering Can tokens are still unused (2 prestige each)."""
+    starter: str
+    side: str
+    seedlings: list[str] = field(default_factory=list)
+    plants: list[str] = field(default_factory=list)
+    flowers: list[str] = field(default_factory=list)
+    flower_pot: bool = False
+    watering_can: bool = False
+
+    def validate(self, catalog: Catalog) -> None:
+        if self.starter not in catalog.starter_tiles:
+            raise InputError("holding.starter", "unknown starter tile", self.starter)
+        if self.side not in catalog.starter_tiles[self.starter].sides:
+            raise InputError("holding.side", f"must be one of {sorted(catalog.starter_tiles[self.starter].sides)}",
+                             self.side)
+        for key, known in (("seedlings", catalog.seedling_tiles), ("plants", catalog.plants),
+                           ("flowers", catalog.flowers)):
+            ids = getattr(self, key)
+            if not isinstance(ids, list):
+                raise InputError(f"holding.{key}", "must be a list of tile ids", ids)
+            for i, tid in enumerate(ids):
+                if tid not in known:
+                    raise InputError(f"holding.{key}[{i}]", "unknown tile id", tid)
+                if ids.index(tid) != i:
+                    raise InputError(f"holding.{key}[{i}]", "a tile can be held only once", tid)
+
+
+@dataclass
+class Solution:
+    """`status` is "optimal" only when CP-SAT proved it; "feasible" comes with the best bound."""
+    status: str
+    board: int
+    seconds: float
+    prestige: int | None = None
+    bound: int | None = None
+    garden: Garden | None = None
+    score: Score | None = None
+
+
+STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible",
+          cp_model.UNKNOWN: "unknown", cp_model.MODEL_INVALID: "model_invalid"}
+
+
+def default_board(seedling_tiles: int) -> int:
+    """Side of the square board searched: room for the garden's spaces laid out compactly plus a
+    margin of 3 for holes and arms. Gardens wider than this are not considered (documented)."""
+    cells = 2 * (seedling_tiles + 1)
+    return min(cells, max(4, math.ceil(math.sqrt(cells)) + 3))
+
+
+def _extract(gm: GardenModel, value, holding: Holding, catalog: Catalog, pinned: Pinned | None) -> Garden:
+    pinned_tiles = {pos: tid for tid, pos in (pinned.tiles if pinned else [])}
+    pinned_tiles.update({pos[::-1]: tid for pos, tid in list(pinned_tiles.items())})
+    pinned_plants = {pos: pid for pid, pos in (pinned.plants if pinned else [])}
+    pinned_plants.update({pos[::-1]: pid for pos, pid in list(pinned_plants.items())})
+    free_tiles = [list(ids) for _, ids in gm.tile_classes]
+    for tid in pinned_tiles.values():
+        for ids in free_tiles:
+            if tid in ids:
+                ids.remove(tid)
+    tiles = []
+    for (k, p, o), v in sorted(gm.tile_vars.items(), key=lambda kv: kv[0][0]):
+        if not value(v):
+            continue
+        canon = gm.tile_classes[k][0]
+        tid = pinned_tiles.get(p) or free_tiles[k].pop(0)
+        first = p[0] if o == 0 else p[1]  # where canon[0] lies
+        other = p[1] if first == p[0] else p[0]
+        if tid == "@starter":
+            halves = catalog.starter_tiles[holding.starter].sides[holding.side]
+        else:
+            halves = catalog.seedling_tiles[tid].seedlings
+        cells = (first, other) if halves[0] == canon[0] else (other, first)
+        if tid == "@starter":
+            tiles.insert(0, PlacedSeedlingTile(holding.starter, cells, halves, True, holding.side))
+        else:
+            tiles.append(PlacedSeedlingTile(tid, cells, halves))
+    free_plants = [list(ids) for ids in gm.plant_classes]
+    for pid in pinned_plants.values():
+        for ids in free_plants:
+            if pid in ids:
+                ids.remove(pid)
+    plants = []
+    for (j, p), v in gm.plant_vars.items():
+        if value(v):
+            pid = pinned_plants.get(p) or free_plants[j].pop(0)
+            plants.append(PlacedPlant(catalog.plants[pid], p))
+    flowers = [PlacedFlower(gm.flowers[f], b) for (f, b, o), v in gm.flower_vars.items() if value(v)]
+    return Garden(tiles, plants, flowers, holding.flower_pot, holding.watering_can)
+
+
+def _check(garden: Garden, catalog: Catalog, objective: int) -> Score:
+    """The two faces must agree: a legal garden whose pure score equals the CP-SAT objective."""
+    violations = garden_violations(garden, catalog)
+    if violations:
+        raise ModelMismatch("the model returned an illegal garden: " + "; ".join(map(str, violations)))
+    pure = score(garden)
+    if pure.total != objective:
+        raise ModelMismatch(f"CP-SAT objective {objective} != pure prestige {pure.total} ({pure})")
+    return pure
+
+
+def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | None = None,
+                  board: int | None = None, pinned: Pinned | None = None) -> Solution:
+    """The garden of maximum prestige for `holding` on a board x board grid (default_board)."""
+    holding.validate(catalog)
+    control = control or SolveControl(time_limit_s=10.0)
+    size = board or default_board(len(holding.seedlings))
+    if not isinstance(size, int) or size < 2:
+        raise InputError("board", "must be an integer >= 2", size)
+    start = time.perf_counter()
+    gm = build_model(catalog, size, catalog.starter_tiles[holding.starter].sides[holding.side], holding.seedlings,
+                     holding.plants, holding.flowers, int(holding.flower_pot) + int(holding.watering_can), pinned)
+    status, solver = control.solve(gm.model)
+    name = STATUS.get(status, "unknown")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Solution(name, size, time.perf_counter() - start)
+    values = {v.index: solver.value(v) for v in gm.layout}
+    garden = _extract(gm, lambda v: values[v.index], holding, catalog, pinned)
+    objective = round(solver.objective_value)
+    bound = math.floor(solver.best_objective_bound + 1e-6)
+    if status == cp_model.FEASIBLE:
+        # the best layout found may leave a "max" choice unsettled (which sets, which split of holes):
+        # settle it with the layout fixed, so that the objective is that garden's true prestige
+        for v in gm.layout:
+            gm.model.add(v == values[v.index])
+        status2, solver2 = control.solve(gm.model)
+        if status2 != cp_model.OPTIMAL:
+            raise ModelMismatch(f"could not settle the found garden's prestige ({STATUS.get(status2)})")
+        objective = round(solver2.objective_value)
+    pure = _check(garden, catalog, objective)
+    return Solution(name, size, time.perf_counter() - start, pure.total, bound, garden, pure)
+
+
+# ------------------------------------------------------------------------ hint
+
+@dataclass
+class Option:
+    """One way to place the new tile, with the best final prestige still reachable after it."""
+    placement: dict
+    status: str
+    prestige: int | None
+    bound: int | None
+    garden: Garden | None = None
+
+
+def _shift(garden: Garden, dr: int, dc: int) -> Garden:
+    def mv(c: Cell) -> Cell:
+        return (c[0] + dr, c[1] + dc)
+    return Garden([replace(t, cells=tuple(mv(c) for c in t.cells)) for t in garden.tiles],
+                  [replace(p, cells=tuple(mv(c) for c in p.cells)) for p in garden.plants],
+                  [replace(f, at=mv(f.at)) for f in garden.flowers], garden.flower_pot, garden.watering_can)
+
+
+def placements(garden: Garden, catalog: Catalog, tile_id: str) -> list[tuple[dict, Garden]]:
+    """Every legal placement of one new tile (seedling, plant or flower) in the current garden."""
+    out = []
+    if tile_id in catalog.seedling_tiles:
+        for a in sorted(orthogonal(garden.seedling_at.keys())):
+            for b in sorted(orthogonal([a])):
+                if not seedling_refusals(garden, tile_id, (a, b)):
+                    tile = PlacedSeedlingTile(tile_id, (a, b), catalog.seedling_tiles[tile_id].seedlings)
+                    out.append(({"id": tile_id, "cells": [list(a), list(b)]},
+                                replace(garden, tiles=garden.tiles + [tile])))
+    elif tile_id in catalog.plants:
+        plant = catalog.plants[tile_id]
+        for a in sorted(garden.seedling_at):
+            for b in (((a[0], a[1] + 1)), (a[0] + 1, a[1])):
+                if not plant_refusals(garden, catalog, plant, (a, b)):
+                    out.append(({"id": tile_id, "cells": [list(a), list(b)]},
+                                replace(garden, plants=garden.plants + [PlacedPlant(plant, (a, b))])))
+    elif tile_id in catalog.flowers:
+        flower = catalog.flowers[tile_id]
+        for at in sorted(garden.plant_at):
+            if not flower_refusals(garden, catalog, flower, at):
+                out.append(({"id": tile_id, "at": list(at)},
+                            replace(garden, flowers=garden.flowers + [PlacedFlower(flower, at)])))
+    else:
+        raise InputError("tile", "unknown tile id", tile_id)
+    return out
+
+
+def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control: SolveControl | None = None,
+         margin: int = 2) -> list[Option]:
+    """Placements of the newly acquired `tile_id`, ranked by the best final prestige reachable with the
+    tiles still to come (`known`: its seedlings/plants/flowers are the ones not yet in the garden).
+    Each option is solved on a board of the current garden plus `margin` spaces on every side."""
+    violations = garden_violations(garden, catalog)
+    if violations:
+        raise InputError("garden", "; ".join(map(str, violations)))
+    control = control or SolveControl(time_limit_s=10.0)
+    starter = garden.tiles[0]
+    options = []
+    for placement, after in placements(garden, catalog, tile_id):
+        rows = [c[0] for c in after.filled]
+        cols = [c[1] for c in after.filled]
+        grow = 2 * len(known.seedlings)
+        pad = min(margin, grow) if grow else 0
+        moved = _shift(after, pad - min(rows), pad - min(cols))
+        size = max(max(rows) - min(rows), max(cols) - min(cols)) + 1 + 2 * pad
+        pinned = Pinned([("@starter", moved.tiles[0].cells)] + [(t.id, t.cells) for t in moved.tiles[1:]],
+                        [(p.plant.id, p.cells) for p in moved.plants], [(f.flower.id, f.at) for f in moved.flowers])
+        holding = Holding(starter.id, starter.side, [t.id for t in after.tiles[1:]] + known.seedlings,
+                          [p.plant.id for p in after.plants] + known.plants,
+                          [f.flower.id for f in after.flowers] + known.flowers,
+                          garden.flower_pot, garden.watering_can)
+        sol = solve_optimal(holding, catalog, control, board=size, pinned=pinned)
+        options.append(Option(placement, sol.status, sol.prestige, sol.bound, sol.garden))
+    options.sort(key=lambda o: (-(o.prestige if o.prestige is not None else -1), o.status != "optimal",
+                                str(o.placement)))
+    return options

@@ -1,0 +1,200 @@
+"""CP-SAT model of the optimal solo Versailles garden: place a known sequence of tiles, maximise garden points."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ortools.sat.python import cp_model
+
+from solver.games.versailles.data import Catalog, Tile
+from solver.games.versailles.rules import Placement, border, distinct_rotations, footprint
+
+Cell = tuple[int, int]
+
+
+@dataclass
+class SoloModel:
+    """The model and the handles needed to read a solution back."""
+
+    model: cp_model.CpModel
+    board: int
+    offset: Cell
+    options: list[list[tuple[int, int, int]]]  # per tile: (x, y, rotation) on the board
+    place: list[list[cp_model.IntVar]]  # per tile: one literal per option
+    objective: cp_model.LinearExpr
+    regions: dict[tuple[int, str], dict[Cell, cp_model.IntVar]] = field(default_factory=dict)
+
+    def placements(self, solver: cp_model.CpSolver, tiles: Sequence[Tile]) -> list[Placement]:
+        out = []
+        for tile, opts, lits in zip(tiles, self.options, self.place):
+            chosen = [o for o, lit in zip(opts, lits) if solver.boolean_value(lit)]
+            x, y, r = chosen[0]
+            out.append(Placement(tile.id, x - self.offset[0], y - self.offset[1], r))
+        return out
+
+    def fix(self, placements: Sequence[Placement]) -> None:
+        """Force the given placements (garden coordinates) for the first len(placements) tiles."""
+        for i, p in enumerate(placements):
+            want = (p.x + self.offset[0], p.y + self.offset[1], p.rotation)
+            hit = False
+            for o, lit in zip(self.options[i], self.place[i]):
+                if o == want:
+                    self.model.add(lit == 1)
+                    hit = True
+            if not hit:
+                # the rotation may be a duplicate of a kept one, or the placement may leave the board
+                raise ValueError(f"placements[{i}]: ({p.x}, {p.y}) rotation {p.rotation} is not on the board")
+
+    def hint(self, placements: Sequence[Placement]) -> None:
+        for i, p in enumerate(placements):
+            want = (p.x + self.offset[0], p.y + self.offset[1], p.rotation)
+            for o, lit in zip(self.options[i], self.place[i]):
+                self.model.add_hint(lit, o == want)
+
+
+def canonical_rotation(tile: Tile, rotation: int) -> int:
+    """The kept rotation with the same field layout as `rotation`."""
+    layout = tile.oriented(rotation)
+    return next(r for r in distinct_rotations(tile) if tile.oriented(r) == layout)
+
+
+def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Sequence[tuple[int, int]],
+                     board: int, offset: Cell = (0, 0), break_symmetry: bool = True) -> SoloModel:
+    """Tiles in order on a board of board x board fields; objective = sum over checkpoints (n, k) of
+    the k largest garden-type areas after the first n tiles.
+
+    break_symmetry: the garden touches the board's top and left edge, and the first tile keeps its
+    printed orientation (turning the whole garden a quarter turn maps solutions onto solutions).
+    """
+    m = cp_model.CpModel()
+    n = len(tiles)
+    cells = [(x, y) for y in range(board) for x in range(board)]
+    options: list[list[tuple[int, int, int]]] = []
+    place: list[list[cp_model.IntVar]] = []
+    covering: list[dict[Cell, list[tuple[cp_model.IntVar, str]]]] = []
+    for i, tile in enumerate(tiles):
+        rots = (0,) if (i == 0 and break_symmetry) else distinct_rotations(tile)
+        opts = [(x, y, r) for y in range(board - 1) for x in range(board - 1) for r in rots]
+        lits = [m.new_bool_var(f"t{i}_{x}_{y}_{r}") for (x, y, r) in opts]
+        m.add_exactly_one(lits)
+        cov: dict[Cell, list[tuple[cp_model.IntVar, str]]] = {c: [] for c in cells}
+        for (x, y, r), lit in zip(opts, lits):
+            for c, code in zip(footprint(x, y), tile.oriented(r)):
+                cov[c].append((lit, code))
+        options.append(opts)
+        place.append(lits)
+        covering.append(cov)
+
+    # before[i][c]: field c is covered by one of the tiles placed before tile i (bool => no overlap)
+    before: list[dict[Cell, cp_model.IntVar]] = [{}]
+    for i in range(1, n + 1):
+        layer = {}
+        for c in cells:
+            v = m.new_bool_var(f"b{i}_{c}")
+            prev = before[i - 1].get(c, 0)
+            m.add(v == prev + sum(lit for lit, _ in covering[i - 1][c]))
+            layer[c] = v
+        before.append(layer)
+    for i in range(1, n):
+        for (x, y, _), lit in zip(options[i], place[i]):
+            ring = [c for c in border(x, y) if 0 <= c[0] < board and 0 <= c[1] < board]
+            m.add_bool_or([before[i][c] for c in ring]).only_enforce_if(lit)
+    if break_symmetry:
+        m.add_bool_or([before[n][(0, y)] for y in range(board)])
+        m.add_bool_or([before[n][(x, 0)] for x in range(board)])
+
+    jokers = set(catalog.joker_types)
+    objective_terms = []
+    regions = {}
+    for cp, (upto, k) in enumerate(checkpoints):
+        uses = []
+        for t in catalog.garden_types:
+            counts = {t, *jokers}
+            available = sum(1 for tile in tiles[:upto] for code in tile.fields if code in counts)
+            if available == 0:
+                continue
+            use = m.new_bool_var(f"use{cp}_{t}")
+            uses.append(use)
+            has = {c: [lit for j in range(upto) for lit, code in covering[j][c] if code in counts] for c in cells}
+            z = _connected_area(m, cells, has, use, available, f"a{cp}{t}")
+            regions[(cp, t)] = z
+            objective_terms.extend(z.values())
+        m.add(sum(uses) <= k)
+    objective = cp_model.LinearExpr.sum(objective_terms)
+    m.maximize(objective)
+    return SoloModel(m, board, offset, options, place, objective, regions)
+
+
+def _connected_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], use, limit: int,
+                    name: str) -> dict[Cell, cp_model.IntVar]:
+    """Choose a contiguous group of fields, each holding a field that counts for the type.
+
+    Single-commodity flow: one root supplies one unit per member, units travel only between members.
+    """
+    cellset = set(cells)
+    z: dict[Cell, cp_model.IntVar] = {}
+    for c in cells:
+        if not has[c]:
+            continue
+        z[c] = m.new_bool_var(f"{name}z{c}")
+        m.add(z[c] <= sum(has[c]))
+        m.add_implication(z[c], use)
+    m.add(sum(z.values()) <= limit * use)
+    root = {c: m.new_bool_var(f"{name}r{c}") for c in z}
+    m.add(sum(root.values()) <= 1)
+    supply = {}
+    for c in z:
+        m.add_implication(root[c], z[c])
+        supply[c] = m.new_int_var(0, limit, f"{name}s{c}")
+        m.add(supply[c] == 0).only_enforce_if(root[c].Not())
+    flow_in: dict[Cell, list] = {c: [] for c in z}
+    flow_out: dict[Cell, list] = {c: [] for c in z}
+    for (x, y) in z:
+        for d in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if d not in z or d not in cellset:
+                continue
+            f = m.new_int_var(0, limit - 1, f"{name}f{(x, y)}{d}")
+            m.add(f <= (limit - 1) * z[d])
+            m.add(f <= (limit - 1) * z[(x, y)])
+            flow_out[(x, y)].append(f)
+            flow_in[d].append(f)
+    for c in z:
+        # a member receives one unit more than it passes on, except what the root creates
+        m.add(sum(flow_in[c]) + supply[c] - sum(flow_out[c]) == z[c])
+    return z
+
+
+@dataclass
+class SoloSolve:
+    status: str  # "optimal", "feasible", "infeasible" or "unknown", as CP-SAT reports it
+    placements: list[Placement] | None
+    objective: int | None
+    bound: int | None
+    wall_time: float
+    branches: int
+
+
+STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
+          cp_model.INFEASIBLE: "infeasible", cp_model.UNKNOWN: "unknown", cp_model.MODEL_INVALID: "invalid"}
+
+
+def run(solo: SoloModel, tiles: Sequence[Tile], time_limit: float, seed: int,
+        deterministic_limit: float | None = None) -> SoloSolve:
+    """Solve on one worker with a fixed seed and a time limit."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed
+    solver.parameters.max_time_in_seconds = time_limit
+    if deterministic_limit is not None:
+        solver.parameters.max_deterministic_time = deterministic_limit
+    code = solver.solve(solo.model)
+    status = STATUS[code]
+    if status == "invalid":
+        raise RuntimeError(f"CP-SAT rejected the Versailles model: {solo.model.validate()}")
+    found = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    return SoloSolve(
+        status,
+        solo.placements(solver, tiles) if found else None,
+        round(solver.objective_value) if found else None,
+        round(solver.best_objective_bound) if code != cp_model.INFEASIBLE else None,
+        solver.wall_time, solver.num_branches)
