@@ -334,6 +334,25 @@ class HorticultureModel:
         box = [t for (p, t), b in self.box.items() if solver.value(b)]
         return garden, box
 
+    def chosen_cards(self, solver: cp_model.CpSolver) -> list[int]:
+        return [spec.options[next(o for o, b in enumerate(self.choice[d]) if solver.value(b))]
+                for d, spec in enumerate(self.days)]
+
+    def fix_final(self, garden: dict[Cell, str], box: list[str], chosen: list[int], gnome: Cell, plan: Plan) -> None:
+        """Pin the final garden, window box, cards, gnome and plan; only the planting order stays free."""
+        m = self.m
+        for i, cell in enumerate(self.cells):
+            for t in self.types:
+                m.add(self.y[i][t] == int(garden.get(cell) == t))
+            m.add(self.gv[i] == int(cell == gnome))
+        for t in self.types:
+            m.add(sum(self.box[(p, t)] for p in self.plant_ids) == int(t in box))
+        for d, cid in enumerate(chosen):
+            m.add(self.choice[d][self.days[d].options.index(cid)] == 1)
+        for var, t in ((self.plan_border, plan.border), (self.plan_path, plan.path),
+                       (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
+            m.add(var[t] == 1)
+
     def hint(self, days: list[Day], gnome: Cell, plan: Plan) -> None:
         """Hint a known game (e.g. a greedy one) to start the search from it."""
         m = self.m
@@ -352,35 +371,92 @@ class HorticultureModel:
         del plan
 
 
+def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp_model.CpSolver:
+    solver = control.new_solver(time_limit_s=seconds)
+    solver.parameters.linearization_level = linearization
+    return solver
+
+
 def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
-          plan: Plan | None, control: SolveControl | None = None,
-          start: tuple[list[Day], Cell, Plan] | None = None) -> Solution:
-    """Best final score; the returned game is replayed and scored by the pure rules (asserted equal)."""
+          plan: Plan | None, control: SolveControl | None = None) -> Solution:
+    """Best final score, in two steps that keep every claim honest.
+
+    1. The final garden alone (no planting order) is optimised: a relaxation, so its bound bounds
+       the real game. 2. A planting order for that garden is searched day by day. When one exists
+       and step 1 was proven optimal, the game is optimal. Otherwise the full day-by-day model is
+       solved with the time left, and the result is reported as feasible with the best bound.
+    The returned game is replayed by the pure rules and scored by the pure scorer; the CP-SAT
+    objective must equal that score (ModelMismatch otherwise).
+    """
     control = control or SolveControl(time_limit_s=10.0)
-    model = HorticultureModel(catalog, side, drawing, days, gnome, plan)
-    if start is not None:
-        model.hint(*start)
-    status, solver = control.solve(model.m)
-    name = STATUS.get(status, "unknown")
-    wall = solver.wall_time
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Solution(name, None, None, [], gnome, plan, None, wall)
-    game, g, p = model.extract(solver)
-    objective = int(round(solver.objective_value))
-    bound = int(solver.best_objective_bound + 1e-6)
-    if status == cp_model.FEASIBLE:
-        # The encoding may under-claim points on a non-optimal game; score the same game exactly.
-        fixed = [DaySpec((day.chosen,), day.plants) for day in game]
-        exact_model = HorticultureModel(catalog, side, drawing, fixed, g, p)
-        st2, s2 = control.solve(exact_model.m, control.new_solver(time_limit_s=max(1.0, control.time_limit_s)))
-        if st2 != cp_model.OPTIMAL:
-            raise ModelMismatch(f"scoring a fixed game did not reach optimality ({STATUS.get(st2)})")
-        objective = int(round(s2.objective_value))
+    budget = control.time_limit_s
+    relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
+    st1, s1 = control.solve(relaxed.m, _solver(control, budget * 0.75, linearization=2))
+    wall = s1.wall_time
+    if st1 == cp_model.INFEASIBLE:
+        return Solution("infeasible", None, None, [], gnome, plan, None, wall)
+    bound = int(s1.best_objective_bound + 1e-6) if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+    left = max(1.0, budget - wall)
+    if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        garden, box = relaxed.extract_garden(s1)
+        chosen = relaxed.chosen_cards(s1)
+        g, p = _gnome_plan(relaxed, s1)
+        order = HorticultureModel(catalog, side, drawing, days, g, p)
+        order.fix_final(garden, box, chosen, g, p)
+        st2, s2 = control.solve(order.m, _solver(control, left))
         wall += s2.wall_time
-    sheet, violations = replay(catalog, Setup(side, drawing, g, p), game)
+        if st2 == cp_model.OPTIMAL:
+            game, g, p = order.extract(s2)
+            objective = int(round(s2.objective_value))
+            if st1 == cp_model.OPTIMAL and objective != int(round(s1.objective_value)):
+                raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
+            status = "optimal" if st1 == cp_model.OPTIMAL else "feasible"
+            return _checked(catalog, side, drawing, status, objective, bound, game, g, p, wall)
+    # No planting order reaches the relaxed garden (or nothing found yet): the full model decides.
+    full = HorticultureModel(catalog, side, drawing, days, gnome, plan)
+    st3, s3 = control.solve(full.m, _solver(control, max(1.0, budget - wall)))
+    wall += s3.wall_time
+    if st3 == cp_model.INFEASIBLE:
+        return Solution("infeasible", None, None, [], gnome, plan, None, wall)
+    if st3 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Solution("unknown", None, bound, [], gnome, plan, None, wall)
+    b3 = int(s3.best_objective_bound + 1e-6)
+    bound = b3 if bound is None else min(bound, b3)
+    game, g, p = full.extract(s3)
+    objective = int(round(s3.objective_value))
+    if st3 == cp_model.FEASIBLE:
+        objective = _exact_score(catalog, side, drawing, game, g, p, control)
+    return _checked(catalog, side, drawing, STATUS[st3], objective, bound, game, g, p, wall)
+
+
+def _gnome_plan(model: HorticultureModel, solver: cp_model.CpSolver) -> tuple[Cell, Plan]:
+    def pick(v: dict[str, cp_model.IntVar]) -> str:
+        return next(t for t, b in v.items() if solver.value(b))
+    gnome = model.cells[next(i for i, b in enumerate(model.gv) if solver.value(b))]
+    return gnome, Plan(pick(model.plan_border), pick(model.plan_path),
+                       (pick(model.plan_first), pick(model.plan_second)))
+
+
+def _exact_score(catalog: Catalog, side: str, drawing: PathDrawing, game: list[Day], gnome: Cell, plan: Plan,
+                 control: SolveControl) -> int:
+    """The encoding may under-claim points on a non-optimal game: score the same game exactly in CP-SAT."""
+    fixed = [DaySpec((day.chosen,), day.plants) for day in game]
+    model = HorticultureModel(catalog, side, drawing, fixed, gnome, plan)
+    status, solver = control.solve(model.m, _solver(control, max(1.0, control.time_limit_s)))
+    if status != cp_model.OPTIMAL:
+        raise ModelMismatch(f"scoring a fixed game did not reach optimality ({STATUS.get(status)})")
+    return int(round(solver.objective_value))
+
+
+def _checked(catalog: Catalog, side: str, drawing: PathDrawing, status: str, objective: int, bound: int | None,
+             game: list[Day], gnome: Cell, plan: Plan, wall: float) -> Solution:
+    sheet, violations = replay(catalog, Setup(side, drawing, gnome, plan), game)
     if violations:
         raise ModelMismatch(f"CP-SAT game breaks a rule: {violations[0].where}: {violations[0].reason}")
     pure = score_sheet(catalog, sheet)
     if pure.total != objective:
         raise ModelMismatch(f"CP-SAT objective {objective} != pure score {pure.total}")
-    return Solution(name, pure.total, max(bound, pure.total), game, g, p, pure, wall)
+    if status == "optimal":
+        bound = objective
+    return Solution(status, objective, max(bound if bound is not None else objective, objective),
+                    game, gnome, plan, pure, wall)
