@@ -257,6 +257,35 @@ class _Builder:
         for (j, p), v in self.visible_plant.items():
             self.terms.append(self.plant_keys[j][1] * v)  # printed prestige of visible plants
 
+    def counting(self) -> None:
+        """Redundant counts that give the LP the colour budget: each placed plant uses one allowed pair
+        of seedling colours, each placed flower one allowed pair of plant colours."""
+        covered_seedlings = defaultdict(list)
+        for j, (colour, _) in enumerate(self.plant_keys):
+            placed = sum(self.y[j, p] for p in self.positions)
+            uses = []
+            for pair in sorted(self.cat.requirements[colour]):
+                n = self.m.new_int_var(0, len(self.plant_classes[j]), f"uses{j}{pair}")
+                uses.append(n)
+                for c in pair:
+                    covered_seedlings[c].append(n)
+            self.m.add(sum(uses) == placed)
+        for col in self.cat.colours:
+            covered = sum(self.colour[c, col] - self.visible_colour[c, col] for c in self.cells)
+            self.m.add(sum(covered_seedlings[col]) == covered)
+        covered_plants = defaultdict(list)
+        for f, flower in enumerate(self.flowers):
+            uses = []
+            for pair in sorted(self.cat.requirements[flower.colour]):
+                b = self.bool(f"fuses{f}{pair}")
+                uses.append(b)
+                for c in pair:
+                    covered_plants[c].append(b)
+            self.m.add(sum(uses) == self.placed[f])
+        for col in self.cat.colours:
+            covered = sum(v - self.visible_plant[j, p] for (j, p), v in self.y.items() if self.plant_keys[j][0] == col)
+            self.m.add(sum(covered_plants[col]) == covered)
+
     def visible_seedlings_of(self, colour: str):
         return sum(self.visible_colour[c, colour] for c in self.cells)
 
@@ -567,6 +596,7 @@ class _Builder:
         self.plant_layer()
         self.flower_layer()
         self.visibility()
+        self.counting()
         self.flower_rules()
         objective = sum(self.terms)
         self.m.maximize(objective)

@@ -59,7 +59,8 @@ def canonical_rotation(tile: Tile, rotation: int) -> int:
 
 
 def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Sequence[tuple[int, int]],
-                     board: int, offset: Cell = (0, 0), break_symmetry: bool = True) -> SoloModel:
+                     board: int, offset: Cell = (0, 0), break_symmetry: bool = True,
+                     encoding: str = "tree") -> SoloModel:
     """Tiles in order on a board of board x board fields; objective = sum over checkpoints (n, k) of
     the k largest garden-type areas after the first n tiles.
 
@@ -116,13 +117,54 @@ def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Seque
             use = m.new_bool_var(f"use{cp}_{t}")
             uses.append(use)
             has = {c: [lit for j in range(upto) for lit, code in covering[j][c] if code in counts] for c in cells}
-            z = _connected_area(m, cells, has, use, available, f"a{cp}{t}")
+            connect = _tree_area if encoding == "tree" else _connected_area
+            z = connect(m, cells, has, use, available, f"a{cp}{t}")
             regions[(cp, t)] = z
             objective_terms.extend(z.values())
         m.add(sum(uses) <= k)
+        # the k largest areas cannot exceed the k largest field counts; stated so propagation sees it
+        counts = sorted((sum(1 for tile in tiles[:upto] for code in tile.fields if code in {t, *jokers})
+                         for t in catalog.garden_types), reverse=True)
+        m.add(sum(v for (c, _), z in regions.items() if c == cp for v in z.values()) <= sum(counts[:k]))
     objective = cp_model.LinearExpr.sum(objective_terms)
     m.maximize(objective)
     return SoloModel(m, board, offset, options, place, objective, regions)
+
+
+def _tree_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], use, limit: int,
+               name: str) -> dict[Cell, cp_model.IntVar]:
+    """Choose a contiguous group of fields, each holding a field that counts for the type.
+
+    Spanning tree by parent pointers with depth labels: every member but the root points to a
+    member neighbour of smaller depth, so all members hang from the single root.
+    """
+    z: dict[Cell, cp_model.IntVar] = {}
+    for c in cells:
+        if not has[c]:
+            continue
+        z[c] = m.new_bool_var(f"{name}z{c}")
+        m.add(z[c] <= sum(has[c]))
+        m.add_implication(z[c], use)
+    m.add(sum(z.values()) <= limit * use)
+    root = {c: m.new_bool_var(f"{name}r{c}") for c in z}
+    m.add(sum(root.values()) <= 1)
+    depth = {c: m.new_int_var(0, limit - 1, f"{name}d{c}") for c in z}
+    for c in z:
+        m.add_implication(root[c], z[c])
+        x, y = c
+        parents = []
+        for d in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if d not in z:
+                continue
+            p = m.new_bool_var(f"{name}p{c}{d}")
+            m.add_implication(p, z[d])
+            m.add(depth[c] >= depth[d] + 1).only_enforce_if(p)
+            parents.append(p)
+        m.add_bool_or(parents + [root[c], z[c].Not()])
+        for p in parents:
+            m.add_implication(p, z[c])
+            m.add_implication(p, root[c].Not())
+    return z
 
 
 def _connected_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], use, limit: int,

@@ -1,0 +1,1 @@
+"""Horticulture (roll-and-write garden game): reference data, pure rules and scoring, CP-SAT optimiser."""

@@ -1,0 +1,216 @@
+"""Horticulture engine seam: plain-dict functions the CLI and the future gRPC servicer call."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from solver.core.solve import SolveControl
+
+from .data import Catalog, default_catalog
+from .garden import PathDrawing, Plan
+from .model import DaySpec, Solution, solve
+from .rules import check_nursery, check_path, replay, valid_directions
+from .scoring import score_sheet
+from .state import (Day, Setup, cell_json, day_json, parse_days, parse_drawing, parse_plan, parse_setup,
+                    parse_sheet, setup_json, parse_cell)
+
+MAX_TIME_LIMIT_S = 600.0
+
+
+def _catalog(catalog: Catalog | None) -> Catalog:
+    return catalog or default_catalog()
+
+
+def _obj(request: Any) -> dict:
+    if not isinstance(request, dict):
+        raise ValueError(f"request: expected an object, got {type(request).__name__}")
+    return request
+
+
+def _control(request: dict, default_s: float) -> SolveControl:
+    limit = request.get("time_limit_s", default_s)
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not math.isfinite(limit) \
+            or not 0 < limit <= MAX_TIME_LIMIT_S:
+        raise ValueError(f"time_limit_s: expected a number in (0, {MAX_TIME_LIMIT_S:g}], got {limit!r}")
+    seed = request.get("random_seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 31:
+        raise ValueError(f"random_seed: expected an integer in [0, 2^31), got {seed!r}")
+    return SolveControl(time_limit_s=float(limit), num_workers=1, random_seed=seed)
+
+
+def _violations(vs: list) -> list[dict]:
+    return [{"where": v.where, "reason": v.reason} for v in vs]
+
+
+def _nursery(value: Any, catalog: Catalog, f: str = "nursery") -> list[int]:
+    if not isinstance(value, list):
+        raise ValueError(f"{f}: expected a list of card ids in draw order")
+    if len(value) % 2:
+        raise ValueError(f"{f}: {len(value)} cards; each day flips two, so the count must be even")
+    seen: set[int] = set()
+    for i, cid in enumerate(value):
+        catalog.card(cid, f"{f}[{i}]")
+        if cid in seen:
+            raise ValueError(f"{f}[{i}]: card {cid} appears twice")
+        seen.add(cid)
+    return list(value)
+
+
+def _legal_setup(setup: Setup, catalog: Catalog) -> None:
+    bad = check_path(catalog.sheet(setup.side), setup.drawing)
+    if bad:
+        raise ValueError(f"{bad[0].where}: {bad[0].reason}")
+
+
+# --- path -------------------------------------------------------------------------------------------
+
+def validate_path(request: dict, catalog: Catalog | None = None) -> dict:
+    """{side, path: {start, moves}} -> {legal, complete, violations, next_directions}."""
+    cat = _catalog(catalog)
+    req = _obj(request)
+    sheet = cat.sheet(req.get("side"))
+    drawing = parse_drawing(req.get("path"))
+    violations = check_path(sheet, drawing)
+    only_short = all(v.where == "path.moves" for v in violations)
+    return {
+        "legal": not violations,
+        "complete": not violations,
+        "violations": _violations(violations),
+        # while the path is a legal prefix, the directions the next gardener may pick (one = forced)
+        "next_directions": valid_directions(sheet, drawing) if violations and only_short else [],
+    }
+
+
+def default_path(side: str = "A", catalog: Catalog | None = None) -> dict:
+    sheet = _catalog(catalog).sheet(side)
+    d = PathDrawing.straight(sheet)
+    return {"start": d.start, "moves": d.moves}
+
+
+# --- validate and score -----------------------------------------------------------------------------
+
+def validate(request: dict, catalog: Catalog | None = None) -> dict:
+    """A game record {side, path, gnome, plan, days[, nursery]} -> {legal, violations, score}."""
+    cat = _catalog(catalog)
+    req = _obj(request)
+    setup = parse_setup(req, cat)
+    days = parse_days(req.get("days", []), cat.sheet(setup.side), cat)
+    sheet, violations = replay(cat, setup, days)
+    if req.get("nursery") is not None:
+        violations += check_nursery(cat, days, _nursery(req["nursery"], cat))
+    out = {"legal": not violations, "violations": _violations(violations)}
+    if not any(v.where.startswith("path") for v in violations):
+        out["score"] = score_sheet(cat, sheet).as_dict()
+    return out
+
+
+def score(request: dict, catalog: Catalog | None = None) -> dict:
+    """Score a sheet snapshot ({..., garden, window_box}) or a game record ({..., days})."""
+    cat = _catalog(catalog)
+    req = _obj(request)
+    if "days" in req:
+        setup = parse_setup(req, cat)
+        _legal_setup(setup, cat)
+        sheet, violations = replay(cat, setup, parse_days(req["days"], cat.sheet(setup.side), cat))
+        if violations:
+            raise ValueError(f"{violations[0].where}: {violations[0].reason}")
+    else:
+        sheet = parse_sheet(req, cat)
+        _legal_setup(sheet.setup, cat)
+    return score_sheet(cat, sheet).as_dict()
+
+
+# --- optimiser --------------------------------------------------------------------------------------
+
+def _solution_json(sol: Solution, catalog: Catalog) -> dict:
+    out: dict[str, Any] = {
+        "status": sol.status,  # "optimal" only when CP-SAT proved it
+        "score": sol.score,
+        "bound": sol.bound,
+        "wall_time_s": round(sol.wall_time, 3),
+        "days": [day_json(d) for d in sol.days],
+    }
+    if sol.gnome is not None:
+        out["gnome"] = cell_json(sol.gnome)
+    if sol.plan is not None:
+        out["plan"] = {"border": sol.plan.border, "path": sol.plan.path, "companions": list(sol.plan.companions)}
+    if sol.score_sheet is not None:
+        out["score_sheet"] = sol.score_sheet.as_dict()
+    return out
+
+
+def _nursery_days(nursery: list[int]) -> list[DaySpec]:
+    return [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, len(nursery), 2)]
+
+
+def solve_optimal(request: dict, catalog: Catalog | None = None) -> dict:
+    """{side, path, gnome, plan, nursery, time_limit_s?, random_seed?} -> best solo game found."""
+    cat = _catalog(catalog)
+    req = _obj(request)
+    setup = parse_setup(req, cat)
+    _legal_setup(setup, cat)
+    nursery = _nursery(req.get("nursery"), cat)
+    sol = solve(cat, setup.side, setup.drawing, _nursery_days(nursery), setup.gnome, setup.plan,
+                _control(req, 10.0))
+    return _solution_json(sol, cat)
+
+
+def best_plan(request: dict, catalog: Catalog | None = None) -> dict:
+    """{side, path, nursery, ...}: the plan and gnome square that allow the best game ("what should I have planned")."""
+    cat = _catalog(catalog)
+    req = _obj(request)
+    sheet = cat.sheet(req.get("side"))
+    drawing = parse_drawing(req.get("path"))
+    bad = check_path(sheet, drawing)
+    if bad:
+        raise ValueError(f"{bad[0].where}: {bad[0].reason}")
+    nursery = _nursery(req.get("nursery"), cat)
+    gnome = parse_cell(req["gnome"], sheet, "gnome") if req.get("gnome") is not None else None
+    plan = parse_plan(req["plan"], cat) if req.get("plan") is not None else None
+    sol = solve(cat, sheet.side, drawing, _nursery_days(nursery), gnome, plan, _control(req, 20.0))
+    return _solution_json(sol, cat)
+
+
+def hint(request: dict, catalog: Catalog | None = None) -> dict:
+    """Rank today's two cards (with their best placements) for a sheet in progress.
+
+    {side, path, gnome, plan, days (played so far), today: [card, card], future?: [card ids]}.
+    With `future` (the rest of the nursery in order, e.g. a daily puzzle) each option is ranked by
+    the best final score reachable. Without it, by an estimate: the best score the sheet could show
+    if the game ended after today's planting (documented in docs/horticulture.md).
+    """
+    cat = _catalog(catalog)
+    req = _obj(request)
+    setup = parse_setup(req, cat)
+    _legal_setup(setup, cat)
+    past = parse_days(req.get("days", []), cat.sheet(setup.side), cat)
+    _, violations = replay(cat, setup, past)
+    if violations:
+        raise ValueError(f"{violations[0].where}: {violations[0].reason}")
+    today = req.get("today")
+    if not isinstance(today, list) or not 1 <= len(today) <= 2:
+        raise ValueError(f"today: expected the one or two card ids flipped today, got {today!r}")
+    today = [cat.card(c, f"today[{i}]").id for i, c in enumerate(today)]
+    future = req.get("future")
+    known = future is not None
+    rest = _nursery(future, cat, "future") if known else []
+    played = {d.chosen for d in past}
+    for i, cid in enumerate(today + rest):
+        if cid in played:
+            raise ValueError(f"{'today' if i < len(today) else 'future'}: card {cid} was already played")
+    control = _control(req, 10.0)
+    per_option = SolveControl(time_limit_s=control.time_limit_s / len(today), num_workers=1,
+                              random_seed=control.random_seed)
+    fixed = [DaySpec((d.chosen,), d.plants) for d in past]
+    options = []
+    for cid in dict.fromkeys(today):
+        days = fixed + [DaySpec((cid,))] + _nursery_days(rest)
+        sol = solve(cat, setup.side, setup.drawing, days, setup.gnome, setup.plan, per_option)
+        entry: dict[str, Any] = {"card": cid, "status": sol.status, "bound": sol.bound}
+        if sol.days:
+            entry["plants"] = day_json(sol.days[len(past)])["plants"]
+            entry["final_score" if known else "estimate"] = sol.score
+        options.append(entry)
+    key = "final_score" if known else "estimate"
+    options.sort(key=lambda o: (-(o.get(key) if o.get(key) is not None else -1), o["card"]))
+    return {"ranked_by": key, "options": options, "setup": setup_json(setup)}

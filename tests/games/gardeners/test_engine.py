@@ -1,0 +1,141 @@
+"""The CP-SAT engine on the reference data: witnesses pass the checker, impossible sets are proven
+and explained by their minimal conflicts, answers are deterministic, counts and repairs are right."""
+import pytest
+
+from solver.core.grid import rotate_cell
+from solver.core.solve import SolveControl
+from solver.games.gardeners import engine
+from solver.games.gardeners.cards import load_cards, parse_card
+from solver.games.gardeners.checker import check
+from solver.games.gardeners.garden import Garden, Placed
+from solver.games.gardeners.modes import MODES
+from solver.games.gardeners.tiles import load_catalog
+
+CAT = load_catalog()
+DECK = load_cards()
+NORMAL = MODES["normal"]
+
+
+def ctl():
+    return SolveControl(time_limit_s=20)
+
+
+@pytest.mark.parametrize("card", DECK.of("training-a") + DECK.of("training-b") + DECK.of("training-c"), ids=lambda c: c.id)
+def test_every_training_card_is_satisfiable_in_its_mode(card):
+    """The catalog's design promise: Training A on 4x4 with the 16 A tiles, B on 5x5 with A+B, C on 6x6."""
+    mode = MODES["training-" + card.deck[-1]]
+    result = engine.solve([card], mode, CAT, ctl())
+    assert result.verdict == engine.SOLVABLE
+    g = result.garden
+    assert g.complete and g.size == mode.size
+    assert sorted(p.tile.id for p in g.cells.values()) == sorted(t.id for t in CAT.tiles_of(mode.tile_sets))
+    assert check(g, [card]).valid
+
+
+@pytest.mark.parametrize("card", DECK.of("standard") + DECK.of("expert"), ids=lambda c: c.id)
+def test_every_standard_and_expert_card_alone_is_satisfiable(card):
+    result = engine.solve([card], NORMAL, CAT, ctl())
+    assert result.verdict == engine.SOLVABLE and check(result.garden, [card]).valid
+
+
+def test_loop_around_a_bench_is_buildable():
+    result = engine.solve([DECK.get("C3")], MODES["training-c"], CAT, ctl())
+    verdict = check(result.garden, [DECK.get("C3")]).verdicts[0]
+    assert verdict.status == "satisfied" and len(verdict.cells) >= 9
+
+
+def test_counting_refutation_before_search():
+    too_many = parse_card({"id": "X", "deck": "standard", "kind": "agglomeration",
+                           "params": {"element": "flower:orange", "min": 8}})
+    result = engine.solve([too_many], NORMAL, CAT, ctl())
+    assert result.verdict == engine.UNSOLVABLE and "only 7 tiles" in result.reason
+
+
+def test_conflict_is_named_and_minimal():
+    # S04: green trees must have a green-tree neighbour; S08: no two trees adjacent.
+    cards = [DECK.get(i) for i in ("S01", "S04", "S08", "S20")]
+    ex = engine.explain(cards, NORMAL, CAT, ctl())
+    assert ex.verdict == engine.UNSOLVABLE and ex.complete
+    assert ex.conflicts == [["S04", "S08"]]
+    assert ex.discards == [["S04"], ["S08"]]
+    # the claim holds: the pair is unsolvable, each card alone is solvable, and so is the set minus a discard
+    assert engine.solve([DECK.get("S04"), DECK.get("S08")], NORMAL, CAT, ctl()).verdict == engine.UNSOLVABLE
+    rest = [c for c in cards if c.id != "S08"]
+    assert engine.solve(rest, NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
+
+
+def test_two_independent_conflicts_are_both_listed():
+    lonely = parse_card({"id": "P", "deck": "standard", "kind": "proximity", "params": {"element": "fountain"}})
+    apart = parse_card({"id": "Q", "deck": "standard", "kind": "distance",
+                        "params": {"element": "fountain", "other": "fountain"}})
+    cards = [DECK.get("S04"), DECK.get("S08"), lonely, apart]
+    ex = engine.explain(cards, NORMAL, CAT, ctl())
+    assert ex.verdict == engine.UNSOLVABLE and ex.complete
+    assert ex.conflicts == [["S04", "S08"], ["P", "Q"]]
+    assert sorted(map(sorted, ex.discards)) == [["P", "S04"], ["P", "S08"], ["Q", "S04"], ["Q", "S08"]]
+
+
+def test_solvable_explanation_carries_a_checked_witness():
+    cards = [DECK.get(i) for i in ("S01", "S25", "S55")]
+    ex = engine.explain(cards, NORMAL, CAT, ctl())
+    assert ex.verdict == engine.SOLVABLE and check(ex.garden, cards).valid and ex.conflicts == []
+
+
+def test_same_request_same_garden():
+    cards = [DECK.get(i) for i in ("S16", "S33", "S54")]
+    a = engine.solve(cards, NORMAL, CAT, ctl()).garden.to_dict()
+    b = engine.solve(cards, NORMAL, CAT, ctl()).garden.to_dict()
+    assert a == b
+
+
+def test_count_distinct_solutions_up_to_a_cap():
+    cards = [DECK.get(i) for i in ("A1", "A2", "A3", "A4")]
+    mode = MODES["training-a"]
+    result = engine.count_solutions(cards, mode, CAT, cap=4, control=ctl())
+    assert result.count == 4 and not result.complete
+    assert all(check(g, cards).valid for g in result.gardens)
+    # pairwise different even after turning the whole garden
+    def key(g, k):
+        return tuple(sorted((rotate_cell(c, g.size, k), p.tile.id) for c, p in g.cells.items()))
+    seen = set()
+    for g in result.gardens:
+        images = {key(g, k) for k in range(4)}
+        assert not images & seen
+        seen |= images
+
+
+def test_closest_solution_repairs_a_swap_minimally():
+    cards = [DECK.get(i) for i in ("S01", "S08")]
+    solution = engine.solve(cards, NORMAL, CAT, ctl()).garden
+    cells = dict(solution.cells)
+    # swap a green flower with a tree far away: now the flower is alone and/or trees touch
+    flower = next(c for c, p in cells.items() if p.tile.has("flower", "green"))
+    tree = next(c for c, p in sorted(cells.items(), reverse=True) if p.tile.has("tree") and c != flower)
+    cells[flower], cells[tree] = cells[tree], cells[flower]
+    broken = Garden(6, cells)
+    result = engine.closest_solution(broken, cards, NORMAL, CAT, ctl())
+    assert result.verdict == "optimal" and check(result.garden, cards).valid
+    assert result.kept == result.bound and result.changed == 36 - result.kept
+    assert 34 <= result.kept <= (35 if not check(broken, cards).valid else 36)
+
+
+def test_closest_solution_of_an_already_valid_garden_changes_nothing():
+    cards = [DECK.get("S20")]
+    solution = engine.solve(cards, NORMAL, CAT, ctl()).garden
+    result = engine.closest_solution(solution, cards, NORMAL, CAT, ctl())
+    assert result.verdict == "optimal" and result.changed == 0 and result.garden.to_dict() == solution.to_dict()
+
+
+def test_closest_solution_from_a_partial_garden():
+    cards = [DECK.get("S08")]
+    partial = Garden(6, {(0, 0): Placed(CAT.tile("A01"), 0), (0, 1): Placed(CAT.tile("A02"), 0)})
+    result = engine.closest_solution(partial, cards, NORMAL, CAT, ctl())
+    assert result.verdict == "optimal" and result.kept == 1 and check(result.garden, cards).valid
+
+
+def test_cancelled_before_start_raises():
+    from solver.core.solve import Cancelled
+    control = SolveControl()
+    control.cancel()
+    with pytest.raises(Cancelled):
+        engine.solve([DECK.get("S54")], NORMAL, CAT, control)

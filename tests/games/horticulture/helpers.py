@@ -1,0 +1,90 @@
+"""Shared fixtures for the Horticulture tests: Samantha's sheet, a tiny sheet catalog, an exhaustive oracle."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from solver.games.horticulture.data import DATA_DIR, Catalog, load_catalog
+from solver.games.horticulture.rules import _draw, planting_refusal
+from solver.games.horticulture.scoring import score_sheet
+from solver.games.horticulture.garden import Garden
+from solver.games.horticulture.state import WINDOW, Planting, Setup, Sheet
+
+S, B, U, C, T, F = "sweet_potato", "berry", "turnip", "carrot", "topiary", "flower"
+
+# Samantha's sheet, built so that every example sentence of the rulebook holds (side A, 6 x 7,
+# straight path on grid line 3, gnome at [3, 5]). Columns left of the path: 0-2, right: 3-5.
+SAMANTHA_GARDEN = {
+    S: [(0, 0), (1, 0), (2, 0), (0, 1), (4, 4), (4, 5), (5, 5), (4, 6)],
+    B: [(3, 0), (4, 0), (5, 0), (3, 1), (4, 1), (5, 1)],
+    U: [(3, 3), (3, 4), (0, 3), (1, 3), (2, 3)],
+    C: [(0, 5), (1, 5), (1, 4)],
+    T: [(0, 4), (2, 5), (5, 3)],
+    F: [(1, 1), (2, 1), (1, 2), (2, 2), (5, 6)],
+}
+
+
+def samantha_request() -> dict:
+    return {
+        "side": "A",
+        "path": {"start": 3, "moves": "DDDDDDD"},
+        "gnome": [3, 5],
+        "plan": {"border": S, "path": U, "companions": [T, C]},
+        "garden": [{"plant": p, "at": list(c)} for p, cells in SAMANTHA_GARDEN.items() for c in cells],
+        "window_box": [C, B],
+    }
+
+
+def tiny_catalog(tmp: Path, columns: int = 3, rows: int = 2) -> Catalog:
+    """The reference plants, deck and scoring with one small sheet side "T"."""
+    for name in ("plants.json", "deck.json", "scoring.json"):
+        shutil.copy(DATA_DIR / name, tmp / name)
+    starts = {str(x): x for x in range(1, columns)}
+    (tmp / "sheets.json").write_text(json.dumps({
+        "_reference": "test sheet",
+        "sheets": {"T": {"columns": columns, "rows": rows, "start_positions": starts, "window_box_slots": 6}},
+    }))
+    return load_catalog(tmp)
+
+
+def oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
+    """Best final score by trying every legal game through the pure rules (tiny sheets only)."""
+    garden = Garden(catalog.sheet(setup.side), setup.drawing)
+    slots = catalog.sheet(setup.side).window_box_slots
+    places = garden.cells + [WINDOW]
+    memo: dict = {}
+
+    def options(plant: str) -> list[str]:
+        return list(catalog.plants) if plant == catalog.wild else [plant]
+
+    def best(day: int, sheet: Sheet) -> int:
+        key = (day, frozenset(sheet.garden.items()), tuple(sorted(sheet.window_box)))
+        if key in memo:
+            return memo[key]
+        if 2 * day >= len(nursery):
+            memo[key] = score_sheet(catalog, sheet).total
+            return memo[key]
+        top = -1
+        for cid in nursery[2 * day: 2 * day + 2]:
+            a, b = catalog.card(cid).plants
+            for pa in options(a):
+                for pb in options(b):
+                    for first, second in ((pa, pb), (pb, pa)):
+                        for x in places:
+                            one = Planting(first, x)
+                            if planting_refusal(garden, sheet, one, slots):
+                                continue
+                            s1 = Sheet(setup, dict(sheet.garden), list(sheet.window_box))
+                            _draw(s1, one)
+                            for y in places:
+                                two = Planting(second, y)
+                                if planting_refusal(garden, s1, two, slots):
+                                    continue
+                                s2 = Sheet(setup, dict(s1.garden), list(s1.window_box))
+                                _draw(s2, two)
+                                top = max(top, best(day + 1, s2))
+        memo[key] = top
+        return top
+
+    return best(0, Sheet(setup))
