@@ -62,8 +62,8 @@ def garden(msg: common_pb2.Garden, config: ServerConfig, field: str = "garden") 
 
 def count_cap(value: int, config: ServerConfig, field: str = "cap") -> int:
     if value < 0 or value > config.max_count_cap:
-        raise InputError(field, f"must be from 0 to {config.max_count_cap} (0 = the server default)", value)
-    return value or min(100, config.max_count_cap)
+        raise InputError(field, f"must be from 0 to {config.max_count_cap} (0 = 10)", value)
+    return value or min(10, config.max_count_cap)
 
 
 def game_state(msg: gardeners_pb2.GameState, config: ServerConfig, field: str = "state") -> dict:
@@ -167,6 +167,11 @@ def card_sets(sets) -> list[common_pb2.CardSet]:
 
 def solvability(value: str) -> int:
     return _SOLVABILITY[str(value).lower()]
+
+
+def closest_verdict(value: str) -> int:
+    """A closest-solution verdict: "optimal" and "feasible" both found a valid garden."""
+    return _SOLVABILITY["solvable" if value in ("optimal", "feasible") else value]
 
 
 def verdict_msg(v) -> gardeners_pb2.CardVerdict:

@@ -9,6 +9,7 @@ from pathlib import Path
 import grpc
 from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
@@ -51,19 +52,20 @@ def call(address: str, method: str, request: dict | str, timeout: float = 30.0,
     message = json_format.Parse(text or "{}", request_cls())
     with channel(address, tls_ca, token) as ch:
         response = getattr(stub_cls(ch), method.rsplit(".", 1)[-1])(message, timeout=timeout)
-    return json_format.MessageToDict(response, preserving_proto_field_name=True)
+    return json_format.MessageToDict(response, preserving_proto_field_name=True,
+                                     always_print_fields_with_no_presence=True)
 
 
 def _error_text(err: grpc.RpcError) -> str:
-    lines = [f"{err.code().name}: {err.details()}"]
+    violations = []
     status = rpc_status.from_call(err)
-    if status is not None:
-        from google.rpc import error_details_pb2
-        for detail in status.details:
-            bad = error_details_pb2.BadRequest()
-            if detail.Unpack(bad):
-                lines += [f"  {v.field}: {v.description}" for v in bad.field_violations]
-    return "\n".join(lines)
+    for detail in status.details if status is not None else ():
+        bad = error_details_pb2.BadRequest()
+        if detail.Unpack(bad):
+            violations += [f"  {v.field}: {v.description}" for v in bad.field_violations]
+    if violations:
+        return "\n".join([f"{err.code().name}:", *violations])
+    return f"{err.code().name}: {err.details()}"
 
 
 def _run_call(args) -> int:

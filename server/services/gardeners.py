@@ -10,89 +10,76 @@ SERVICE = gardeners_pb2.DESCRIPTOR.services_by_name["GardenersService"].full_nam
 SOLVE_METHODS = ["Solve", "CheckSolvable", "ClosestSolution", "CountSolutions"]
 LIGHT_METHODS = ["ListTiles", "ListCards", "CheckGarden", "ListLegalMoves", "ValidateMove"]
 
+# The domain names garden fields relative to the garden; on the wire they sit under `garden`.
 _GARDEN = {"garden": "garden", "placements": "garden.placements", "size": "garden.size"}
-_CARDS = {"card_ids": "card_ids", "mode": "mode"}
 
 
 class GardenersServicer(gardeners_pb2_grpc.GardenersServiceServicer):
     def __init__(self, runtime: Runtime):
         self.rt = runtime
-        self.config = runtime.config
+        config = runtime.config
+        self.config = config
+        # The server's data files (flags/env); None = the reference catalogs shipped with the solver.
+        self.tiles = {"catalog": config.tiles_file or None}
+        self.data = {"catalog": config.tiles_file or None, "cards": config.cards_file or None}
 
     def _fn(self, name: str):
         return self.rt.function(GAME, name)
 
-    def _catalog(self) -> dict:
-        # The server's configured data files (flags/env); empty = the reference catalogs.
-        out = {}
-        if self.config.tiles_file:
-            out["catalog"] = self.config.tiles_file
-        return out
-
     def ListTiles(self, request, context):
-        tiles = self._fn("list_tiles")(**self._catalog())
+        tiles = self._fn("list_tiles")(**self.tiles)
         return gardeners_pb2.ListTilesResponse(tiles=[convert.tile_msg(t) for t in tiles])
 
     def ListCards(self, request, context):
-        with convert.fields_under({}):
-            cards = self._fn("list_cards")(deck=request.deck or None)
+        cards = self._fn("list_cards")(request.deck or None, cards=self.data["cards"])
         return gardeners_pb2.ListCardsResponse(cards=[convert.card_msg(c) for c in cards])
 
     def CheckGarden(self, request, context):
         args = (convert.garden(request.garden, self.config), convert.card_ids(request.card_ids, self.config),
                 convert.mode(request.mode))
-        with convert.fields_under({**_GARDEN, **_CARDS}):
-            report = self._fn("check_garden")(*args)
+        with convert.fields_under(_GARDEN):
+            report = self._fn("check_garden")(*args, **self.data)
         return gardeners_pb2.CheckGardenResponse(
             complete=report.complete, valid=report.valid,
             verdicts=[convert.verdict_msg(v) for v in report.verdicts])
 
     def Solve(self, request, context):
         args = (convert.card_ids(request.card_ids, self.config), convert.mode(request.mode))
-        control = self.rt.control(context)
-        with convert.fields_under(_CARDS):
-            result = self._fn("solve")(*args, control=control)
+        result = self._fn("solve")(*args, control=self.rt.control(context), **self.data)
         return gardeners_pb2.SolveResponse(verdict=convert.solvability(result.verdict),
-                                           garden=convert.garden_msg(result.garden))
+                                           garden=convert.garden_msg(result.garden), reason=result.reason)
 
     def CheckSolvable(self, request, context):
         args = (convert.card_ids(request.card_ids, self.config), convert.mode(request.mode))
-        control = self.rt.control(context)
-        with convert.fields_under(_CARDS):
-            result = self._fn("check_solvable")(*args, control=control)
+        result = self._fn("check_solvable")(*args, control=self.rt.control(context), **self.data)
         return gardeners_pb2.CheckSolvableResponse(
-            verdict=convert.solvability(result.verdict), witness=convert.garden_msg(result.witness),
-            conflicts=convert.card_sets(result.conflicts), conflicts_complete=result.conflicts_complete,
-            discard_sets=convert.card_sets(result.discard_sets))
+            verdict=convert.solvability(result.verdict), witness=convert.garden_msg(result.garden),
+            conflicts=convert.card_sets(result.conflicts), conflicts_complete=result.complete,
+            discard_sets=convert.card_sets(result.discards), unknown_subsets=result.unknown_subsets)
 
     def ClosestSolution(self, request, context):
         args = (convert.garden(request.garden, self.config), convert.card_ids(request.card_ids, self.config),
                 convert.mode(request.mode))
-        control = self.rt.control(context)
-        with convert.fields_under({**_GARDEN, **_CARDS}):
-            result = self._fn("closest_solution")(*args, control=control)
+        with convert.fields_under(_GARDEN):
+            result = self._fn("closest_solution")(*args, control=self.rt.control(context), **self.data)
         return gardeners_pb2.ClosestSolutionResponse(
-            verdict=convert.solvability(result.verdict), garden=convert.garden_msg(result.garden),
-            changed_cells=[convert.cell(c) for c in result.changed_cells], optimal=result.optimal)
+            verdict=convert.closest_verdict(result.verdict), garden=convert.garden_msg(result.garden),
+            kept=result.kept, changed=result.changed, optimal=result.verdict == "optimal",
+            kept_bound=result.bound)
 
     def CountSolutions(self, request, context):
         args = (convert.card_ids(request.card_ids, self.config), convert.mode(request.mode),
                 convert.count_cap(request.cap, self.config))
-        control = self.rt.control(context)
-        with convert.fields_under(_CARDS):
-            result = self._fn("count_solutions")(*args, control=control)
-        return gardeners_pb2.CountSolutionsResponse(count=result.count, exact=result.exact)
+        result = self._fn("count_solutions")(*args, control=self.rt.control(context), **self.data)
+        return gardeners_pb2.CountSolutionsResponse(count=result.count, exact=result.complete)
 
     def ListLegalMoves(self, request, context):
-        state = convert.game_state(request.state, self.config)
-        with convert.fields_under({}):
-            moves = self._fn("legal_moves")(state)
+        moves = self._fn("legal_moves")(convert.game_state(request.state, self.config), **self.tiles)
         return gardeners_pb2.ListLegalMovesResponse(moves=[convert.move_msg(m) for m in moves])
 
     def ValidateMove(self, request, context):
         state, move = convert.game_state(request.state, self.config), convert.move(request.move)
-        with convert.fields_under({}):
-            result = self._fn("validate_move")(state, move)
+        result = self._fn("validate_move")(state, move, **self.tiles)
         return gardeners_pb2.ValidateMoveResponse(legal=result.legal, reason=result.reason or "")
 
 
