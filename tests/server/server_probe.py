@@ -11,8 +11,12 @@ from solver.errors import InputError, InputErrors
 SERVICE = "test.v1.Probe"
 
 
-def golomb(marks: int = 11) -> cp_model.CpModel:
-    """An optimal Golomb ruler: one CP-SAT worker searches for many seconds, so a solve only ends early if stopped."""
+def golomb(marks: int = 11, max_length: int | None = None) -> cp_model.CpModel:
+    """An optimal Golomb ruler: one CP-SAT worker searches for many seconds, so a solve only ends early if stopped.
+
+    With `max_length` below the optimum (72 for 11 marks) it is a satisfaction problem with no
+    solution and no quick proof: a stopped search ends UNKNOWN.
+    """
     m = cp_model.CpModel()
     ub = marks * marks
     x = [m.new_int_var(0, ub, f"x{i}") for i in range(marks)]
@@ -26,7 +30,10 @@ def golomb(marks: int = 11) -> cp_model.CpModel:
             m.add(d == x[j] - x[i])
             diffs.append(d)
     m.add_all_different(diffs)
-    m.minimize(x[-1])
+    if max_length is None:
+        m.minimize(x[-1])
+    else:
+        m.add(x[-1] <= max_length)
     return m
 
 
