@@ -21,10 +21,15 @@ class Metrics:
                                 ["method"], registry=self.registry)
         self.in_use = Gauge("gardens_slots_in_use", "Worker slots in use", ["pool"], registry=self.registry)
         self._http = None
+        self._children: dict[tuple[str, str], tuple] = {}  # labels() takes a lock per lookup: cache it
 
     def observe(self, method: str, code: str, seconds: float, outcome: str | None) -> None:
-        self.calls.labels(method, code).inc()
-        self.latency.labels(method, code).observe(seconds)
+        key = (method, code)
+        children = self._children.get(key)
+        if children is None:
+            children = self._children[key] = (self.calls.labels(method, code), self.latency.labels(method, code))
+        children[0].inc()
+        children[1].observe(seconds)
         if outcome:
             self.outcomes.labels(method, outcome).inc()
 
