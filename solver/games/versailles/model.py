@@ -23,6 +23,13 @@ class SoloModel:
     place: list[list[cp_model.IntVar]]  # per tile: one literal per option
     objective: cp_model.LinearExpr
     regions: dict[tuple[int, str], dict[Cell, cp_model.IntVar]] = field(default_factory=dict)
+    last_values: list[int] = field(default_factory=list)  # full assignment of the last solve
+
+    def hint_all(self, values: Sequence[int]) -> None:
+        """Hint every variable (a complete hint from an identically built model)."""
+        self.model.clear_hints()
+        self.model.proto.solution_hint.vars.extend(range(len(values)))
+        self.model.proto.solution_hint.values.extend(values)
 
     def placements(self, solver: cp_model.CpSolver, tiles: Sequence[Tile]) -> list[Placement]:
         out = []
@@ -59,8 +66,7 @@ def canonical_rotation(tile: Tile, rotation: int) -> int:
 
 
 def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Sequence[tuple[int, int]],
-                     board: int, offset: Cell = (0, 0), break_symmetry: bool = True,
-                     encoding: str = "tree") -> SoloModel:
+                     board: int, offset: Cell = (0, 0), break_symmetry: bool = True) -> SoloModel:
     """Tiles in order on a board of board x board fields; objective = sum over checkpoints (n, k) of
     the k largest garden-type areas after the first n tiles.
 
@@ -117,8 +123,7 @@ def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Seque
             use = m.new_bool_var(f"use{cp}_{t}")
             uses.append(use)
             has = {c: [lit for j in range(upto) for lit, code in covering[j][c] if code in counts] for c in cells}
-            connect = _tree_area if encoding == "tree" else _connected_area
-            z = connect(m, cells, has, use, available, f"a{cp}{t}")
+            z = _tree_area(m, cells, has, use, available, f"a{cp}{t}")
             regions[(cp, t)] = z
             objective_terms.extend(z.values())
         m.add(sum(uses) <= k)
@@ -167,45 +172,6 @@ def _tree_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], us
     return z
 
 
-def _connected_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], use, limit: int,
-                    name: str) -> dict[Cell, cp_model.IntVar]:
-    """Choose a contiguous group of fields, each holding a field that counts for the type.
-
-    Single-commodity flow: one root supplies one unit per member, units travel only between members.
-    """
-    cellset = set(cells)
-    z: dict[Cell, cp_model.IntVar] = {}
-    for c in cells:
-        if not has[c]:
-            continue
-        z[c] = m.new_bool_var(f"{name}z{c}")
-        m.add(z[c] <= sum(has[c]))
-        m.add_implication(z[c], use)
-    m.add(sum(z.values()) <= limit * use)
-    root = {c: m.new_bool_var(f"{name}r{c}") for c in z}
-    m.add(sum(root.values()) <= 1)
-    supply = {}
-    for c in z:
-        m.add_implication(root[c], z[c])
-        supply[c] = m.new_int_var(0, limit, f"{name}s{c}")
-        m.add(supply[c] == 0).only_enforce_if(root[c].Not())
-    flow_in: dict[Cell, list] = {c: [] for c in z}
-    flow_out: dict[Cell, list] = {c: [] for c in z}
-    for (x, y) in z:
-        for d in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if d not in z or d not in cellset:
-                continue
-            f = m.new_int_var(0, limit - 1, f"{name}f{(x, y)}{d}")
-            m.add(f <= (limit - 1) * z[d])
-            m.add(f <= (limit - 1) * z[(x, y)])
-            flow_out[(x, y)].append(f)
-            flow_in[d].append(f)
-    for c in z:
-        # a member receives one unit more than it passes on, except what the root creates
-        m.add(sum(flow_in[c]) + supply[c] - sum(flow_out[c]) == z[c])
-    return z
-
-
 @dataclass
 class SoloSolve:
     status: str  # "optimal", "feasible", "infeasible" or "unknown", as CP-SAT reports it
@@ -227,9 +193,12 @@ def run(solo: SoloModel, tiles: Sequence[Tile], time_limit: float, seed: int,
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed
     solver.parameters.max_time_in_seconds = time_limit
+    # measured: presolve costs ~1 s on these models and rarely pays back within a few seconds
+    solver.parameters.cp_model_presolve = False
     if deterministic_limit is not None:
         solver.parameters.max_deterministic_time = deterministic_limit
     code = solver.solve(solo.model)
+    solo.last_values = list(solver.response_proto.solution)
     status = STATUS[code]
     if status == "invalid":
         raise RuntimeError(f"CP-SAT rejected the Versailles model: {solo.model.validate()}")

@@ -1,0 +1,157 @@
+"""Plain-data entry points for Versailles (validate, score, score_game, solve_optimal, hint) for servicers and the CLI."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from solver.games.versailles.data import Catalog, default_catalog, load_catalog
+from solver.games.versailles.game import play
+from solver.games.versailles.hint import rank_placements
+from solver.games.versailles.rules import Garden, Placement, parse_placement, refusal
+from solver.games.versailles.scoring import area_points, largest_areas, solo_checkpoints, top_areas
+from solver.games.versailles.solo import solve_solo
+
+MAX_TIME_LIMIT = 600.0
+
+
+def _catalog(catalog_path: str | Path | None) -> Catalog:
+    return default_catalog() if catalog_path is None else load_catalog(catalog_path)
+
+
+def _placements(raw: Any, where: str = "placements") -> list[Placement]:
+    if isinstance(raw, Mapping):
+        raw = raw.get("placements")
+    if not isinstance(raw, list):
+        raise ValueError(f"{where}: expected a list of placements, got {raw!r}")
+    return [parse_placement(p, f"{where}[{i}]") for i, p in enumerate(raw)]
+
+
+def _garden(placements: Sequence[Placement], catalog: Catalog, where: str = "placements") -> Garden:
+    garden = Garden()
+    for i, p in enumerate(placements):
+        tile = catalog.tile(p.tile) if p.tile in catalog.tiles else None
+        if tile is None:
+            raise ValueError(f"{where}[{i}].tile: unknown tile id {p.tile!r}")
+        try:
+            garden.place(tile, p)
+        except ValueError as exc:
+            raise ValueError(f"{where}[{i}]: {exc}") from None
+    return garden
+
+
+def validate(garden: Any, catalog_path: str | Path | None = None) -> dict:
+    """Check a garden's placements in order; every refused placement is reported with its reason
+    (and left out, so later placements are judged against the legal ones)."""
+    catalog = _catalog(catalog_path)
+    placements = _placements(garden)
+    built = Garden()
+    violations = []
+    for i, p in enumerate(placements):
+        if p.tile not in catalog.tiles:
+            violations.append({"index": i, "field": f"placements[{i}].tile", "reason": f"unknown tile id {p.tile}"})
+            continue
+        if any(q.tile == p.tile for q in built.placements):
+            violations.append({"index": i, "field": f"placements[{i}].tile",
+                               "reason": f"tile {p.tile} is already in this garden"})
+            continue
+        reason = refusal(built.fields, p)
+        if reason is not None:
+            violations.append({"index": i, "field": f"placements[{i}]", "reason": reason})
+            continue
+        built.place(catalog.tiles[p.tile], p)
+    return {"valid": not violations, "violations": violations}
+
+
+def score(garden: Any, catalog_path: str | Path | None = None) -> dict:
+    """Points of one garden on its own: largest areas, the intermediate (2 largest) and final (3
+    largest) area points, and the solo points (intermediate after the first stage's tiles + final)."""
+    catalog = _catalog(catalog_path)
+    placements = _placements(garden)
+    built = _garden(placements, catalog)
+    areas = largest_areas(built.fields, catalog)
+    solo = 0
+    for n, k in solo_checkpoints(len(placements), catalog) if placements else []:
+        solo += area_points(largest_areas(_garden(placements[:n], catalog).fields, catalog), catalog, k)
+    inter_k, final_k = catalog.setup.intermediate_areas, catalog.setup.final_areas
+    return {
+        "tiles": len(placements),
+        "areas": areas,
+        "construction_site": max((areas[t] for t in catalog.construction_types), default=0),
+        "intermediate_area_points": area_points(areas, catalog, inter_k),
+        "intermediate_areas": [{"type": t, "size": s} for t, s in top_areas(areas, catalog, inter_k)],
+        "final_area_points": area_points(areas, catalog, final_k),
+        "final_areas": [{"type": t, "size": s} for t, s in top_areas(areas, catalog, final_k)],
+        "solo_points": solo,
+    }
+
+
+def score_game(record: Any, catalog_path: str | Path | None = None) -> dict:
+    """Replay and score a whole game with majority tokens (see game.play for the record format)."""
+    return play(record, _catalog(catalog_path)).as_dict()
+
+
+def _limits(time_limit: Any, seed: Any) -> tuple[float, int]:
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit <= MAX_TIME_LIMIT:
+        raise ValueError(f"time_limit: expected seconds in (0, {MAX_TIME_LIMIT:g}], got {time_limit!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+        raise ValueError(f"seed: expected an integer in [0, 2^31), got {seed!r}")
+    return float(time_limit), seed
+
+
+def _tile_sequence(tiles: Any, catalog: Catalog, where: str = "tiles", most: int | None = None) -> list:
+    most = most or catalog.setup.stages * catalog.setup.rounds_per_stage
+    if not isinstance(tiles, list) or not 1 <= len(tiles) <= most:
+        raise ValueError(f"{where}: expected a list of 1 to {most} tile ids, got {tiles!r}")
+    out = []
+    for i, t in enumerate(tiles):
+        if isinstance(t, bool) or not isinstance(t, int) or t not in catalog.tiles:
+            raise ValueError(f"{where}[{i}]: unknown tile id {t!r}")
+        out.append(catalog.tiles[t])
+    if len({t.id for t in out}) != len(out):
+        raise ValueError(f"{where}: each tile exists once; a tile id is repeated")
+    return out
+
+
+def solve_optimal(tiles: Any, time_limit: Any = 10.0, seed: Any = 0, board: Any = None,
+                  catalog_path: str | Path | None = None) -> dict:
+    """The garden maximising intermediate + final garden points for tiles received in this order
+    (each tile touching the garden at its turn), within a square of `board` fields per side.
+
+    status "optimal" only when CP-SAT proved it; "feasible" comes with the proved bound.
+    """
+    catalog = _catalog(catalog_path)
+    sequence = _tile_sequence(tiles, catalog)
+    limit, seed = _limits(time_limit, seed)
+    if board is not None and (isinstance(board, bool) or not isinstance(board, int) or not 2 <= board <= 24):
+        raise ValueError(f"board: expected 2 to 24 fields per side, got {board!r}")
+    return solve_solo(sequence, catalog, limit, seed, board).as_dict()
+
+
+def hint(garden: Any, next_tile: Any, upcoming: Any = None, time_limit: Any = 5.0, seed: Any = 0,
+         top: Any = 10, catalog_path: str | Path | None = None) -> dict:
+    """Placements of `next_tile` ranked by the garden points they reach.
+
+    Without `upcoming` tiles, a placement reaches the points of the scoring the next tile belongs to
+    (2 largest areas in the first stage, 3 in the second) plus points already banked. With `upcoming`,
+    the best `top` of those are re-ranked by the CP-SAT optimum over the known following tiles.
+    """
+    catalog = _catalog(catalog_path)
+    placements = _placements(garden, "garden")
+    built = _garden(placements, catalog, "garden")
+    if isinstance(next_tile, bool) or not isinstance(next_tile, int) or next_tile not in catalog.tiles:
+        raise ValueError(f"next_tile: unknown tile id {next_tile!r}")
+    if any(p.tile == next_tile for p in placements):
+        raise ValueError(f"next_tile: tile {next_tile} is already in the garden")
+    if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= 200:
+        raise ValueError(f"top: expected 1 to 200 placements, got {top!r}")
+    limit, seed = _limits(time_limit, seed)
+    total = catalog.setup.stages * catalog.setup.rounds_per_stage
+    if len(placements) >= total:
+        raise ValueError(f"garden: already holds {len(placements)} tiles, the most a player receives")
+    future = [] if upcoming is None else _tile_sequence(upcoming, catalog, "upcoming",
+                                                        total - len(placements) - 1)
+    if any(t.id == next_tile or t.id in {p.tile for p in placements} for t in future):
+        raise ValueError("upcoming: a tile is repeated or already in the garden")
+    tile = catalog.tiles[next_tile]
+    ranked = rank_placements(placements, built, tile, future, catalog, limit, seed, top)
+    return {"tile": next_tile, "placements": ranked}

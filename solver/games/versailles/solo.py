@@ -1,0 +1,86 @@
+"""The optimal solo garden: heuristic hint, CP-SAT proof, and the check against the pure scorer."""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+from solver.games.versailles.data import Catalog, Tile
+from solver.games.versailles.heuristic import greedy_garden
+from solver.games.versailles.model import SoloModel, build_solo_model, run
+from solver.games.versailles.rules import Placement, build_garden
+from solver.games.versailles.scoring import solo_checkpoints, solo_points
+
+
+class ModelMismatch(AssertionError):
+    """The CP-SAT objective and the pure scorer disagree: a bug, never a result."""
+
+
+@dataclass
+class SoloResult:
+    status: str  # "optimal" (proved by CP-SAT), "feasible" (best found, with bound), "unknown", "infeasible"
+    placements: list[Placement] | None
+    points: int | None  # pure-scorer points of `placements`
+    bound: int | None  # best bound CP-SAT proved: no garden on this board scores more
+    board: int
+    seconds: float
+    heuristic_points: int
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "points": self.points, "bound": self.bound, "board": self.board,
+                "placements": [p.as_dict() for p in self.placements] if self.placements else None,
+                "seconds": round(self.seconds, 3), "heuristic_points": self.heuristic_points}
+
+
+def default_board(n_tiles: int) -> int:
+    """Fields per side of the square the garden must fit in: room for a roughly square garden
+    plus one tile of slack on each axis."""
+    return 2 * math.ceil(math.sqrt(n_tiles)) + 2
+
+
+def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0, seed: int = 0,
+               board: int | None = None, restarts: int = 4) -> SoloResult:
+    """Maximise intermediate + final garden points of one player receiving `tiles` in this order."""
+    started = time.perf_counter()
+    board = board or default_board(len(tiles))
+    checkpoints = solo_checkpoints(len(tiles), catalog)
+    hint, hint_points = greedy_garden(tiles, catalog, random.Random(seed), board, restarts)
+
+    def model() -> SoloModel:
+        return build_solo_model(tiles, catalog, checkpoints, board)
+
+    solo = model()
+    if hint:
+        # complete the greedy garden to a full assignment (regions, trees) so CP-SAT starts from it
+        fixed = model()
+        fixed.fix(hint)
+        done = run(fixed, tiles, max(0.5, time_limit / 4), seed)
+        if done.status == "optimal":
+            _check(done.placements, done.objective, catalog, "hint completion")
+            solo.hint_all(fixed.last_values)
+    left = max(0.1, time_limit - (time.perf_counter() - started))
+    result = run(solo, tiles, left, seed)
+    placements, points = result.placements, result.objective
+    if result.status == "feasible" and placements is not None:
+        # the best garden found may not yet have its largest areas chosen: score it exactly
+        polish = model()
+        polish.fix(placements)
+        exact = run(polish, tiles, max(0.5, time_limit / 4), seed)
+        if exact.status != "optimal":
+            raise ModelMismatch("could not rescore the best garden found with its placements fixed")
+        points = exact.objective
+    if placements is not None:
+        _check(placements, points, catalog, result.status)
+    return SoloResult(result.status, placements, points, result.bound, board,
+                      time.perf_counter() - started, hint_points)
+
+
+def _check(placements: Sequence[Placement] | None, objective: int | None, catalog: Catalog, what: str) -> None:
+    """The returned garden must be legal and the objective must equal the pure scorer."""
+    assert placements is not None and objective is not None
+    build_garden(catalog.tiles, placements)  # raises on any placement rule the model let through
+    pure = solo_points(placements, catalog)
+    if pure != objective:
+        raise ModelMismatch(f"{what}: CP-SAT objective {objective} != pure scorer {pure}")
