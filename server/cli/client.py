@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -30,15 +31,15 @@ def _methods() -> dict[str, tuple]:
     return out
 
 
-def channel(address: str, tls_ca: str | None = None, token: str | None = None) -> grpc.Channel:
-    if tls_ca is None and token is None:
-        return grpc.insecure_channel(address)
+def channel(address: str, tls_ca: str | None = None) -> grpc.Channel:
     if tls_ca is None:
-        raise ValueError("--token needs --tls-ca: a bearer token is only sent over TLS")
-    creds = grpc.ssl_channel_credentials(root_certificates=Path(tls_ca).read_bytes())
-    if token:
-        creds = grpc.composite_channel_credentials(creds, grpc.access_token_call_credentials(token))
-    return grpc.secure_channel(address, creds)
+        return grpc.insecure_channel(address)
+    return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=Path(tls_ca).read_bytes()))
+
+
+def _metadata(token: str | None):
+    # Sent as plain call metadata so it also works on a plaintext localhost server.
+    return [("authorization", f"Bearer {token}")] if token else None
 
 
 def call(address: str, method: str, request: dict | str, timeout: float = 30.0,
@@ -50,8 +51,9 @@ def call(address: str, method: str, request: dict | str, timeout: float = 30.0,
     stub_cls, request_cls = methods[method]
     text = request if isinstance(request, str) else json.dumps(request)
     message = json_format.Parse(text or "{}", request_cls())
-    with channel(address, tls_ca, token) as ch:
-        response = getattr(stub_cls(ch), method.rsplit(".", 1)[-1])(message, timeout=timeout)
+    with channel(address, tls_ca) as ch:
+        rpc = getattr(stub_cls(ch), method.rsplit(".", 1)[-1])
+        response = rpc(message, timeout=timeout, metadata=_metadata(token))
     return json_format.MessageToDict(response, preserving_proto_field_name=True,
                                      always_print_fields_with_no_presence=True)
 
@@ -69,6 +71,7 @@ def _error_text(err: grpc.RpcError) -> str:
 
 
 def _run_call(args) -> int:
+    args.token = args.token or os.environ.get("GARDENS_TOKEN")
     text = args.request
     if text == "-":
         text = sys.stdin.read()
@@ -86,10 +89,12 @@ def _run_call(args) -> int:
 
 
 def _run_health(args) -> int:
+    args.token = args.token or os.environ.get("GARDENS_TOKEN")
     try:
-        with channel(args.server, args.tls_ca, args.token) as ch:
+        with channel(args.server, args.tls_ca) as ch:
             status = health_pb2_grpc.HealthStub(ch).Check(
-                health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout).status
+                health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout,
+                metadata=_metadata(args.token)).status
     except grpc.RpcError as err:
         print(_error_text(err), file=sys.stderr)
         return 1
@@ -102,7 +107,7 @@ def _connection_flags(p: argparse.ArgumentParser) -> None:
                    help="address of a running gardens server (default localhost:50051)")
     p.add_argument("--timeout", type=float, default=30.0, help="deadline in seconds (default 30)")
     p.add_argument("--tls-ca", default=None, help="CA certificate file: use TLS and trust this CA")
-    p.add_argument("--token", default=None, help="bearer token (sent over TLS only)")
+    p.add_argument("--token", default=None, help="bearer token (env GARDENS_TOKEN)")
 
 
 def register(subparsers) -> None:

@@ -39,6 +39,14 @@ def test_health_and_reflection_list_the_services(start_server):
     [answer] = list(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
     names = {s.name for s in answer.list_services_response.service}
     assert {"gardens.v1.GardenersService", "grpc.health.v1.Health"} <= names
+    # Generic clients (grpcurl) need the descriptors themselves, dependencies included.
+    ask = reflection_pb2.ServerReflectionRequest(file_containing_symbol="gardens.v1.GardenersService")
+    [answer] = list(stub.ServerReflectionInfo(iter([ask])))
+    from google.protobuf import descriptor_pb2
+    files = [descriptor_pb2.FileDescriptorProto.FromString(b)
+             for b in answer.file_descriptor_response.file_descriptor_proto]
+    assert "gardens/v1/gardeners.proto" in {f.name for f in files}
+    assert "CheckSolvable" in {m.name for f in files for s in f.service for m in s.method}
 
 
 def test_cancelling_the_call_stops_the_solve_and_frees_the_slot(start_server):

@@ -1,0 +1,94 @@
+"""The `gardens call/health` CLI against a real server, the examples of docs/service.md, and configuration."""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from server import config as config_mod
+from server.cli.main import main
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "service.md"
+
+
+def doc_examples() -> list[tuple[str, str, str]]:
+    """(method, request JSON, the abridged answer in the comment lines after it) per `gardens call` example."""
+    text = DOC.read_text()
+    block = text.split("## One example per RPC", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    examples = []
+    for m in re.finditer(r"^gardens call (\w+)(?: '([^']*)')?\n((?:# .*\n)*)", block, re.M):
+        examples.append((m.group(1), m.group(2) or "{}", m.group(3)))
+    return examples
+
+
+def _flatten(value, out: set) -> set:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(v, (dict, list)):
+                out.add((k, json.dumps(v)))
+            _flatten(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _flatten(v, out)
+    return out
+
+
+def test_every_rpc_has_a_doc_example():
+    from gardens.v1 import gardeners_pb2
+    methods = {m.name for m in gardeners_pb2.DESCRIPTOR.services_by_name["GardenersService"].methods}
+    assert methods <= {method for method, _, _ in doc_examples()}
+
+
+@pytest.mark.parametrize("method,request_json,answer", doc_examples(),
+                         ids=[f"{i}-{m}" for i, (m, _, _) in enumerate(doc_examples())])
+def test_doc_example_runs_and_answers_as_documented(start_server, capsys, method, request_json, answer):
+    srv = start_server(with_probe=False)
+    code = main(["call", "--server", srv.target, method, request_json])
+    out, err = capsys.readouterr()
+    if answer.startswith("# INVALID_ARGUMENT"):
+        assert code == 1
+        for line in answer.splitlines()[1:]:
+            assert line[1:].strip() in err
+        return
+    assert code == 0, err
+    got = _flatten(json.loads(out), set())
+    documented = re.findall(r'"(\w+)": ("[^"]*"|true|false|-?\d+)', answer)
+    assert documented
+    for key, value in documented:
+        if value.startswith('"') and value.endswith('..."'):
+            continue  # an abridged text
+        assert (key, value) in got, (key, value)
+
+
+def test_cli_health_and_token(start_server, capsys):
+    srv = start_server(with_probe=False, auth_token="s3cret")
+    assert main(["health", "--server", srv.target]) == 0
+    assert capsys.readouterr().out.strip() == "SERVING"
+    assert main(["call", "--server", srv.target, "ListCards", '{"deck": "training-c"}']) == 1
+    assert "UNAUTHENTICATED" in capsys.readouterr().err
+    assert main(["call", "--server", srv.target, "--token", "s3cret", "ListCards", '{"deck": "training-c"}']) == 0
+    assert len(json.loads(capsys.readouterr().out)["cards"]) == 5
+
+
+def test_cli_refuses_unknown_methods_and_bad_json(start_server, capsys):
+    srv = start_server(with_probe=False)
+    assert main(["call", "--server", srv.target, "Frobnicate"]) == 2
+    assert "unknown method" in capsys.readouterr().err
+    assert main(["call", "--server", srv.target, "Solve", '{"card_ids": 3}']) == 2
+    assert "not a valid Solve message" in capsys.readouterr().err
+
+
+def test_config_flags_override_env_which_overrides_defaults():
+    parser = argparse.ArgumentParser()
+    config_mod.add_arguments(parser)
+    env = {"GARDENS_WORKERS": "3", "GARDENS_TIME_CAP_S": "2.5", "GARDENS_AUTH_TOKEN": "t"}
+    config = config_mod.from_args(parser.parse_args(["--workers", "5"]), env)
+    assert (config.workers, config.time_cap_s, config.auth_token) == (5, 2.5, "t")
+    assert config.address == "localhost:50051"
+    with pytest.raises(ValueError, match="GARDENS_WORKERS"):
+        config_mod.from_args(parser.parse_args([]), {"GARDENS_WORKERS": "many"})
+    with pytest.raises(ValueError, match="tls_cert and tls_key"):
+        config_mod.from_args(parser.parse_args(["--tls-cert", "c.pem"]), {})
