@@ -24,7 +24,8 @@ class ServerConfig:
     light_workers: int = 0  # 0 = 4 x workers
     # Extra threads kept for health, reflection and rejections, so they answer while all slots are busy.
     reserve_threads: int = 4
-    time_cap_s: float = 10.0  # hard cap on any single solve
+    time_cap_s: float = 10.0  # cap on any single CP-SAT search
+    call_time_cap_s: float = 60.0  # cap on a whole call, which may run many searches
     deadline_margin_s: float = 0.1  # left to convert and send the answer before the client's deadline
     solver_threads: int = 1  # CP-SAT num_workers per search
     seed: int = 0

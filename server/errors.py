@@ -60,7 +60,8 @@ def _join(prefix: str, name: str) -> str:
     return prefix if not name else f"{prefix}.{name}"
 
 
-def failure_for(exc: BaseException, context: grpc.ServicerContext, method: str) -> Failure:
+def failure_for(exc: BaseException, context: grpc.ServicerContext, method: str,
+                budget_expired: bool = False) -> Failure:
     """The status for an exception raised while serving `method`; unexpected ones are logged with a trace."""
     if isinstance(exc, ServiceError):
         return Failure(exc.code, exc.message)
@@ -69,6 +70,8 @@ def failure_for(exc: BaseException, context: grpc.ServicerContext, method: str) 
     if isinstance(exc, InputError):
         return bad_request([exc], getattr(exc, "wire_prefix", ""))
     if isinstance(exc, Cancelled):
+        if budget_expired:
+            return Failure(grpc.StatusCode.DEADLINE_EXCEEDED, "the call ran out of its time budget")
         remaining = context.time_remaining()
         if remaining is not None and remaining <= 0:
             return Failure(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded while solving")

@@ -75,6 +75,7 @@ class CallInterceptor(grpc.ServerInterceptor):
             failure = None
             response = None
             acquired = False
+            runtime.begin_call()
             try:
                 if not authorized:
                     failure = errors.Failure(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
@@ -86,7 +87,7 @@ class CallInterceptor(grpc.ServerInterceptor):
                     acquired = pool is not None
                     response = behavior(request, context)
             except Exception as exc:  # every failure becomes a deliberate status, never UNKNOWN
-                failure = errors.failure_for(exc, context, method)
+                failure = errors.failure_for(exc, context, method, runtime.budget_expired())
             finally:
                 if acquired:
                     pool.release()

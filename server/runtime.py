@@ -65,6 +65,7 @@ class Runtime:
             LIGHT: Slots(LIGHT, self.config.light_slots, self.metrics),
         }
         self._lock = threading.Lock()
+        self._local = threading.local()  # per handler thread: the current call's budget flag
 
     def domain(self, game: str):
         """The domain API module of `game` (imported on first use); UNIMPLEMENTED if it has not landed."""
@@ -95,18 +96,43 @@ class Runtime:
         kind = self.method_pools.get(method)
         return self.pools.get(kind) if kind else None
 
+    def begin_call(self) -> None:
+        self._local.expired = None
+
+    def budget_expired(self) -> bool:
+        """Whether the current call (this thread's) was cancelled because its time budget ran out."""
+        flag = getattr(self._local, "expired", None)
+        return flag is not None and flag.is_set()
+
     def control(self, context: grpc.ServicerContext) -> SolveControl:
-        """A SolveControl bounded by the server cap and the client's deadline, cancelled with the call."""
-        limit = self.config.time_cap_s
+        """A SolveControl bounded by the server cap and the client's deadline, cancelled with the call.
+
+        Each CP-SAT search gets min(time cap, deadline - margin). A call may run many searches
+        (explanations, counting), so the whole call also has a budget, min(call cap, deadline -
+        margin), after which its remaining work is cancelled and the slot freed.
+        """
+        config = self.config
+        limit, budget = config.time_cap_s, config.call_time_cap_s
         remaining = context.time_remaining()
         if remaining is not None:
-            limit = min(limit, remaining - self.config.deadline_margin_s)
-            if limit <= 0:
-                raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
-                                   "the deadline leaves no time to solve")
-        control = SolveControl(time_limit_s=limit, num_workers=self.config.solver_threads,
-                               random_seed=self.config.seed)
+            left = remaining - config.deadline_margin_s
+            # Searches stop one margin before the budget does, so that a single search hitting its
+            # limit answers "unknown" in time instead of racing the budget into a cancellation.
+            if left - config.deadline_margin_s <= 0:
+                raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline leaves no time to solve")
+            limit, budget = min(limit, left - config.deadline_margin_s), min(budget, left)
+        control = SolveControl(time_limit_s=limit, num_workers=config.solver_threads, random_seed=config.seed)
+        expired = self._local.expired = threading.Event()
+
+        def expire():
+            expired.set()
+            control.cancel()
+
+        timer = threading.Timer(budget, expire)
+        timer.daemon = True
+        timer.start()
         # add_callback returns False when the call has already ended: then nobody is waiting.
-        if not context.add_callback(control.cancel):
+        if not context.add_callback(control.cancel) or not context.add_callback(timer.cancel):
+            timer.cancel()
             control.cancel()
         return control

@@ -53,7 +53,13 @@ def register(server, runtime) -> None:
         status, solver = control.solve(golomb())
         return solver.status_name(status).encode()
 
+    def unsat(request: bytes, context):
+        control = runtime.control(context)
+        status, solver = control.solve(golomb(max_length=71))  # raises Cancelled when stopped
+        return solver.status_name(status).encode()
+
     handlers = {"Echo": grpc.unary_unary_rpc_method_handler(echo),
-                "Solve": grpc.unary_unary_rpc_method_handler(solve)}
+                "Solve": grpc.unary_unary_rpc_method_handler(solve),
+                "Unsat": grpc.unary_unary_rpc_method_handler(unsat)}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
-    runtime.add_service(SERVICE, solve_methods=["Solve"], light_methods=["Echo"])
+    runtime.add_service(SERVICE, solve_methods=["Solve", "Unsat"], light_methods=["Echo"])

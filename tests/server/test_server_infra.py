@@ -89,20 +89,32 @@ class _Context:
         return True
 
 
-@pytest.mark.parametrize("remaining,cap,expected", [(None, 7.0, 7.0), (2.0, 7.0, 1.9), (30.0, 7.0, 7.0)])
+@pytest.mark.parametrize("remaining,cap,expected", [(None, 7.0, 7.0), (2.0, 7.0, 1.8), (30.0, 7.0, 7.0)])
 def test_control_time_limit_is_min_of_cap_and_deadline(remaining, cap, expected):
     rt = Runtime(ServerConfig(time_cap_s=cap, deadline_margin_s=0.1))
     ctx = _Context(remaining)
     control = rt.control(ctx)
     assert control.time_limit_s == pytest.approx(expected)
-    ctx.callbacks[0]()  # the call ends: the control is cancelled
+    for callback in ctx.callbacks:  # the call ends: the control is cancelled, the budget timer stopped
+        callback()
     assert control.cancelled
+
+
+def test_a_call_past_its_time_budget_is_stopped_as_deadline_exceeded(start_server):
+    srv = start_server(workers=1, time_cap_s=60, call_time_cap_s=0.5)
+    start = time.perf_counter()
+    with pytest.raises(grpc.RpcError) as err:
+        srv.probe("Unsat")(b"", timeout=30)
+    assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert "time budget" in err.value.details()
+    assert time.perf_counter() - start < 5  # not the 60 s search cap
+    assert srv.runtime.pools["solve"].in_use == 0
 
 
 def test_control_refuses_a_deadline_with_no_time_left():
     rt = Runtime(ServerConfig(deadline_margin_s=0.1))
     with pytest.raises(ServiceError) as err:
-        rt.control(_Context(0.05))
+        rt.control(_Context(0.15))
     assert err.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
