@@ -56,6 +56,7 @@ class HorticultureModel:
         self.minimum = {t: catalog.plants[t].minimum_group_size for t in self.types}
         self.cells = self.garden.cells
         self.n = len(self.cells)
+        self.fixed_gnome = gnome
         self._gnome_and_plan(gnome, plan)
         self._plants()
         if timed:
@@ -64,6 +65,7 @@ class HorticultureModel:
             self.occupied = [m.new_bool_var(f"occupied{i}") for i in range(self.n)]
             for i in range(self.n):
                 m.add(self.occupied[i] + self.gv[i] <= 1)
+            self._support_order()
         self._cell_types()
         self._window_box()
         self._groups()
@@ -169,6 +171,26 @@ class HorticultureModel:
                     m.add(sum(self.at[mate][j] for j in around) >= 1).only_enforce_if([a, leans[k]])
         self.occupied = self.filled[-1] if self.filled else [0] * self.n
 
+    def _support_order(self) -> None:
+        """Untimed stand-in for the daily rule: plants can be ordered so each leans on an earlier one.
+
+        Any real game orders its plants this way (by planting order), so the relaxation stays valid;
+        without it the relaxed garden often has plants the path can never reach.
+        """
+        m, idx = self.m, self.garden.index
+        order = [m.new_int_var(0, self.n, f"order{i}") for i in range(self.n)]
+        for i, cell in enumerate(self.cells):
+            if self.garden.next_to_path(cell):
+                continue
+            around = [idx[nb] for nb in self.garden.touching(cell)]
+            leans = []
+            for j in around:
+                v = m.new_bool_var(f"leans{i}_{j}")
+                m.add_implication(v, self.occupied[j])
+                m.add(order[j] < order[i]).only_enforce_if(v)
+                leans.append(v)
+            m.add(sum(leans) + sum(self.gv[j] for j in around) >= 1).only_enforce_if(self.occupied[i])
+
     def _cell_types(self) -> None:
         m = self.m
         self.y = [{t: m.new_bool_var(f"sq{i}_{t}") for t in self.types} for i in range(self.n)]
@@ -258,34 +280,52 @@ class HorticultureModel:
         self.group_points = sum(self.minimum[t] * self.root_kind[i][t] for i in range(n) for t in self.types)
 
     def _gnome_bonus(self) -> None:
-        """A complete group linked to the gnome counts again, once however many squares touch it."""
+        """A complete group linked to the gnome counts again: credited at its root, so once per group."""
         m, idx = self.m, self.garden.index
-        self.gnome_kind = []
+        fixed = self.fixed_gnome
+        near_gnome = set(idx[c] for c in self.garden.linked(fixed)) if fixed is not None else set(range(self.n))
+        witnesses: dict[int, list] = {r: [] for r in range(self.n)}
+        touching: dict[int, object] = {}
+        for i in sorted(near_gnome):
+            beside = [idx[c] for c in self.garden.linked(self.cells[i])]
+            touching[i] = sum(self.gv[j] for j in beside) if fixed is None else 1
+            mine = []
+            for r in range(i + 1):  # labels never exceed the square's index
+                e = m.new_bool_var(f"gnome_sees{i}_root{r}")
+                m.add(self.label[i] == r).only_enforce_if(e)
+                witnesses[r].append(e)
+                mine.append(e)
+            # Only a square of a complete group may vouch: its label is then its own group's root
+            # (labels of incomplete groups are free and could name any root). One label per square.
+            m.add(sum(mine) <= self.complete[i])
+            if fixed is None:
+                m.add(sum(mine) <= touching[i])
+        if fixed is None:
+            # gnome_side[i][t]: square i holds t and touches the gnome (product, for the cut below)
+            self.gnome_side = {}
+            for i in sorted(near_gnome):
+                self.gnome_side[i] = {}
+                for t in self.types:
+                    v = m.new_bool_var(f"beside_gnome{i}_{t}")
+                    m.add_implication(v, self.y[i][t])
+                    m.add(v <= touching[i])
+                    self.gnome_side[i][t] = v
         terms = []
-        for i, cell in enumerate(self.cells):
-            near = [idx[g] for g in self.garden.linked(cell)]
+        self.gnome_kind = []
+        for r in range(self.n):
             gk = {}
             for t in self.types:
-                v = m.new_bool_var(f"gnome_counts{i}_{t}")
-                m.add_implication(v, self.y[i][t])
-                m.add_implication(v, self.complete[i])
+                v = m.new_bool_var(f"gnome_root{r}_{t}")
+                m.add_implication(v, self.root_kind[r][t])
                 gk[t] = v
                 terms.append(self.minimum[t] * v)
-            m.add(sum(gk.values()) <= sum(self.gv[g] for g in near))
+            m.add(sum(gk.values()) <= sum(witnesses[r]))
             self.gnome_kind.append(gk)
-        pairs = set()
-        for g in self.cells:
-            around = sorted(idx[c] for c in self.garden.linked(g))
-            pairs.update(itertools.combinations(around, 2))
-        for i, j in sorted(pairs):
-            eq = m.new_bool_var(f"same_group{i}_{j}")
-            m.add(self.label[i] == self.label[j]).only_enforce_if(eq)
-            m.add(self.label[i] != self.label[j]).only_enforce_if(eq.Not())
-            m.add(sum(self.gnome_kind[i].values()) + sum(self.gnome_kind[j].values()) <= 1).only_enforce_if(eq)
         for t in self.types:
-            # implied cut: the gnome only repeats groups that scored
-            m.add(sum(self.gnome_kind[i][t] for i in range(self.n))
-                  <= sum(self.root_kind[i][t] for i in range(self.n)))
+            # implied cut: a repeated group of t needs a square of t beside the gnome
+            beside = [self.gnome_side[i][t] for i in sorted(near_gnome)] if fixed is None else \
+                [self.y[i][t] for i in sorted(near_gnome)]
+            m.add(sum(self.gnome_kind[r][t] for r in range(self.n)) <= sum(beside))
         self.gnome_points = sum(terms)
 
     def _garden_plan(self) -> None:
@@ -333,6 +373,16 @@ class HorticultureModel:
         garden = {self.cells[i]: t for i in range(self.n) for t in self.types if solver.value(self.y[i][t])}
         box = [t for (p, t), b in self.box.items() if solver.value(b)]
         return garden, box
+
+    def forbid(self, solver: cp_model.CpSolver) -> None:
+        """No-good: exclude this exact final garden with these cards, window box and gnome."""
+        lits = [self.y[i][t] if solver.value(self.y[i][t]) else self.y[i][t].Not()
+                for i in range(self.n) for t in self.types]
+        lits += [b if solver.value(b) else b.Not() for ch in self.choice for b in ch]
+        lits += [b if solver.value(b) else b.Not() for b in self.box.values()]
+        lits += [b if solver.value(b) else b.Not() for b in self.gv]
+        self.m.add_bool_or([lit.Not() for lit in lits])
+        self.m.clear_hints()
 
     def chosen_cards(self, solver: cp_model.CpSolver) -> list[int]:
         return [spec.options[next(o for o, b in enumerate(self.choice[d]) if solver.value(b))]
@@ -391,19 +441,22 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     control = control or SolveControl(time_limit_s=10.0)
     budget = control.time_limit_s
     relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
-    st1, s1 = control.solve(relaxed.m, _solver(control, budget * 0.75, linearization=2))
-    wall = s1.wall_time
-    if st1 == cp_model.INFEASIBLE:
-        return Solution("infeasible", None, None, [], gnome, plan, None, wall)
-    bound = int(s1.best_objective_bound + 1e-6) if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
-    left = max(1.0, budget - wall)
-    if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    wall, bound = 0.0, None
+    while budget - wall > 0.05:
+        st1, s1 = control.solve(relaxed.m, _solver(control, max(0.05, (budget - wall) * 0.75), linearization=2))
+        wall += s1.wall_time
+        if st1 == cp_model.INFEASIBLE:
+            # every garden left was cut as unplantable (or none existed): no legal game at all
+            return Solution("infeasible", None, None, [], gnome, plan, None, wall)
+        if st1 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        bound = int(s1.best_objective_bound + 1e-6)
         garden, box = relaxed.extract_garden(s1)
         chosen = relaxed.chosen_cards(s1)
         g, p = _gnome_plan(relaxed, s1)
         order = HorticultureModel(catalog, side, drawing, days, g, p)
         order.fix_final(garden, box, chosen, g, p)
-        st2, s2 = control.solve(order.m, _solver(control, left))
+        st2, s2 = control.solve(order.m, _solver(control, max(0.5, budget - wall)))
         wall += s2.wall_time
         if st2 == cp_model.OPTIMAL:
             game, g, p = order.extract(s2)
@@ -412,6 +465,11 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
                 raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
             status = "optimal" if st1 == cp_model.OPTIMAL else "feasible"
             return _checked(catalog, side, drawing, status, objective, bound, game, g, p, wall)
+        if st2 != cp_model.INFEASIBLE:
+            break
+        # No planting order reaches this garden with these cards: cut it and ask again. The
+        # relaxation of what is left still bounds every real game.
+        relaxed.forbid(s1)
     # No planting order reaches the relaxed garden (or nothing found yet): the full model decides.
     full = HorticultureModel(catalog, side, drawing, days, gnome, plan)
     st3, s3 = control.solve(full.m, _solver(control, max(1.0, budget - wall)))
@@ -438,10 +496,10 @@ def _gnome_plan(model: HorticultureModel, solver: cp_model.CpSolver) -> tuple[Ce
 
 
 def _exact_score(catalog: Catalog, side: str, drawing: PathDrawing, game: list[Day], gnome: Cell, plan: Plan,
-                 control: SolveControl) -> int:
+                 control: SolveControl, timed: bool = True) -> int:
     """The encoding may under-claim points on a non-optimal game: score the same game exactly in CP-SAT."""
     fixed = [DaySpec((day.chosen,), day.plants) for day in game]
-    model = HorticultureModel(catalog, side, drawing, fixed, gnome, plan)
+    model = HorticultureModel(catalog, side, drawing, fixed, gnome, plan, timed=timed)
     status, solver = control.solve(model.m, _solver(control, max(1.0, control.time_limit_s)))
     if status != cp_model.OPTIMAL:
         raise ModelMismatch(f"scoring a fixed game did not reach optimality ({STATUS.get(status)})")

@@ -1,0 +1,120 @@
+"""CP-SAT optimiser held against the pure rules: exhaustive oracle on tiny sheets, random games scored twice."""
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from solver.core.solve import SolveControl
+from solver.games.horticulture.data import default_catalog
+from solver.games.horticulture.garden import Garden, PathDrawing, Plan
+from solver.games.horticulture.model import DaySpec, _exact_score, solve
+from solver.games.horticulture.rules import _draw, planting_refusal, replay
+from solver.games.horticulture.scoring import score_sheet
+from solver.games.horticulture.state import WINDOW, Day, Planting, Setup, Sheet
+
+from .helpers import C, S, T, U, oracle, tiny_catalog
+
+CAT = default_catalog()
+PLANTS = list(CAT.plants)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    return tiny_catalog(tmp_path_factory.mktemp("tiny3x2"), 3, 2)
+
+
+@pytest.fixture(scope="module")
+def tiny4(tmp_path_factory):
+    return tiny_catalog(tmp_path_factory.mktemp("tiny4x2"), 4, 2)
+
+
+def pairs(nursery):
+    return [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, len(nursery), 2)]
+
+
+def control(seconds=20.0):
+    return SolveControl(time_limit_s=seconds, num_workers=1, random_seed=0)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_three_days_on_tiny_sheet_match_exhaustive_oracle(tiny, seed):
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(tiny.deck.cards), 6)
+    plan = Plan(rng.choice(PLANTS), rng.choice(PLANTS), (rng.choice(PLANTS), rng.choice(PLANTS)))
+    setup = Setup("T", PathDrawing(1, "DD"), (2, 1), plan)
+    sol = solve(tiny, "T", setup.drawing, pairs(nursery), setup.gnome, plan, control())
+    assert sol.status == "optimal"
+    assert sol.score == sol.bound == oracle(tiny, setup, nursery)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10 ** 6), start=st.sampled_from([(1, "DD"), (2, "DD"), (2, "DRD"), (3, "DLD")]),
+       gnome=st.tuples(st.integers(0, 3), st.integers(0, 1)))
+def test_two_days_on_tiny_winding_sheet_match_oracle(tiny4, seed, start, gnome):
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(tiny4.deck.cards), 4)
+    plan = Plan(rng.choice(PLANTS), rng.choice(PLANTS), (rng.choice(PLANTS), rng.choice(PLANTS)))
+    setup = Setup("T", PathDrawing(*start), gnome, plan)
+    sol = solve(tiny4, "T", setup.drawing, pairs(nursery), gnome, plan, control())
+    assert sol.status == "optimal"
+    assert sol.score == oracle(tiny4, setup, nursery)
+    sheet, violations = replay(tiny4, setup, sol.days)
+    assert violations == [] and score_sheet(tiny4, sheet).total == sol.score
+    assert all(day.chosen in nursery[2 * d: 2 * d + 2] for d, day in enumerate(sol.days))
+
+
+def random_game(rng: random.Random, setup: Setup, days: int) -> list[Day]:
+    """A random legal solo game played through the pure rules (wilds resolved at random)."""
+    garden = Garden(CAT.sheet(setup.side), setup.drawing)
+    sheet = Sheet(setup)
+    cards = rng.sample(sorted(CAT.deck.cards), days)
+    out = []
+    for cid in cards:
+        plants = []
+        for plant in CAT.card(cid).plants:
+            plant = rng.choice(PLANTS) if plant == CAT.wild else plant
+            spots = [c for c in garden.cells + [WINDOW]
+                     if planting_refusal(garden, sheet, Planting(plant, c), 6) is None]
+            # favour neighbours of existing plants so groups form
+            near = [c for c in spots if c != WINDOW and any(sheet.garden.get(n) == plant for n in garden.linked(c))]
+            at = rng.choice(near) if near and rng.random() < 0.7 else rng.choice(spots)
+            p = Planting(plant, at)
+            _draw(sheet, p)
+            plants.append(p)
+        out.append(Day(cid, tuple(plants)))
+    return out
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), days=st.integers(4, 16),
+       drawing=st.sampled_from([PathDrawing(3, "DDDDDDD"), PathDrawing(1, "DRRDDLDDDD"), PathDrawing(5, "DLLDLDDDDD")]))
+def test_cp_sat_scores_any_legal_game_like_the_pure_scorer(seed, days, drawing):
+    rng = random.Random(seed)
+    gnome = (rng.randrange(6), rng.randrange(7))
+    plan = Plan(rng.choice(PLANTS), rng.choice(PLANTS), (rng.choice(PLANTS), rng.choice(PLANTS)))
+    setup = Setup("A", drawing, gnome, plan)
+    game = [d for d in random_game(rng, setup, days)]
+    sheet, violations = replay(CAT, setup, game)
+    assert violations == []
+    pure = score_sheet(CAT, sheet).total
+    assert _exact_score(CAT, "A", drawing, game, gnome, plan, control()) == pure
+    assert _exact_score(CAT, "A", drawing, game, gnome, plan, control(), timed=False) == pure
+
+
+def test_full_sheet_short_deck_is_proven_and_checked():
+    rng = random.Random(7)
+    nursery = rng.sample(sorted(CAT.deck.cards), 6)
+    sol = solve(CAT, "A", PathDrawing(3, "DDDDDDD"), pairs(nursery), (3, 5), Plan(S, U, (T, C)), control(30))
+    assert sol.status == "optimal" and sol.score == sol.bound
+    assert sol.score_sheet.total == sol.score
+
+
+def test_fixed_past_days_are_kept():
+    rng = random.Random(3)
+    setup = Setup("A", PathDrawing(3, "DDDDDDD"), (3, 5), Plan(S, U, (T, C)))
+    past = random_game(rng, setup, 3)
+    rest = [c for c in sorted(CAT.deck.cards) if c not in {d.chosen for d in past}][:4]
+    days = [DaySpec((d.chosen,), d.plants) for d in past] + pairs(rest)
+    sol = solve(CAT, "A", setup.drawing, days, setup.gnome, setup.plan, control(30))
+    assert sol.status in ("optimal", "feasible")
+    assert [(d.chosen, set(d.plants)) for d in sol.days[:3]] == [(d.chosen, set(d.plants)) for d in past]
