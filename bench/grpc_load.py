@@ -36,9 +36,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def start_server(workers: int) -> tuple[subprocess.Popen, str]:
+def start_server(workers: int, processes: int) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "GARDENS_LOG_LEVEL": "WARNING"}
-    proc = subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", "--workers", str(workers)],
+    proc = subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", "--workers", str(workers),
+                             "--processes", str(processes)],
                             cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
     for line in proc.stdout:
         if line.startswith("LISTENING "):
@@ -75,13 +76,15 @@ def timed(fn, seconds: float, at_least: int = 20) -> list[float]:
 async def load(address: str, method: str, request, clients: int, seconds: float) -> tuple[list[float], int]:
     latencies: list[float] = []
     errors = 0
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = gardeners_pb2_grpc.GardenersServiceStub(channel)
-        rpc = getattr(stub, method)
-        end = time.perf_counter() + seconds
+    end = time.perf_counter() + seconds
 
-        async def client():
-            nonlocal errors
+    async def client():
+        nonlocal errors
+        # One connection per client (a local subchannel pool), so SO_REUSEPORT can spread clients
+        # over server processes; a shared connection would pin them all to one process.
+        options = [("grpc.use_local_subchannel_pool", 1)]
+        async with grpc.aio.insecure_channel(address, options=options) as channel:
+            rpc = getattr(gardeners_pb2_grpc.GardenersServiceStub(channel), method)
             while time.perf_counter() < end:
                 t = time.perf_counter()
                 try:
@@ -90,7 +93,7 @@ async def load(address: str, method: str, request, clients: int, seconds: float)
                 except grpc.aio.AioRpcError:
                     errors += 1  # RESOURCE_EXHAUSTED when the clients outnumber the slots
 
-        await asyncio.gather(*(client() for _ in range(clients)))
+    await asyncio.gather(*(client() for _ in range(clients)))
     return latencies, errors
 
 
@@ -103,29 +106,34 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="total load time, split across methods")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--address", default=None, help="use a running server instead of starting one")
-    parser.add_argument("--workers", type=int, default=2, help="solver slots of the started server")
+    parser.add_argument("--workers", type=int, default=2, help="solver slots per process of the started server")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (SO_REUSEPORT)")
     args = parser.parse_args()
 
     proc = None
     address = args.address
     if address is None:
-        proc, address = start_server(args.workers)
+        proc, address = start_server(args.workers, args.processes)
     try:
         with grpc.insecure_channel(address) as channel:
             stub = gardeners_pb2_grpc.GardenersServiceStub(channel)
             cases = requests(stub)
             per = args.seconds / len(cases)
             print(f"gardens.v1 loopback load: {per:.0f} s per method, {os.cpu_count()} cores, "
-                  f"load average {os.getloadavg()[0]:.1f} before the run, server {address} ({args.workers} solver slots)")
+                  f"load average {os.getloadavg()[0]:.1f} before the run, server {address} "
+                  f"({args.processes} process(es) x {args.workers} solver slots)")
             print(f"{'method':14} {'in-proc p50':>12} {'grpc p50':>9} {'overhead':>9} {'ratio':>6} | "
                   f"{'clients':>7} {'calls/s':>8} {'p50':>8} {'p95':>8} {'p99':>8} {'refused':>7}   (times in ms)")
             for method, (request, local) in cases.items():
                 rpc = getattr(stub, method)
+                for _ in range(5):  # warm caches on both sides before timing
+                    local()
+                    rpc(request, timeout=30)
                 inproc = timed(local, min(2.0, per / 4))
                 single = timed(lambda: rpc(request, timeout=30), min(2.0, per / 4))
                 p50_local, p50_single = statistics.median(inproc), statistics.median(single)
                 # Solver calls beyond the slots are refused by design; load them with one client per slot.
-                clients = args.clients if method == "CheckGarden" else args.workers
+                clients = args.clients if method == "CheckGarden" else args.workers * args.processes
                 latencies, errors = asyncio.run(load(address, method, request, clients, per))
                 rate = len(latencies) / per
                 print(f"{method:14} {ms(p50_local):>12} {ms(p50_single):>9} {ms(p50_single - p50_local):>9} "

@@ -23,11 +23,12 @@ log = logging.getLogger("gardens.server")
 
 
 def create_server(config: ServerConfig, runtime: Runtime | None = None,
-                  extra_services=()) -> tuple[grpc.Server, int]:
+                  extra_services=(), reuse_port: bool = False) -> tuple[grpc.Server, int]:
     """A started-ready (not started) server bound to `config.address`; returns (server, bound port).
 
     `runtime` lets a caller keep a handle on metrics, health and domain back ends (tests inject
     slow or failing domains there); `extra_services` are more `register(server, runtime)` callables.
+    `reuse_port` lets several processes share the address (see server.processes).
     """
     config.validate()
     runtime = runtime or Runtime(config)
@@ -37,7 +38,8 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
     executor = futures.ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="rpc")
     options = [
         ("grpc.max_receive_message_length", config.max_request_bytes),
-        ("grpc.so_reuseport", 0),
+        # Off by default so that a second server on a taken address fails instead of sharing it.
+        ("grpc.so_reuseport", 1 if reuse_port else 0),
     ]
     server = grpc.server(executor, interceptors=[CallInterceptor(runtime)], options=options,
                          maximum_concurrent_rpcs=config.threads)
@@ -78,8 +80,12 @@ def shutdown(server: grpc.Server, grace_s: float) -> None:
     runtime.metrics.close()
 
 
-def serve(config: ServerConfig) -> int:
-    server, port = create_server(config)
+def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
+    """Serves until SIGTERM/SIGINT, then drains; `ready(port)` is called once serving (default: print it)."""
+    if config.processes > 1 and not reuse_port:
+        from server.processes import serve_processes
+        return serve_processes(config)
+    server, port = create_server(config, reuse_port=reuse_port)
     stopping = threading.Event()
 
     def on_signal(signum, _frame):
@@ -94,8 +100,11 @@ def serve(config: ServerConfig) -> int:
     log.info("serving gardens.v1 on %s:%d (tls=%s, auth=%s, workers=%d%s)", host, port,
              bool(config.tls_cert), bool(config.auth_token), config.workers,
              f", metrics on :{metrics}" if metrics else "")
-    # Printed for scripts and tests that start the server on port 0 and need the real port.
-    print(f"LISTENING {port}", flush=True)
+    if ready is None:
+        # Printed for scripts and tests that start the server on port 0 and need the real port.
+        print(f"LISTENING {port}", flush=True)
+    else:
+        ready(port)
     stopping.wait()
     shutdown(server, config.grace_s)
     log.info("stopped")

@@ -18,6 +18,9 @@ class ServerConfig:
     """Everything `create_server` needs; every field has a flag `--name-with-dashes` and env `GARDENS_NAME`."""
 
     address: str = "localhost:50051"
+    # Server processes sharing the address (SO_REUSEPORT): the GIL caps one process's pure-Python
+    # throughput; connections, not calls, are spread over processes. Slots below are per process.
+    processes: int = 1
     # Solver slots: CPU-bound RPCs running at once. Past this, RESOURCE_EXHAUSTED at once (no queue).
     workers: int = field(default_factory=_cores)
     # Slots for cheap pure-Python RPCs (CheckGarden, ListTiles, ...), also rejected when full.
@@ -52,6 +55,8 @@ class ServerConfig:
         return self.workers + self.light_slots + self.reserve_threads
 
     def validate(self) -> "ServerConfig":
+        if self.processes < 1:
+            raise ValueError(f"processes must be >= 1 (got {self.processes})")
         if self.workers < 1:
             raise ValueError(f"workers must be >= 1 (got {self.workers})")
         if self.time_cap_s <= 0:

@@ -45,6 +45,25 @@ def test_sigterm_drains_and_exits_zero():
             proc.wait()
 
 
+def test_several_processes_share_the_port_and_stop_together():
+    proc = subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", "--processes", "2",
+                             "--workers", "1"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = _listening_port(proc)
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        assert len(children) == 2
+        for _ in range(4):  # separate connections, whichever process accepts them
+            assert _health(f"localhost:{port}") == SERVING
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+        assert proc.stderr.read().count("stopped") == 2
+        assert not any(Path(f"/proc/{c}").exists() for c in children)  # reaped, not left running
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def test_bad_configuration_is_refused_with_a_message():
     proc = subprocess.run([sys.executable, "-m", "server", "--workers", "0"], cwd=REPO,
                           capture_output=True, text=True, timeout=30)

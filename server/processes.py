@@ -1,0 +1,77 @@
+"""Several server processes on one address (SO_REUSEPORT), forked before any gRPC object exists."""
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import queue
+import signal
+import socket
+import sys
+import threading
+from dataclasses import replace
+
+from server.config import ServerConfig
+
+log = logging.getLogger("gardens.server")
+
+
+@contextlib.contextmanager
+def _reserve_port(host: str, port: int):
+    """Holds host:port with SO_REUSEPORT so that port 0 becomes one concrete port all children share."""
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host.strip("[]") or "0.0.0.0", port))
+        yield sock.getsockname()[1]
+    finally:
+        sock.close()
+
+
+def _child(config: ServerConfig, index: int, ready) -> None:
+    from server.app import serve  # grpc objects are created only here, after the fork
+
+    logging.basicConfig(level=config.log_level.upper(), stream=sys.stderr,
+                        format=f"%(asctime)s %(levelname)s %(name)s[{index}] %(message)s", force=True)
+    sys.exit(serve(config, reuse_port=True, ready=lambda port: ready.put((index, port))))
+
+
+def serve_processes(config: ServerConfig) -> int:
+    host, _, port_text = config.address.rpartition(":")
+    ctx = multiprocessing.get_context("fork")
+    with _reserve_port(host, int(port_text)) as port:
+        ready = ctx.Queue()
+        children = []
+        for i in range(config.processes):
+            metrics_port = config.metrics_port + i if config.metrics_port > 0 else config.metrics_port
+            child_config = replace(config, address=f"{host}:{port}", processes=1, metrics_port=metrics_port)
+            proc = ctx.Process(target=_child, args=(child_config, i, ready), name=f"gardens-server-{i}")
+            proc.start()
+            children.append(proc)
+        stopping = threading.Event()
+
+        def forward(signum, _frame):
+            stopping.set()
+            for proc in children:
+                if proc.pid and proc.is_alive():
+                    os.kill(proc.pid, signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, forward)
+        signal.signal(signal.SIGINT, forward)
+        try:
+            for _ in children:
+                ready.get(timeout=60)
+        except queue.Empty:
+            log.error("server processes did not start; stopping")
+            forward(signal.SIGTERM, None)
+        log.info("%d server processes on %s:%d", len(children), host, port)
+        print(f"LISTENING {port}", flush=True)
+        for proc in children:
+            proc.join()
+    codes = [proc.exitcode for proc in children]
+    if any(codes):
+        log.error("server processes exited with %s", codes)
+        return 1
+    return 0
