@@ -1,0 +1,122 @@
+"""The api seam: solve_optimal, best_plan and hint return plain dicts whose claims the pure rules back."""
+import itertools
+
+import pytest
+
+from solver.games.horticulture import api
+from solver.games.horticulture.garden import Garden, PathDrawing, Plan
+from solver.games.horticulture.rules import _draw, planting_refusal, replay
+from solver.games.horticulture.scoring import score_sheet
+from solver.games.horticulture.state import WINDOW, Planting, Setup, Sheet, parse_days, parse_setup
+
+from .helpers import C, S, T, U, oracle, tiny_catalog
+
+SETUP = {"side": "A", "path": {"start": 3, "moves": "DDDDDDD"}, "gnome": [3, 5],
+         "plan": {"border": S, "path": U, "companions": [T, C]}}
+
+
+def test_solve_optimal_returns_a_valid_game_with_its_score():
+    out = api.solve_optimal({**SETUP, "nursery": [1, 50, 12, 33], "time_limit_s": 20})
+    assert out["status"] == "optimal" and out["score"] == out["bound"]
+    check = api.validate({**SETUP, "days": out["days"], "nursery": [1, 50, 12, 33]})
+    assert check["legal"] and check["score"]["total"] == out["score"] == out["score_sheet"]["total"]
+
+
+def test_solve_optimal_input_errors():
+    with pytest.raises(ValueError, match="nursery: 3 cards"):
+        api.solve_optimal({**SETUP, "nursery": [1, 2, 3]})
+    with pytest.raises(ValueError, match=r"nursery\[1\]: unknown card id 0"):
+        api.solve_optimal({**SETUP, "nursery": [1, 0]})
+    with pytest.raises(ValueError, match="time_limit_s"):
+        api.solve_optimal({**SETUP, "nursery": [1, 2], "time_limit_s": 0})
+    with pytest.raises(ValueError, match="random_seed"):
+        api.solve_optimal({**SETUP, "nursery": [1, 2], "random_seed": -1})
+    with pytest.raises(ValueError, match=r"path.moves\[1\]: the path may not reach the left"):
+        api.solve_optimal({**SETUP, "path": {"start": 1, "moves": "DLDDDDD"}, "nursery": [1, 2]})
+    with pytest.raises(ValueError, match="request: expected an object"):
+        api.solve_optimal([1, 2])
+
+
+def test_best_plan_beats_or_matches_any_fixed_plan(tmp_path):
+    cat = tiny_catalog(tmp_path, 3, 2)
+    nursery = [1, 50, 12, 33]
+    request = {"side": "T", "path": {"start": 1, "moves": "DD"}, "nursery": nursery, "time_limit_s": 20}
+    best = api.best_plan(request, cat)
+    assert best["status"] == "optimal"
+    plan = Plan(best["plan"]["border"], best["plan"]["path"], tuple(best["plan"]["companions"]))
+    setup = Setup("T", PathDrawing(1, "DD"), tuple(best["gnome"]), plan)
+    assert oracle(cat, setup, nursery) == best["score"]
+    for gnome, plan in [((2, 1), Plan(S, U, (T, C))), ((0, 0), Plan(T, T, (T, T)))]:
+        assert oracle(cat, Setup("T", PathDrawing(1, "DD"), gnome, plan), nursery) <= best["score"]
+
+
+def test_hint_with_known_future_ranks_by_final_score(tmp_path):
+    cat = tiny_catalog(tmp_path, 3, 2)
+    setup = {"side": "T", "path": {"start": 1, "moves": "DD"}, "gnome": [2, 1],
+             "plan": {"border": S, "path": U, "companions": [T, C]}}
+    days = [{"chosen": 1, "plants": [{"plant": T, "at": [0, 0]}, {"plant": U, "at": [1, 0]}]}]
+    out = api.hint({**setup, "days": days, "today": [50, 12], "future": [33, 20], "time_limit_s": 20}, cat)
+    assert out["ranked_by"] == "final_score"
+    scores = [o["final_score"] for o in out["options"]]
+    assert scores == sorted(scores, reverse=True)
+    for o in out["options"]:
+        assert o["status"] == "optimal"
+        # the oracle over the same remaining game: today's card forced, the future free
+        best_rest = oracle_after(cat, parse_setup(setup, cat), days, o["card"], [33, 20])
+        assert o["final_score"] == best_rest
+        planted = api.validate({**setup, "days": days + [{"chosen": o["card"], "plants": o["plants"]}]}, cat)
+        assert planted["legal"]
+
+
+def oracle_after(cat, setup, days, card, future):
+    """Best final score after the played days when `card` is brought home today (tiny sheets only)."""
+    sheet, _ = replay(cat, setup, parse_days(days, cat.sheet(setup.side), cat))
+    garden = Garden(cat.sheet(setup.side), setup.drawing)
+    places = garden.cells + [WINDOW]
+    schedule = [[card]] + [future[i:i + 2] for i in range(0, len(future), 2)]
+
+    def opts(p):
+        return list(cat.plants) if p == cat.wild else [p]
+
+    def best(d, sh):
+        if d == len(schedule):
+            return score_sheet(cat, sh).total
+        top = -1
+        for cid in schedule[d]:
+            a, b = cat.card(cid).plants
+            for pa, pb in itertools.product(opts(a), opts(b)):
+                for first, second in ((pa, pb), (pb, pa)):
+                    for x in places:
+                        if planting_refusal(garden, sh, Planting(first, x), 6):
+                            continue
+                        s1 = Sheet(setup, dict(sh.garden), list(sh.window_box))
+                        _draw(s1, Planting(first, x))
+                        for y in places:
+                            if planting_refusal(garden, s1, Planting(second, y), 6):
+                                continue
+                            s2 = Sheet(setup, dict(s1.garden), list(s1.window_box))
+                            _draw(s2, Planting(second, y))
+                            top = max(top, best(d + 1, s2))
+        return top
+
+    return best(0, sheet)
+
+
+def test_hint_without_future_uses_the_documented_estimate():
+    days = [{"chosen": 1, "plants": [{"plant": T, "at": [2, 0]}, {"plant": U, "at": [3, 0]}]}]
+    out = api.hint({**SETUP, "days": days, "today": [50, 12], "time_limit_s": 10})
+    assert out["ranked_by"] == "estimate" and len(out["options"]) == 2
+    for o in out["options"]:
+        now = api.score({**SETUP, "days": days + [{"chosen": o["card"], "plants": o["plants"]}]})
+        assert now["total"] == o["estimate"]
+
+
+def test_hint_input_errors():
+    with pytest.raises(ValueError, match="today: card 1 was already played"):
+        api.hint({**SETUP, "days": [{"chosen": 1, "plants": [{"plant": T, "at": [2, 0]}, {"plant": U, "at": [3, 0]}]}],
+                  "today": [1, 2]})
+    with pytest.raises(ValueError, match=r"days\[0\]\.plants\[1\]"):
+        api.hint({**SETUP, "days": [{"chosen": 1, "plants": [{"plant": T, "at": [2, 0]}, {"plant": U, "at": [0, 3]}]}],
+                  "today": [5, 2]})
+    with pytest.raises(ValueError, match="today: expected"):
+        api.hint({**SETUP, "today": []})
