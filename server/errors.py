@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from dataclasses import dataclass
 
@@ -14,6 +15,7 @@ from solver.core.solve import Cancelled
 from solver.errors import InputError, InputErrors
 
 log = logging.getLogger("gardens.server")
+_FIELD_MESSAGE = re.compile(r"^([A-Za-z_][\w.\[\]]*): (.+)$", re.S)
 
 
 class ServiceError(Exception):
@@ -49,7 +51,7 @@ def bad_request(errors: list[InputError], prefix: str = "") -> Failure:
     ]
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(field_violations=violations))
-    message = "; ".join(f"{v.field}: {v.description}" for v in violations)
+    message = "; ".join(f"{v.field}: {v.description}" if v.field else v.description for v in violations)
     status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail])
     return Failure(grpc.StatusCode.INVALID_ARGUMENT, message, rpc_status.to_status(status))
 
@@ -69,6 +71,11 @@ def failure_for(exc: BaseException, context: grpc.ServicerContext, method: str,
         return bad_request(exc.errors, getattr(exc, "wire_prefix", ""))
     if isinstance(exc, InputError):
         return bad_request([exc], getattr(exc, "wire_prefix", ""))
+    if isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
+        # The house convention for bad input is a precise ValueError, "field: message" when the
+        # field is known (engines that do not use InputError yet).
+        m = _FIELD_MESSAGE.match(str(exc))
+        return bad_request([InputError(m.group(1), m.group(2)) if m else InputError("", str(exc))])
     if isinstance(exc, Cancelled):
         if budget_expired:
             return Failure(grpc.StatusCode.DEADLINE_EXCEEDED, "the call ran out of its time budget")

@@ -44,6 +44,8 @@ def register(server, runtime) -> None:
         if request == b"input":
             raise InputErrors([InputError("garden.size", "must be from 1 to 6", 9),
                                InputError("card_ids[1]", "unknown card")])
+        if request == b"value":
+            raise ValueError("placements[2].tile: unknown tile id 99")
         if request.startswith(b"sleep:"):
             time.sleep(float(request[6:]))
         return request

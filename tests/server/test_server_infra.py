@@ -168,6 +168,16 @@ def test_input_errors_are_invalid_argument_with_field_violations(start_server):
         ("garden.size", "must be from 1 to 6 (got 9)"), ("card_ids[1]", "unknown card")]
 
 
+def test_a_plain_value_error_is_invalid_argument_naming_its_field(start_server):
+    srv = start_server()
+    with pytest.raises(grpc.RpcError) as err:
+        srv.probe("Echo")(b"value", timeout=5)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    bad = error_details_pb2.BadRequest()
+    assert rpc_status.from_call(err.value).details[0].Unpack(bad)
+    assert [(v.field, v.description) for v in bad.field_violations] == [("placements[2].tile", "unknown tile id 99")]
+
+
 def test_oversized_request_is_refused_before_the_handler(start_server):
     srv = start_server(max_request_bytes=4096)
     with pytest.raises(grpc.RpcError) as err:
