@@ -27,11 +27,6 @@ class ServiceError(Exception):
         self.message = message
 
 
-class NotFound(ServiceError):
-    def __init__(self, message: str):
-        super().__init__(grpc.StatusCode.NOT_FOUND, message)
-
-
 @dataclass
 class Failure:
     """What to send back: a code, a message, and an optional rich google.rpc.Status."""
@@ -41,10 +36,10 @@ class Failure:
     status: grpc.Status | None = None
 
 
-def bad_request(errors: list[InputError], prefix: str = "") -> Failure:
+def bad_request(errors: list[InputError]) -> Failure:
     violations = [
         error_details_pb2.BadRequest.FieldViolation(
-            field=_join(prefix, e.field),
+            field=e.field,
             description=e.description + ("" if e.value is None else f" (got {e.value!r})"),
         )
         for e in errors
@@ -56,21 +51,15 @@ def bad_request(errors: list[InputError], prefix: str = "") -> Failure:
     return Failure(grpc.StatusCode.INVALID_ARGUMENT, message, rpc_status.to_status(status))
 
 
-def _join(prefix: str, name: str) -> str:
-    if not prefix:
-        return name
-    return prefix if not name else f"{prefix}.{name}"
-
-
 def failure_for(exc: BaseException, context: grpc.ServicerContext, method: str,
                 budget_expired: bool = False) -> Failure:
     """The status for an exception raised while serving `method`; unexpected ones are logged with a trace."""
     if isinstance(exc, ServiceError):
         return Failure(exc.code, exc.message)
     if isinstance(exc, InputErrors):
-        return bad_request(exc.errors, getattr(exc, "wire_prefix", ""))
+        return bad_request(exc.errors)
     if isinstance(exc, InputError):
-        return bad_request([exc], getattr(exc, "wire_prefix", ""))
+        return bad_request([exc])
     if isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
         # The house convention for bad input is a precise ValueError, "field: message" when the
         # field is known (engines that do not use InputError yet).
