@@ -64,6 +64,12 @@ def start_server():
         r.stop()
 
 
+def as_doc(garden) -> dict:
+    """A gardens.v1.Garden message as the domain's garden dict."""
+    return {"size": garden.size, "placements": [
+        {"tile": p.tile, "row": p.row, "col": p.col, "rotation": p.rotation} for p in garden.placements]}
+
+
 def wait_until(predicate, timeout: float = 10.0, step: float = 0.002) -> float:
     """Polls `predicate` until true; returns the seconds it took (fails the test on timeout)."""
     start = time.perf_counter()

@@ -11,7 +11,7 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from conftest import wait_until
+from conftest import as_doc, wait_until
 from gardens.v1 import common_pb2, gardeners_pb2 as pb, gardeners_pb2_grpc
 from server_probe import golomb
 from solver.games.gardeners import api
@@ -42,11 +42,6 @@ def invalid(call, request) -> dict[str, str]:
     with pytest.raises(grpc.RpcError) as err:
         call(request, timeout=30)
     return violations(err.value)
-
-
-def as_doc(garden: common_pb2.Garden) -> dict:
-    return {"size": garden.size, "placements": [
-        {"tile": p.tile, "row": p.row, "col": p.col, "rotation": p.rotation} for p in garden.placements]}
 
 
 def test_list_tiles_is_the_catalog(stub):
