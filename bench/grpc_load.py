@@ -63,14 +63,16 @@ def requests(stub) -> dict[str, tuple]:
     }
 
 
-def timed(fn, seconds: float, at_least: int = 20) -> list[float]:
-    out = []
+def interleaved(a, b, seconds: float, at_least: int = 20) -> tuple[list[float], list[float]]:
+    """Alternates calls of `a` and `b` so both see the same machine load (it is shared and noisy)."""
+    out_a, out_b = [], []
     end = time.perf_counter() + seconds
-    while time.perf_counter() < end or len(out) < at_least:
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return out
+    while time.perf_counter() < end or len(out_a) < at_least:
+        for fn, out in ((a, out_a), (b, out_b)):
+            t = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t)
+    return out_a, out_b
 
 
 async def load(address: str, method: str, request, clients: int, seconds: float) -> tuple[list[float], int]:
@@ -129,8 +131,7 @@ def main() -> int:
                 for _ in range(5):  # warm caches on both sides before timing
                     local()
                     rpc(request, timeout=30)
-                inproc = timed(local, min(2.0, per / 4))
-                single = timed(lambda: rpc(request, timeout=30), min(2.0, per / 4))
+                inproc, single = interleaved(local, lambda: rpc(request, timeout=30), min(4.0, per / 2))
                 p50_local, p50_single = statistics.median(inproc), statistics.median(single)
                 # Solver calls beyond the slots are refused by design; load them with one client per slot.
                 clients = args.clients if method == "CheckGarden" else args.workers * args.processes
