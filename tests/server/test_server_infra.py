@@ -71,6 +71,13 @@ def test_solver_limit_follows_the_client_deadline(start_server):
     assert time.perf_counter() - start < 1.5
 
 
+def test_a_search_cut_by_the_client_deadline_says_unknown_in_time(start_server):
+    srv = start_server(workers=1, time_cap_s=60)
+    # No solution, no quick proof: the search stops at deadline - 2 margins and says so.
+    assert srv.probe("Unsat")(b"", timeout=1.0) == b"UNKNOWN"
+    wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=2)
+
+
 def test_solver_limit_is_capped_by_the_server(start_server):
     srv = start_server(workers=1, time_cap_s=0.3)
     assert srv.probe("Solve")(b"", timeout=30) == b"FEASIBLE"

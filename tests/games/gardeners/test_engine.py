@@ -139,3 +139,17 @@ def test_cancelled_before_start_raises():
     control.cancel()
     with pytest.raises(Cancelled):
         engine.solve([DECK.get("S54")], NORMAL, CAT, control)
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(DECK.of("standard")), min_size=1, max_size=3, unique=True))
+def test_every_solvable_witness_passes_the_checker(cards):
+    result = engine.solve(cards, NORMAL, CAT, ctl())
+    assert result.verdict in (engine.SOLVABLE, engine.UNSOLVABLE)
+    if result.verdict == engine.SOLVABLE:
+        report = check(result.garden, cards)
+        assert report.valid, report.broken
+        assert sorted(p.tile.id for p in result.garden.cells.values()) == sorted(t.id for t in CAT.tiles)

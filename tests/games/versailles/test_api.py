@@ -1,0 +1,93 @@
+"""The api seam: plain data in and out, ValueError naming the field for bad input, and the CLI on top."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from server.cli.main import main as cli
+from solver.games.versailles import api
+from solver.games.versailles.data import default_catalog
+
+CAT = default_catalog()
+
+
+def test_validate_reports_each_refused_placement_with_its_reason():
+    out = api.validate({"placements": [{"tile": 1, "x": 0, "y": 0}, {"tile": 2, "x": 2, "y": 2},
+                                       {"tile": 3, "x": 2, "y": 1}, {"tile": 3, "x": 0, "y": 2}]})
+    assert out["valid"] is False
+    assert [(v["index"], v["field"]) for v in out["violations"]] == [(1, "placements[1]"), (3, "placements[3].tile")]
+    assert "only diagonally" in out["violations"][0]["reason"]
+    assert api.validate([{"tile": 1, "x": 0, "y": 0}]) == {"valid": True, "violations": []}
+
+
+def test_score_counts_a_hand_checked_garden():
+    # tile 4 is "BB/YY" and tile 5 "GG/RR" in the reference data; side by side: B 2, Y 2, G 2, R 2
+    assert CAT.tiles[4].rows() == ["BB", "YY"] and CAT.tiles[5].rows() == ["GG", "RR"]
+    out = api.score({"placements": [{"tile": 4, "x": 0, "y": 0}, {"tile": 5, "x": 2, "y": 0}]})
+    assert out["areas"] == {"G": 2, "B": 2, "W": 0, "R": 2, "Y": 2, "C": 0}
+    assert (out["intermediate_area_points"], out["final_area_points"], out["solo_points"]) == (4, 6, 4)
+    # turned half-way tile 5 puts its Red row on top: "RR/GG" -- no change in sizes
+    out = api.score([{"tile": 4, "x": 0, "y": 0}, {"tile": 5, "x": 0, "y": 2, "rotation": 2}])
+    assert out["areas"]["Y"] == 2 and out["areas"]["R"] == 2
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: api.score({"placements": [{"tile": 999, "x": 0, "y": 0}]}), r"placements\[0\]\.tile: unknown tile id 999"),
+    (lambda: api.score({"placements": "nope"}), r"placements: expected a list"),
+    (lambda: api.solve_optimal([1, 1]), r"tiles: each tile exists once"),
+    (lambda: api.solve_optimal([1, "2"]), r"tiles\[1\]: unknown tile id '2'"),
+    (lambda: api.solve_optimal(list(range(1, 16))), r"tiles: expected a list of 1 to 14 tile ids"),
+    (lambda: api.solve_optimal([1, 2], time_limit=0), r"time_limit: expected seconds"),
+    (lambda: api.solve_optimal([1, 2], seed=-1), r"seed: expected an integer"),
+    (lambda: api.solve_optimal([1, 2], board=99), r"board: expected 2 to 24"),
+    (lambda: api.hint([{"tile": 1, "x": 0, "y": 0}], 1), r"next_tile: tile 1 is already in the garden"),
+    (lambda: api.hint([{"tile": 1, "x": 0, "y": 0}], 2, upcoming=[3, 3]), r"upcoming: each tile exists once"),
+    (lambda: api.hint([{"tile": 1, "x": 0, "y": 0}], 2, top=0), r"top: expected 1 to 200"),
+    (lambda: api.score_game({"players": [], "stages": []}), r"players: expected a non-empty list"),
+    (lambda: api.score([], catalog_path="/nonexistent/dir"), r"path: not a directory"),
+])
+def test_bad_input_is_a_value_error_naming_the_field(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_solve_optimal_returns_a_garden_the_scorer_agrees_with():
+    out = api.solve_optimal([4, 5, 7], time_limit=20)
+    assert out["status"] == "optimal" and out["points"] <= out["bound"] == out["points"]
+    assert api.validate(out["placements"])["valid"]
+    assert api.score(out["placements"])["solo_points"] == out["points"]
+
+
+def test_solve_is_deterministic_for_a_seed():
+    a = api.solve_optimal([4, 5, 7], time_limit=20, seed=3)
+    b = api.solve_optimal([4, 5, 7], time_limit=20, seed=3)
+    assert a["placements"] == b["placements"] and a["points"] == b["points"]
+
+
+def test_hint_ranks_by_points_then_lookahead():
+    garden = [{"tile": 4, "x": 0, "y": 0}]  # BB/YY
+    out = api.hint(garden, 5, top=200)  # GG/RR
+    points = [p["points"] for p in out["placements"]]
+    assert points == sorted(points, reverse=True)
+    # no placement of GG/RR joins B or Y, so the best is 2 + 2 (two areas of 2)
+    assert points[0] == 4
+    assert all(api.validate(garden + [p])["valid"] for p in out["placements"])
+    look = api.hint(garden, 5, upcoming=[7], time_limit=10, top=3)
+    assert [p["reachable"] for p in look["placements"]] == sorted((p["reachable"] for p in look["placements"]), reverse=True)
+    for p in look["placements"]:
+        assert p["reachable"] <= p["bound"]
+
+
+def test_cli_solves_and_scores(tmp_path, capsys):
+    (tmp_path / "tiles.json").write_text(json.dumps({"tiles": [4, 5]}))
+    assert cli(["versailles", "solve", str(tmp_path / "tiles.json"), "--time-limit", "10", "--json"]) == 0
+    solved = json.loads(capsys.readouterr().out)
+    assert solved["status"] == "optimal"
+    (tmp_path / "garden.json").write_text(json.dumps({"placements": solved["placements"]}))
+    assert cli(["versailles", "score", str(tmp_path / "garden.json")]) == 0
+    assert f"solo points (intermediate after tile 7 + final): {solved['points']}" in capsys.readouterr().out
+    (tmp_path / "bad.json").write_text(json.dumps({"placements": [{"tile": 1, "x": 0, "y": 0}, {"tile": 2, "x": 5, "y": 5}]}))
+    assert cli(["versailles", "validate", str(tmp_path / "bad.json")]) == 1
+    assert cli(["versailles", "solve", str(tmp_path / "bad.json")]) == 2  # not a tile list: error, exit 2
+    assert "tiles: expected a list" in capsys.readouterr().err

@@ -1,0 +1,126 @@
+"""The CP-SAT solo model against the pure rules and scorer, and against an exhaustive oracle."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solver.games.versailles.data import Tile, default_catalog
+from solver.games.versailles.model import build_solo_model, run
+from solver.games.versailles.rules import Placement, legal_placements, placed_fields, refusal
+from solver.games.versailles.scoring import area_points, largest_areas, solo_checkpoints, solo_points
+from solver.games.versailles.solo import solve_solo
+
+from tests.games.versailles.helpers import catalog_with
+
+CAT = default_catalog()
+TILE_IDS = sorted(CAT.tiles)
+
+
+def oracle(tiles: list[Tile], catalog=CAT) -> int:
+    """Best solo points by trying every legal placement sequence (first tile in all 4 rotations)."""
+    checkpoints = dict(solo_checkpoints(len(tiles), catalog))
+    best = 0
+
+    def rec(i: int, fields: dict, banked: int) -> None:
+        nonlocal best
+        if i == len(tiles):
+            best = max(best, banked)
+            return
+        options = legal_placements(fields, tiles[i]) if i else [Placement(tiles[0].id, 0, 0, r) for r in range(4)]
+        for p in options:
+            after = {**fields, **placed_fields(tiles[i], p)}
+            gain = area_points(largest_areas(after, catalog), catalog, checkpoints[i + 1]) if i + 1 in checkpoints else 0
+            rec(i + 1, after, banked + gain)
+    rec(0, {}, 0)
+    return best
+
+
+def test_hand_made_pair_reaches_eight_side_by_side():
+    # "GG/BB" twice: side by side both colours join, 4 + 4 = 8 (the counting bound), so optimal
+    cat = catalog_with({1: ("GG", "BB"), 2: ("GG", "BB")})
+    result = solve_solo([cat.tiles[1], cat.tiles[2]], cat, time_limit=10)
+    assert (result.status, result.points, result.bound) == ("optimal", 8, 8)
+
+
+def test_hand_made_diagonal_pair_cannot_join_everything():
+    # "GB/BG" twice: each tile's G fields touch only corner to corner, and a second tile can join at
+    # most one field of each colour per shared edge. By hand: the best is a G area of 3 (one tile's
+    # G pair bridged by... ) -- we let the oracle count and check the model agrees exactly.
+    cat = catalog_with({1: ("GB", "BG"), 2: ("GB", "BG")})
+    tiles = [cat.tiles[1], cat.tiles[2]]
+    best = oracle(tiles, cat)
+    assert best < 8
+    result = solve_solo(tiles, cat, time_limit=10)
+    assert result.status == "optimal" and result.points == best
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.sampled_from(TILE_IDS), min_size=2, max_size=2, unique=True))
+def test_two_tile_optimum_equals_the_exhaustive_oracle(ids):
+    tiles = [CAT.tiles[i] for i in ids]
+    result = solve_solo(tiles, CAT, time_limit=20)
+    assert result.status == "optimal"
+    assert result.points == oracle(tiles) == solo_points(result.placements, CAT)
+
+
+def test_three_tile_optimum_equals_the_exhaustive_oracle():
+    rng = random.Random(7)
+    tiles = [CAT.tiles[i] for i in rng.sample(TILE_IDS, 3)]
+    result = solve_solo(tiles, CAT, time_limit=30)
+    assert result.status == "optimal" and result.points == oracle(tiles)
+
+
+def random_sequence(rng: random.Random, n: int, wild: bool) -> list[Placement]:
+    """Placements in order: legal ones grown from the garden, or (wild) anywhere near it."""
+    ids = rng.sample(TILE_IDS, n)
+    fields: dict = {}
+    out = []
+    for i, t in enumerate(ids):
+        tile = CAT.tiles[t]
+        if wild or not fields:
+            p = Placement(t, rng.randrange(0, 6), rng.randrange(0, 6), rng.randrange(4))
+        else:
+            p = rng.choice(legal_placements(fields, tile))
+        out.append(p)
+        fields.update(placed_fields(tile, p))
+    return out
+
+
+def _fixed_model(placements: list[Placement]):
+    tiles = [CAT.tiles[p.tile] for p in placements]
+    xs, ys = [p.x for p in placements], [p.y for p in placements]
+    board = max(max(xs) - min(xs), max(ys) - min(ys)) + 2
+    solo = build_solo_model(tiles, CAT, solo_checkpoints(len(tiles), CAT), board,
+                            offset=(-min(xs), -min(ys)), break_symmetry=False)
+    # the model keeps one rotation per distinct layout; a duplicate rotation is the same placement
+    from solver.games.versailles.model import canonical_rotation
+    solo.fix([Placement(p.tile, p.x, p.y, canonical_rotation(CAT.tiles[p.tile], p.rotation)) for p in placements])
+    return solo, tiles
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 10))
+def test_model_objective_equals_pure_scorer_on_fixed_legal_gardens(seed, n):
+    placements = random_sequence(random.Random(seed), n, wild=False)
+    solo, tiles = _fixed_model(placements)
+    res = run(solo, tiles, 20, 0)
+    assert res.status == "optimal"
+    assert res.objective == solo_points(placements, CAT)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 4))
+def test_model_feasible_exactly_when_the_pure_rules_accept(seed, n):
+    placements = random_sequence(random.Random(seed), n, wild=True)
+    fields: dict = {}
+    legal = True
+    for p in placements:
+        if refusal(fields, p) is not None:
+            legal = False
+            break
+        fields.update(placed_fields(CAT.tiles[p.tile], p))
+    solo, tiles = _fixed_model(placements)
+    res = run(solo, tiles, 20, 0)
+    assert res.status == ("optimal" if legal else "infeasible")
