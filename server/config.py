@@ -29,7 +29,9 @@ class ServerConfig:
     reserve_threads: int = 4
     time_cap_s: float = 10.0  # cap on any single CP-SAT search
     call_time_cap_s: float = 60.0  # cap on a whole call, which may run many searches
-    deadline_margin_s: float = 0.1  # left to convert and send the answer before the client's deadline
+    # Left before the client's deadline for CP-SAT to notice its limit (it overshoots on a loaded
+    # machine) and for the answer to travel back.
+    deadline_margin_s: float = 0.25
     solver_threads: int = 1  # CP-SAT num_workers per search
     seed: int = 0
     max_request_bytes: int = 64 * 1024

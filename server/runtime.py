@@ -107,32 +107,36 @@ class Runtime:
     def control(self, context: grpc.ServicerContext) -> SolveControl:
         """A SolveControl bounded by the server cap and the client's deadline, cancelled with the call.
 
-        Each CP-SAT search gets min(time cap, deadline - margin). A call may run many searches
-        (explanations, counting), so the whole call also has a budget, min(call cap, deadline -
-        margin), after which its remaining work is cancelled and the slot freed.
+        Each CP-SAT search gets min(time cap, deadline - margin), so it can answer "unknown" in
+        time. A call may run many searches (explanations, counting); when the client's deadline
+        passes gRPC ends the call and its callbacks cancel the control. Without a deadline (or with
+        one beyond the call cap) a timer cancels the remaining work after the call cap.
         """
         config = self.config
-        limit, budget = config.time_cap_s, config.call_time_cap_s
+        limit = config.time_cap_s
         remaining = context.time_remaining()
         if remaining is not None:
             left = remaining - config.deadline_margin_s
-            # Searches stop one margin before the budget does, so that a single search hitting its
-            # limit answers "unknown" in time instead of racing the budget into a cancellation.
-            if left - config.deadline_margin_s <= 0:
+            if left <= 0:
                 raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline leaves no time to solve")
-            limit, budget = min(limit, left - config.deadline_margin_s), min(budget, left)
+            limit = min(limit, left)
         control = SolveControl(time_limit_s=limit, num_workers=config.solver_threads, random_seed=config.seed)
-        expired = self._local.expired = threading.Event()
+        callbacks = [control.cancel]
+        if remaining is None or remaining > config.call_time_cap_s:
+            expired = self._local.expired = threading.Event()
 
-        def expire():
-            expired.set()
-            control.cancel()
+            def expire():
+                expired.set()
+                control.cancel()
 
-        timer = threading.Timer(budget, expire)
-        timer.daemon = True
-        timer.start()
+            timer = threading.Timer(config.call_time_cap_s, expire)
+            timer.daemon = True
+            timer.start()
+            callbacks.append(timer.cancel)
         # add_callback returns False when the call has already ended: then nobody is waiting.
-        if not context.add_callback(control.cancel) or not context.add_callback(timer.cancel):
-            timer.cancel()
-            control.cancel()
+        for callback in callbacks:
+            if not context.add_callback(callback):
+                for cb in callbacks:
+                    cb()
+                break
         return control

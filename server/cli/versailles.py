@@ -1,0 +1,136 @@
+"""`gardens versailles ...`: Die Gärten von Versailles from the command line (JSON files in, JSON or text out)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from solver.games.versailles import api
+from solver.games.versailles.data import default_catalog, load_catalog
+from solver.games.versailles.rules import parse_placement, placed_fields
+
+
+def _load(path: str):
+    with (sys.stdin if path == "-" else open(path, encoding="utf-8")) as f:
+        try:
+            return json.load(f)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}: not valid JSON ({exc})") from None
+
+
+def render(placements: list, data: str | None) -> str:
+    """The garden as letters, one per field (. = empty), top-left at the smallest x and y."""
+    catalog = load_catalog(data) if data else default_catalog()
+    fields = {}
+    for i, raw in enumerate(placements):
+        p = parse_placement(raw, f"placements[{i}]")
+        fields.update(placed_fields(catalog.tile(p.tile), p))
+    if not fields:
+        return "(empty garden)"
+    xs, ys = [c[0] for c in fields], [c[1] for c in fields]
+    return "\n".join("".join(fields.get((x, y), ".") for x in range(min(xs), max(xs) + 1))
+                     for y in range(min(ys), max(ys) + 1))
+
+
+def _print(args, data: dict, text: str | None = None) -> None:
+    print(json.dumps(data, indent=1, ensure_ascii=False) if args.json or text is None else text)
+
+
+def cmd_validate(args) -> int:
+    out = api.validate(_load(args.file), args.data)
+    lines = ["legal" if out["valid"] else "not legal"] + [f"  {v['field']}: {v['reason']}" for v in out["violations"]]
+    _print(args, out, "\n".join(lines))
+    return 0 if out["valid"] else 1
+
+
+def cmd_score(args) -> int:
+    garden = _load(args.file)
+    out = api.score(garden, args.data)
+    placements = garden.get("placements") if isinstance(garden, dict) else garden
+    text = "\n".join([render(placements, args.data),
+                      "areas: " + " ".join(f"{t}={s}" for t, s in out["areas"].items()),
+                      f"intermediate (2 largest): {out['intermediate_area_points']}",
+                      f"final (3 largest): {out['final_area_points']}",
+                      f"solo points (intermediate after tile 7 + final): {out['solo_points']}"])
+    _print(args, out, text)
+    return 0
+
+
+def cmd_score_game(args) -> int:
+    out = api.score_game(_load(args.file), args.data)
+    lines = []
+    for name, r in out["players"].items():
+        inter = r["intermediate"]["total"] if r["intermediate"] else "-"
+        final = r["final"]["total"] if r["final"] else "-"
+        lines.append(f"{name}: intermediate {inter}, final {final}, total {r['total']}")
+    lines.append("large tokens: " + ", ".join(f"{t}={h or '-'}" for t, h in out["large_token_holders"].items()))
+    if out["small_token_winners"]:
+        lines.append("small tokens: " + ", ".join(f"{t}={h or '-'}" for t, h in out["small_token_winners"].items()))
+    lines.append("winner(s): " + ", ".join(out["winners"]))
+    _print(args, out, "\n".join(lines))
+    return 0
+
+
+def cmd_solve(args) -> int:
+    req = _load(args.file)
+    tiles = req.get("tiles") if isinstance(req, dict) else req
+    out = api.solve_optimal(tiles, args.time_limit, args.seed, args.board, args.data)
+    if out["status"] == "optimal":
+        head = f"optimal: {out['points']} points"
+    elif out["status"] == "feasible":
+        head = f"feasible: {out['points']} points, best bound {out['bound']}"
+    else:
+        head = f"{out['status']}: no garden found within the limit"
+    text = head + f" (board {out['board']}x{out['board']}, {out['seconds']} s)"
+    if out["placements"]:
+        text += "\n" + render(out["placements"], args.data)
+    _print(args, out, text)
+    return 0
+
+
+def cmd_hint(args) -> int:
+    req = _load(args.file)
+    garden = req.get("garden", req) if isinstance(req, dict) else req
+    upcoming = [int(t) for t in args.upcoming.split(",")] if args.upcoming else None
+    out = api.hint(garden, args.tile, upcoming, args.time_limit, args.seed, args.top, args.data)
+    lines = []
+    for i, p in enumerate(out["placements"], start=1):
+        extra = f", reachable {p['reachable']} ({p['status']})" if "reachable" in p else ""
+        lines.append(f"{i:>2}. x={p['x']} y={p['y']} rotation={p['rotation']}: {p['points']} points{extra}")
+    _print(args, out, "\n".join(lines) or "no legal placement")
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("versailles", help="Die Gärten von Versailles: rules, scoring, optimal garden")
+    sub = parser.add_subparsers(dest="versailles_command", metavar="COMMAND")
+    sub.required = True
+
+    def common(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--data", help="directory with replacement data files (default: reference data)")
+        p.add_argument("--json", action="store_true", help="print the full JSON answer")
+        return p
+
+    p = common(sub.add_parser("validate", help="check a garden's placements: GARDEN.json = {\"placements\": [...]}"))
+    p.add_argument("file")
+    p.set_defaults(func=cmd_validate)
+    p = common(sub.add_parser("score", help="areas and points of one garden"))
+    p.add_argument("file")
+    p.set_defaults(func=cmd_score)
+    p = common(sub.add_parser("score-game", help="replay and score a whole game with majority tokens"))
+    p.add_argument("file")
+    p.set_defaults(func=cmd_score_game)
+    p = common(sub.add_parser("solve", help="optimal solo garden for tiles in order: {\"tiles\": [ids]}"))
+    p.add_argument("file")
+    p.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--board", type=int, help="fields per side of the square the garden must fit in")
+    p.set_defaults(func=cmd_solve)
+    p = common(sub.add_parser("hint", help="rank placements of the next tile for a garden"))
+    p.add_argument("file", help="{\"placements\": [...]} of the garden so far")
+    p.add_argument("--tile", type=int, required=True, help="id of the next tile")
+    p.add_argument("--upcoming", help="comma-separated ids of the tiles known to follow")
+    p.add_argument("--top", type=int, default=10)
+    p.add_argument("--time-limit", type=float, default=5.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_hint)
