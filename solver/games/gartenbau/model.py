@@ -244,11 +244,7 @@ class _Builder:
 
     def visibility(self) -> None:
         """Seedlings under no plant and plants under no flower are "visible"."""
-        self.visible_kind = {}
-        for c in self.cells:
-            for s in self.kinds:
-                self.visible_kind[c, s] = self.and_exact(f"vk{c}{s.label()}", self.kind[c, s], self.pcover[c])
-        self.visible_colour = {(c, col): sum(self.visible_kind[c, s] for s in self.kinds if s.colour == col)
+        self.visible_colour = {(c, col): self.and_exact(f"vc{c}{col}", self.colour[c, col], self.pcover[c])
                                for c in self.cells for col in self.cat.colours}
         self.visible_seedling = {c: self.filled[c] - self.pcover[c] for c in self.cells}
         self.visible_plant = {}
@@ -285,6 +281,18 @@ class _Builder:
         for col in self.cat.colours:
             covered = sum(v - self.visible_plant[j, p] for (j, p), v in self.y.items() if self.plant_keys[j][0] == col)
             self.m.add(sum(covered_plants[col]) == covered)
+
+    @property
+    def visible_kind(self) -> dict:
+        """Visible seedling of each kind (colour and type) per space; built only for rules that read types."""
+        if not hasattr(self, "_visible_kind"):
+            self._visible_kind = {}
+            for c in self.cells:
+                for s in self.kinds:
+                    v = self.and_upper(f"vk{c}{s.label()}", self.kind[c, s], self.visible_colour[c, s.colour])
+                    self.m.add(v >= self.kind[c, s] + self.visible_colour[c, s.colour] - 1)
+                    self._visible_kind[c, s] = v
+        return self._visible_kind
 
     def visible_seedlings_of(self, colour: str):
         return sum(self.visible_colour[c, colour] for c in self.cells)
@@ -356,13 +364,16 @@ class _Builder:
         group: connected, and holding every candidate neighbour `linked` to one of its spaces."""
         sels = []
         for i in range(count):
+            # a placed flower may find no group at all (no hole, no visible seedling)
+            group = self.bool(f"{name}{i}group")
+            self.m.add(group <= active[i])
             sel = {c: self.bool(f"{name}{i}{c}") for c in self.cells}
             root = {c: self.bool(f"{name}{i}root{c}") for c in self.cells}
             for c in self.cells:
                 self.m.add(sel[c] <= candidate(i, c))
                 self.m.add(root[c] <= sel[c])
-                self.m.add(sel[c] <= active[i])
-            self.m.add(sum(root.values()) == active[i])
+                self.m.add(sel[c] <= group)
+            self.m.add(sum(root.values()) == group)
             self.connected(sel, root, f"{name}{i}", self.n * self.n)
             for c in self.cells:
                 for d in DIRECTIONS:
@@ -475,7 +486,10 @@ class _Builder:
                 return 0
             if not self.on_board(n):
                 return self.filled[c]
-            return self.and_upper(f"ue{c}{d}", self.filled[c], out[n])
+            # exact: a side's start reads the previous unit edge negatively
+            e = self.and_upper(f"ue{c}{d}", self.filled[c], out[n])
+            self.m.add(e >= self.filled[c] + out[n] - 1)
+            return e
 
         back = {(-1, 0): (0, -1), (1, 0): (0, -1), (0, 1): (-1, 0), (0, -1): (-1, 0)}
         unit = {(c, d): outer(c, d) for c in self.cells for d in DIRECTIONS}

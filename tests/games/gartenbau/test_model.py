@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from solver.core.solve import SolveControl
 from solver.errors import InputError
 from solver.games.gartenbau.data import DATA_DIR, load_catalog
-from solver.games.gartenbau.garden import Garden, PlacedSeedlingTile
+from solver.games.gartenbau.garden import Garden, PlacedSeedlingTile, flower_plant_pairs
 from solver.games.gartenbau.model import Pinned
 from solver.games.gartenbau.optimiser import Holding, _shift, placements, solve_optimal
-from solver.games.gartenbau.rules import garden_violations
+from solver.games.gartenbau.rules import (flower_refusals, garden_violations, place_flower, place_plant,
+                                          plant_refusals)
 from solver.games.gartenbau.scoring import score
 
 from .helpers import CATALOG
@@ -45,12 +46,24 @@ def random_garden(rng: random.Random, catalog, tiles: int, plants: int, flowers:
     g = Garden([PlacedSeedlingTile(starter, ((0, 0), (0, 1)), catalog.starter_tiles[starter].sides[side], True, side)])
     for tid in rng.sample(sorted(catalog.seedling_tiles), tiles):
         g = rng.choice(placements(g, catalog, tid))[1]
-    for pid in rng.sample(sorted(catalog.plants), plants):
-        options = placements(g, catalog, pid)
-        if options:
-            g = rng.choice(options)[1]
+    pool = rng.sample(sorted(catalog.plants), plants)
     for fid in flowers:
-        options = placements(g, catalog, fid)
+        # a bed: two fresh plants filling a 2x2 block, then the flower on them
+        beds = []
+        for at in sorted(g.seedling_at):
+            for p1, p2 in flower_plant_pairs(at):
+                if len(pool) < 2 or plant_refusals(g, catalog, catalog.plants[pool[0]], p1):
+                    continue
+                g1 = place_plant(g, catalog, pool[0], p1)
+                if not plant_refusals(g1, catalog, catalog.plants[pool[1]], p2):
+                    g2 = place_plant(g1, catalog, pool[1], p2)
+                    if not flower_refusals(g2, catalog, catalog.flowers[fid], at):
+                        beds.append(place_flower(g2, catalog, fid, at))
+        if beds:
+            g = rng.choice(beds)
+            pool = pool[2:]
+    for pid in pool:
+        options = placements(g, catalog, pid)
         if options:
             g = rng.choice(options)[1]
     return g
@@ -73,7 +86,7 @@ ADVANCED = [f.id for f in CATALOG.flowers.values() if f.level == "advanced"]
 BEGINNER = [f.id for f in CATALOG.flowers.values() if f.level == "beginner"]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10**6))
 def test_fixed_random_gardens_score_the_same_in_both_faces(anything_goes, seed):
     rng = random.Random(seed)
@@ -87,15 +100,15 @@ def test_fixed_random_gardens_score_the_same_in_both_faces(anything_goes, seed):
 
 def test_every_advanced_rule_meets_the_model_on_a_rich_garden(anything_goes):
     """All 24 advanced flowers offered to fixed gardens: each placed flower's rule is compared."""
-    rng = random.Random(7)
+    rng = random.Random(9)
     seen = set()
-    for round_ in range(4):
-        flowers = ADVANCED[round_ * 6:(round_ + 1) * 6]
-        garden = random_garden(rng, anything_goes, 14, 14, flowers)
+    offered = ADVANCED + ADVANCED[:4]
+    for round_ in range(7):
+        garden = random_garden(rng, anything_goes, 14, 14, offered[round_ * 4:(round_ + 1) * 4])
         seen |= {f.flower.scoring.rule for f in garden.flowers}
         sol = solve_fixed(garden, anything_goes)
         assert sol.status == "optimal" and sol.prestige == score(garden).total
-    assert len(seen) >= 12
+    assert seen == {f.scoring.rule for f in CATALOG.flowers.values() if f.level == "advanced"}
 
 
 def brute_force(holding: Holding, catalog) -> int:
