@@ -36,10 +36,12 @@ def _flatten(value, out: set) -> set:
     return out
 
 
-def test_every_rpc_has_a_doc_example():
+def test_every_rpc_has_a_doc_example_and_cli_help():
     from gardens.v1 import gardeners_pb2
+    from server.cli.client import METHODS
     methods = {m.name for m in gardeners_pb2.DESCRIPTOR.services_by_name["GardenersService"].methods}
     assert methods <= {method for method, _, _ in doc_examples()}
+    assert methods == set(METHODS.split(", "))
 
 
 @pytest.mark.parametrize("method,request_json,answer", doc_examples(),

@@ -1,0 +1,77 @@
+"""A Python client of a running gardens server: any gardens.v1 RPC with JSON in and out, health, errors."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import grpc
+from google.protobuf import json_format
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+
+from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
+
+SERVICES = {
+    "GardenersService": (gardeners_pb2, gardeners_pb2_grpc.GardenersServiceStub),
+}
+
+
+def methods() -> dict[str, tuple]:
+    """Method name -> (stub class, request class); "Service.Method" also works when names clash."""
+    out = {}
+    for service, (pb2, stub) in SERVICES.items():
+        descriptor = pb2.DESCRIPTOR.services_by_name[service]
+        for m in descriptor.methods:
+            request_cls = getattr(pb2, m.input_type.name)
+            out[m.name] = out[f"{service}.{m.name}"] = (stub, request_cls)
+    return out
+
+
+def channel(address: str, tls_ca: str | None = None) -> grpc.Channel:
+    if tls_ca is None:
+        return grpc.insecure_channel(address)
+    return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=Path(tls_ca).read_bytes()))
+
+
+def metadata(token: str | None):
+    # Sent as plain call metadata so it also works on a plaintext localhost server.
+    return [("authorization", f"Bearer {token}")] if token else None
+
+
+def call(address: str, method: str, request: dict | str, timeout: float = 30.0,
+         tls_ca: str | None = None, token: str | None = None) -> dict:
+    """Calls `method` with a JSON request (dict or text); returns the response as a dict."""
+    known = methods()
+    if method not in known:
+        raise ValueError(f"unknown method {method!r}; one of {sorted(m for m in known if '.' not in m)}")
+    stub_cls, request_cls = known[method]
+    text = request if isinstance(request, str) else json.dumps(request)
+    message = json_format.Parse(text or "{}", request_cls())
+    with channel(address, tls_ca) as ch:
+        rpc = getattr(stub_cls(ch), method.rsplit(".", 1)[-1])
+        response = rpc(message, timeout=timeout, metadata=metadata(token))
+    return json_format.MessageToDict(response, preserving_proto_field_name=True,
+                                     always_print_fields_with_no_presence=True)
+
+
+def error_text(err: grpc.RpcError) -> str:
+    """The status code, and each field violation on its own line (or the details when there are none)."""
+    violations = []
+    status = rpc_status.from_call(err)
+    for detail in status.details if status is not None else ():
+        bad = error_details_pb2.BadRequest()
+        if detail.Unpack(bad):
+            violations += [f"  {v.field}: {v.description}" for v in bad.field_violations]
+    if violations:
+        return "\n".join([f"{err.code().name}:", *violations])
+    return f"{err.code().name}: {err.details()}"
+
+
+def health(address: str, service: str = "", timeout: float = 30.0, tls_ca: str | None = None,
+           token: str | None = None) -> str:
+    """The serving status name ("SERVING", "NOT_SERVING", ...) of `service` ("" = the whole server)."""
+    with channel(address, tls_ca) as ch:
+        status = health_pb2_grpc.HealthStub(ch).Check(
+            health_pb2.HealthCheckRequest(service=service), timeout=timeout, metadata=metadata(token)).status
+    return health_pb2.HealthCheckResponse.ServingStatus.Name(status)
