@@ -1,0 +1,1 @@
+"""Thin gRPC adapters over the domain: the gardens.v1 server, its services, conversion, errors and limits."""
