@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -11,6 +12,7 @@ from solver.core.solve import SolveControl
 from .data import Catalog
 from .garden import Cell, Garden, PathDrawing, Plan
 from .rules import replay
+from .schedule import plant_towards
 from .scoring import ScoreSheet, score_sheet
 from .state import WINDOW, Day, Planting, Setup
 
@@ -374,16 +376,6 @@ class HorticultureModel:
         box = [t for (p, t), b in self.box.items() if solver.value(b)]
         return garden, box
 
-    def forbid(self, solver: cp_model.CpSolver) -> None:
-        """No-good: exclude this exact final garden with these cards, window box and gnome."""
-        lits = [self.y[i][t] if solver.value(self.y[i][t]) else self.y[i][t].Not()
-                for i in range(self.n) for t in self.types]
-        lits += [b if solver.value(b) else b.Not() for ch in self.choice for b in ch]
-        lits += [b if solver.value(b) else b.Not() for b in self.box.values()]
-        lits += [b if solver.value(b) else b.Not() for b in self.gv]
-        self.m.add_bool_or([lit.Not() for lit in lits])
-        self.m.clear_hints()
-
     def chosen_cards(self, solver: cp_model.CpSolver) -> list[int]:
         return [spec.options[next(o for o, b in enumerate(self.choice[d]) if solver.value(b))]
                 for d, spec in enumerate(self.days)]
@@ -403,6 +395,22 @@ class HorticultureModel:
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
             m.add(var[t] == 1)
 
+    def hint_final(self, garden: dict[Cell, str], box: list[str], chosen: list[int], gnome: Cell, plan: Plan) -> None:
+        """Hint (not pin) a final garden, e.g. the relaxed optimum, to start the day-by-day search."""
+        m = self.m
+        for i, cell in enumerate(self.cells):
+            for t in self.types:
+                m.add_hint(self.y[i][t], garden.get(cell) == t)
+            m.add_hint(self.gv[i], cell == gnome)
+        for d, cid in enumerate(chosen):
+            for o, option in enumerate(self.days[d].options):
+                m.add_hint(self.choice[d][o], option == cid)
+        for var, t in ((self.plan_border, plan.border), (self.plan_path, plan.path),
+                       (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
+            for ty, b in var.items():
+                m.add_hint(b, ty == t)
+        del box
+
     def hint(self, days: list[Day], gnome: Cell, plan: Plan) -> None:
         """Hint a known game (e.g. a greedy one) to start the search from it."""
         m = self.m
@@ -418,7 +426,10 @@ class HorticultureModel:
                 m.add_hint(self.window[p], planting.at == WINDOW)
                 for i, b in enumerate(self.at[p]):
                     m.add_hint(b, planting.at == self.cells[i])
-        del plan
+        for var, t in ((self.plan_border, plan.border), (self.plan_path, plan.path),
+                       (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
+            for ty, b in var.items():
+                m.add_hint(b, ty == t)
 
 
 def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp_model.CpSolver:
@@ -429,62 +440,132 @@ def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp
 
 def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
           plan: Plan | None, control: SolveControl | None = None) -> Solution:
-    """Best final score, in two steps that keep every claim honest.
+    """Best final score, keeping every claim honest.
 
-    1. The final garden alone (no planting order) is optimised: a relaxation, so its bound bounds
-       the real game. 2. A planting order for that garden is searched day by day. When one exists
-       and step 1 was proven optimal, the game is optimal. Otherwise the full day-by-day model is
-       solved with the time left, and the result is reported as feasible with the best bound.
+    1. The final garden alone is optimised with plants merely orderable outward from the path (no
+       day-by-day card matching): a relaxation, so its bound bounds the real game. If it is proven
+       optimal and a day-by-day planting of that very garden exists, the game is optimal.
+    2. Otherwise the exact day-by-day model is searched (hinted with the relaxed garden); the
+       bound reported is the smaller of both bounds, and "optimal" needs score == bound.
     The returned game is replayed by the pure rules and scored by the pure scorer; the CP-SAT
     objective must equal that score (ModelMismatch otherwise).
     """
     control = control or SolveControl(time_limit_s=10.0)
     budget = control.time_limit_s
+    rng = random.Random(control.random_seed)
     relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
-    wall, bound = 0.0, None
-    while budget - wall > 0.05:
-        st1, s1 = control.solve(relaxed.m, _solver(control, max(0.05, (budget - wall) * 0.75), linearization=2))
-        wall += s1.wall_time
-        if st1 == cp_model.INFEASIBLE:
-            # every garden left was cut as unplantable (or none existed): no legal game at all
-            return Solution("infeasible", None, None, [], gnome, plan, None, wall)
-        if st1 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            break
-        bound = int(s1.best_objective_bound + 1e-6)
+    st1, s1, wall, bound = _search(relaxed, control, budget * 0.6, rng)
+    if st1 == cp_model.INFEASIBLE:
+        return Solution("infeasible", None, None, [], gnome, plan, None, wall)
+    if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         garden, box = relaxed.extract_garden(s1)
         chosen = relaxed.chosen_cards(s1)
         g, p = _gnome_plan(relaxed, s1)
+    else:  # nothing found yet: aim the greedy planting at an empty garden
+        garden, box, chosen = {}, [], [spec.options[0] for spec in days]
+        g = gnome if gnome is not None else relaxed.cells[0]
+        p = plan or Plan(*([relaxed.types[0]] * 2), (relaxed.types[0],) * 2)
+    if st1 == cp_model.OPTIMAL:
         order = HorticultureModel(catalog, side, drawing, days, g, p)
         order.fix_final(garden, box, chosen, g, p)
-        st2, s2 = control.solve(order.m, _solver(control, max(0.5, budget - wall)))
+        st2, s2 = control.solve(order.m, _solver(control, max(0.5, min(budget * 0.2, budget - wall))))
         wall += s2.wall_time
         if st2 == cp_model.OPTIMAL:
             game, g, p = order.extract(s2)
             objective = int(round(s2.objective_value))
-            if st1 == cp_model.OPTIMAL and objective != int(round(s1.objective_value)):
+            if objective != int(round(s1.objective_value)):
                 raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
-            status = "optimal" if st1 == cp_model.OPTIMAL else "feasible"
-            return _checked(catalog, side, drawing, status, objective, bound, game, g, p, wall)
-        if st2 != cp_model.INFEASIBLE:
-            break
-        # No planting order reaches this garden with these cards: cut it and ask again. The
-        # relaxation of what is left still bounds every real game.
-        relaxed.forbid(s1)
-    # No planting order reaches the relaxed garden (or nothing found yet): the full model decides.
-    full = HorticultureModel(catalog, side, drawing, days, gnome, plan)
-    st3, s3 = control.solve(full.m, _solver(control, max(1.0, budget - wall)))
-    wall += s3.wall_time
+            return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, wall)
+    # The relaxed garden cannot be planted day by day as it is (or was not proven best): plant
+    # towards it greedily (always legal), then let the exact day-by-day model improve that game.
+    fixed_days = [(d, spec) for d, spec in enumerate(days) if spec.fixed is not None]
+    try:
+        game = plant_towards(catalog, Setup(side, drawing, g, p), chosen, garden, box, dict(fixed_days))
+    except ValueError:
+        game = None
+    full = HorticultureModel(catalog, side, drawing, days, g if gnome is not None else gnome,
+                             p if plan is not None else plan)
+    if game is not None:
+        full.hint(game, g, p)
+    st3, s3, spent, b3 = _search(full, control, max(0.5, budget - wall), rng)
+    wall += spent
     if st3 == cp_model.INFEASIBLE:
         return Solution("infeasible", None, None, [], gnome, plan, None, wall)
-    if st3 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        bound = b3 if bound is None else min(bound, b3)
+        found, fg, fp = full.extract(s3)
+        found_score = _exact_score(catalog, side, drawing, found, fg, fp, control)
+    else:
+        found, found_score = None, -1
+    if game is not None:
+        greedy_score = _exact_score(catalog, side, drawing, game, g, p, control)
+        if greedy_score > found_score:
+            found, fg, fp, found_score = game, g, p, greedy_score
+    if found is None:
         return Solution("unknown", None, bound, [], gnome, plan, None, wall)
-    b3 = int(s3.best_objective_bound + 1e-6)
-    bound = b3 if bound is None else min(bound, b3)
-    game, g, p = full.extract(s3)
-    objective = int(round(s3.objective_value))
-    if st3 == cp_model.FEASIBLE:
-        objective = _exact_score(catalog, side, drawing, game, g, p, control)
-    return _checked(catalog, side, drawing, STATUS[st3], objective, bound, game, g, p, wall)
+    status = "optimal" if bound is not None and found_score >= bound else "feasible"
+    return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, wall)
+
+
+def _search(model: HorticultureModel, control: SolveControl, seconds: float,
+            rng: random.Random) -> tuple[int, cp_model.CpSolver, float, int | None]:
+    """A first search, then neighbourhood moves, then a hinted run on the whole model.
+
+    One CP-SAT worker finds good gardens slowly (no built-in LNS), so part of the time goes to
+    re-optimising one patch of squares at a time with the plants of all other squares pinned.
+    Only runs on the whole model give bounds. Returns (status, solver holding the best values,
+    seconds spent, bound or None).
+    """
+    m = model.m
+    st, best = control.solve(m, _solver(control, seconds * 0.3, linearization=2))
+    spent = best.wall_time
+    if st == cp_model.UNKNOWN and seconds - spent > 0.1:
+        # the stronger LP sometimes finds no first garden in time; the default one always did
+        st, best = control.solve(m, _solver(control, (seconds - spent) * 0.5, linearization=1))
+        spent += best.wall_time
+    if st != cp_model.FEASIBLE:
+        bound = int(best.best_objective_bound + 1e-6) if st == cp_model.OPTIMAL else None
+        return st, best, spent, bound
+    bound = int(best.best_objective_bound + 1e-6)
+    best_value = best.objective_value
+    values = list(best.response_proto.solution)
+    while spent < seconds * 0.8:
+        sub = m.clone()
+        sub.clear_hints()
+        for i in _neighbourhood(model, rng, free=rng.choice((6, 9, 12))):
+            for t in model.types:
+                sub.add(model.y[i][t] == best.value(model.y[i][t]))
+        _hint_all(sub, values)
+        st2, s2 = control.solve(sub, _solver(control, min(0.5, max(0.05, seconds * 0.8 - spent)), linearization=2))
+        spent += s2.wall_time
+        if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) and s2.objective_value > best_value:
+            best, best_value, values = s2, s2.objective_value, list(s2.response_proto.solution)
+    m.clear_hints()
+    _hint_all(m, values)
+    st3, s3 = control.solve(m, _solver(control, max(0.05, seconds - spent), linearization=2))
+    spent += s3.wall_time
+    m.clear_hints()
+    if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        bound = min(bound, int(s3.best_objective_bound + 1e-6))
+        if s3.objective_value >= best_value:
+            return st3, s3, spent, bound
+    return cp_model.FEASIBLE, best, spent, bound
+
+
+def _hint_all(model: cp_model.CpModel, values: list[int]) -> None:
+    hint = model.model_proto.solution_hint
+    for index, value in enumerate(values):
+        hint.vars.append(index)
+        hint.values.append(value)
+
+
+def _neighbourhood(model: HorticultureModel, rng: random.Random, free: int) -> list[int]:
+    """Squares to pin: all but a compact patch of about `free` squares around a random centre."""
+    cols, rows = model.sheet.columns, model.sheet.rows
+    c0, r0 = rng.randrange(cols), rng.randrange(rows)
+    near = sorted(range(model.n), key=lambda i: (abs(model.cells[i][0] - c0) + abs(model.cells[i][1] - r0),
+                                                 rng.random()))
+    return near[free:]
 
 
 def _gnome_plan(model: HorticultureModel, solver: cp_model.CpSolver) -> tuple[Cell, Plan]:

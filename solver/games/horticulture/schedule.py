@@ -1,0 +1,79 @@
+"""Greedy day-by-day planting towards a target garden: a legal starting game for the exact model."""
+from __future__ import annotations
+
+from collections import deque
+
+from .data import Catalog
+from .garden import Cell, Garden
+from .rules import _draw, planting_refusal
+from .state import WINDOW, Day, Planting, Setup, Sheet
+
+
+def _distance_from_path(garden: Garden, gnome: Cell) -> dict[Cell, int]:
+    """Squares' distance (in squares) from one where planting is always allowed."""
+    start = [c for c in garden.cells if c != gnome and
+             (garden.next_to_path(c) or gnome in garden.touching(c))]
+    dist = {c: 0 for c in start}
+    queue = deque(start)
+    while queue:
+        cur = queue.popleft()
+        for n in garden.touching(cur):
+            if n != gnome and n not in dist:
+                dist[n] = dist[cur] + 1
+                queue.append(n)
+    return dist
+
+
+def plant_towards(catalog: Catalog, setup: Setup, chosen: list[int], target: dict[Cell, str],
+                  box: list[str], played: dict[int, object] | None = None) -> list[Day]:
+    """Plant the chosen cards in order, each plant on a free target square of its kind when the
+    rules allow, else in the window box when the target wants it there, else on the nearest legal
+    square the target leaves empty (or any legal square). Always returns a legal game."""
+    sheet_side = catalog.sheet(setup.side)
+    garden = Garden(sheet_side, setup.drawing)
+    slots = sheet_side.window_box_slots
+    dist = _distance_from_path(garden, setup.gnome)
+    sheet = Sheet(setup)
+    days = []
+
+    def legal(p: Planting) -> bool:
+        return planting_refusal(garden, sheet, p, slots) is None
+
+    def place(plant: str) -> Planting:
+        wanted = sorted((c for c, t in target.items() if t == plant and c not in sheet.garden),
+                        key=lambda c: (dist.get(c, 99), c))
+        for c in wanted:
+            if legal(Planting(plant, c)):
+                return Planting(plant, c)
+        if plant in box and legal(Planting(plant, WINDOW)):
+            return Planting(plant, WINDOW)
+        spare = sorted((c for c in garden.cells if c not in target and c != setup.gnome),
+                       key=lambda c: (-dist.get(c, 0), c))
+        for c in spare + sorted(garden.cells, key=lambda c: (-dist.get(c, 0), c)):
+            if legal(Planting(plant, c)):
+                return Planting(plant, c)
+        if legal(Planting(plant, WINDOW)):
+            return Planting(plant, WINDOW)
+        raise ValueError(f"no legal square left for {plant}")
+
+    def choose_wild() -> str:
+        needs = [(dist.get(c, 99), c, t) for c, t in target.items() if c not in sheet.garden and legal(Planting(t, c))]
+        if needs:
+            return min(needs)[2]
+        left = [t for t in box if t not in sheet.window_box]
+        return left[0] if left else next(iter(catalog.plants))
+
+    for d, cid in enumerate(chosen):
+        if played and d in played:
+            for p in played[d].fixed:
+                _draw(sheet, p)
+            days.append(Day(cid, tuple(played[d].fixed)))
+            continue
+        plants = []
+        for plant in catalog.card(cid).plants:
+            kind = choose_wild() if plant == catalog.wild else plant
+            p = place(kind)
+            _draw(sheet, p)
+            plants.append(p)
+        days.append(Day(cid, tuple(plants)))
+    return days
