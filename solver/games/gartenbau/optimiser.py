@@ -127,8 +127,10 @@ def _check(garden: Garden, catalog: Catalog, objective: int) -> Score:
 
 
 def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | None = None,
-                  board: int | None = None, pinned: Pinned | None = None) -> Solution:
-    """The garden of maximum prestige for `holding` on a board x board grid (default_board)."""
+                  board: int | None = None, pinned: Pinned | None = None,
+                  time_limit_s: float | None = None) -> Solution:
+    """The garden of maximum prestige for `holding` on a board x board grid (default_board).
+    `time_limit_s` (if given) shortens the control's limit for this one search."""
     holding.validate(catalog)
     control = control or SolveControl(time_limit_s=10.0)
     size = board or default_board(len(holding.seedlings))
@@ -137,7 +139,7 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     start = time.perf_counter()
     gm = build_model(catalog, size, catalog.starter_tiles[holding.starter].sides[holding.side], holding.seedlings,
                      holding.plants, holding.flowers, int(holding.flower_pot) + int(holding.watering_can), pinned)
-    status, solver = control.solve(gm.model)
+    status, solver = control.solve(gm.model, control.new_solver(time_limit_s))
     name = STATUS.get(status, "unknown")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Solution(name, size, time.perf_counter() - start)
@@ -210,14 +212,17 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
          margin: int = 2) -> list[Option]:
     """Placements of the newly acquired `tile_id`, ranked by the best final prestige reachable with the
     tiles still to come (`known`: its seedlings/plants/flowers are the ones not yet in the garden).
-    Each option is solved on a board of the current garden plus `margin` spaces on every side."""
+    Each option is solved on a board of the current garden plus `margin` spaces on every side, with
+    an equal share of the control's time limit; an option not proved optimal says so."""
     violations = garden_violations(garden, catalog)
     if violations:
         raise InputError("garden", "; ".join(map(str, violations)))
     control = control or SolveControl(time_limit_s=10.0)
     starter = garden.tiles[0]
     options = []
-    for placement, after in placements(garden, catalog, tile_id):
+    choices = placements(garden, catalog, tile_id)
+    share = max(0.2, control.time_limit_s / max(1, len(choices)))
+    for placement, after in choices:
         rows = [c[0] for c in after.filled]
         cols = [c[1] for c in after.filled]
         grow = 2 * len(known.seedlings)
@@ -230,7 +235,7 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
                           [p.plant.id for p in after.plants] + known.plants,
                           [f.flower.id for f in after.flowers] + known.flowers,
                           garden.flower_pot, garden.watering_can)
-        sol = solve_optimal(holding, catalog, control, board=size, pinned=pinned)
+        sol = solve_optimal(holding, catalog, control, board=size, pinned=pinned, time_limit_s=share)
         options.append(Option(placement, sol.status, sol.prestige, sol.bound, sol.garden))
     options.sort(key=lambda o: (-(o.prestige if o.prestige is not None else -1), o.status != "optimal",
                                 str(o.placement)))

@@ -1,0 +1,101 @@
+"""The Gartenbau engine as plain functions on plain data: what the CLI and a gRPC servicer call."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from solver.core.solve import SolveControl
+from solver.errors import InputError
+
+from . import optimiser
+from .data import Catalog, load_catalog
+from .garden import Garden, garden_from_dict, garden_to_dict, render
+from .rules import garden_violations
+from .scoring import Score, score as pure_score
+
+
+def _catalog(catalog_dir: str | Path | None) -> Catalog:
+    return load_catalog(catalog_dir)
+
+
+def _score_dict(s: Score) -> dict:
+    return {"total": s.total, "flowers": dict(s.flowers), "plants": s.plants, "tokens": s.tokens,
+            "flowers_placed": s.flowers_placed, "plants_showing": s.plants_showing}
+
+
+def _holding(doc: Any, where: str = "holding") -> optimiser.Holding:
+    if not isinstance(doc, dict):
+        raise InputError(where, "must be an object", doc)
+    starter = doc.get("starter")
+    if not isinstance(starter, dict):
+        raise InputError(f"{where}.starter", "must be an object with id and side", starter)
+    tokens = doc.get("tokens", {})
+    if not isinstance(tokens, dict) or any(not isinstance(v, bool) for v in tokens.values()):
+        raise InputError(f"{where}.tokens", "must map flower_pot / watering_can to booleans (true = unused)", tokens)
+    return optimiser.Holding(starter.get("id"), starter.get("side"), doc.get("seedlings", []), doc.get("plants", []),
+                             doc.get("flowers", []), tokens.get("flower_pot", False), tokens.get("watering_can", False))
+
+
+def _control(time_limit_s: float, seed: int, control: SolveControl | None) -> SolveControl:
+    if control is not None:
+        return control
+    if not isinstance(time_limit_s, (int, float)) or not 0 < time_limit_s <= 3600:
+        raise InputError("time_limit_s", "must be a number of seconds in (0, 3600]", time_limit_s)
+    return SolveControl(time_limit_s=float(time_limit_s), random_seed=int(seed))
+
+
+def validate(garden: dict, catalog_dir: str | Path | None = None) -> dict:
+    """Is the garden legal? {"legal": bool, "violations": [{"rule", "message"}]}. Malformed input raises."""
+    cat = _catalog(catalog_dir)
+    violations = garden_violations(garden_from_dict(garden, cat), cat)
+    return {"legal": not violations, "violations": [{"rule": v.rule, "message": v.message} for v in violations]}
+
+
+def _legal(garden: dict, cat: Catalog) -> Garden:
+    g = garden_from_dict(garden, cat)
+    violations = garden_violations(g, cat)
+    if violations:
+        raise InputError("garden", "; ".join(map(str, violations)))
+    return g
+
+
+def score(garden: dict, catalog_dir: str | Path | None = None) -> dict:
+    """End-of-season prestige of a legal garden, itemised, with the tie-break key."""
+    g = _legal(garden, _catalog(catalog_dir))
+    s = pure_score(g)
+    return dict(_score_dict(s), tie_break=list(s.tie_break_key()))
+
+
+def _solution_dict(sol: optimiser.Solution) -> dict:
+    out = {"status": sol.status, "prestige": sol.prestige, "bound": sol.bound, "board": sol.board,
+           "seconds": round(sol.seconds, 3)}
+    if sol.garden is not None:
+        out.update(garden=garden_to_dict(sol.garden), score=_score_dict(sol.score), picture=render(sol.garden))
+    return out
+
+
+def solve_optimal(holding: dict, time_limit_s: float = 10.0, board: int | None = None, seed: int = 0,
+                  catalog_dir: str | Path | None = None, control: SolveControl | None = None) -> dict:
+    """The best garden for the tiles held. "optimal" only when proved; "feasible" carries the bound."""
+    cat = _catalog(catalog_dir)
+    sol = optimiser.solve_optimal(_holding(holding), cat, _control(time_limit_s, seed, control), board=board)
+    return _solution_dict(sol)
+
+
+def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float = 10.0, margin: int = 2,
+         seed: int = 0, catalog_dir: str | Path | None = None, control: SolveControl | None = None) -> dict:
+    """Placements of a newly acquired tile ranked by the best final prestige reachable with the tiles
+    known to come (`known`: {"seedlings", "plants", "flowers"} not yet in the garden)."""
+    cat = _catalog(catalog_dir)
+    g = _legal(garden, cat)
+    known = known or {}
+    if not isinstance(known, dict):
+        raise InputError("known", "must be an object with seedlings / plants / flowers lists", known)
+    if not isinstance(margin, int) or not 0 <= margin <= 6:
+        raise InputError("margin", "must be an integer from 0 to 6", margin)
+    future = optimiser.Holding(g.tiles[0].id, g.tiles[0].side, known.get("seedlings", []), known.get("plants", []),
+                               known.get("flowers", []))
+    future.validate(cat)
+    options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin)
+    return {"tile": tile, "options": [{"placement": o.placement, "status": o.status, "prestige": o.prestige,
+                                       "bound": o.bound} for o in options]}
