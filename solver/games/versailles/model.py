@@ -187,14 +187,13 @@ STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
 
 
 def run(solo: SoloModel, tiles: Sequence[Tile], time_limit: float, seed: int,
-        deterministic_limit: float | None = None) -> SoloSolve:
+        deterministic_limit: float | None = None, presolve: bool = True) -> SoloSolve:
     """Solve on one worker with a fixed seed and a time limit."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed
     solver.parameters.max_time_in_seconds = time_limit
-    # measured: presolve costs ~1 s on these models and rarely pays back within a few seconds
-    solver.parameters.cp_model_presolve = False
+    solver.parameters.cp_model_presolve = presolve
     if deterministic_limit is not None:
         solver.parameters.max_deterministic_time = deterministic_limit
     code = solver.solve(solo.model)

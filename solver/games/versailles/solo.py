@@ -40,9 +40,55 @@ def default_board(n_tiles: int) -> int:
     return 2 * math.ceil(math.sqrt(n_tiles)) + 2
 
 
+def counting_bound(tiles: Sequence[Tile], catalog: Catalog) -> int:
+    """No garden beats the k largest field counts at each scoring (every field of a type joined)."""
+    total = 0
+    for n, k in solo_checkpoints(len(tiles), catalog):
+        counts = sorted((sum(1 for tile in tiles[:n] for code in tile.fields if code in (t, *catalog.joker_types))
+                         for t in catalog.garden_types), reverse=True)
+        total += sum(counts[:k])
+    return total
+
+
+def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], values: list[int],
+            points: int, ceiling: int, rng: random.Random, steps: int, seed: int,
+            deadline: float) -> tuple[list[Placement], list[int], int]:
+    """Large neighbourhood search: keep all but a few tiles where they are, let CP-SAT re-place
+    those few (a window of consecutive tiles or a random handful), keep any improvement."""
+    n = len(tiles)
+    for _ in range(steps):
+        if points >= ceiling or time.perf_counter() > deadline or n < 3:
+            break
+        size = min(n - 1, rng.choice((3, 4)))
+        if rng.random() < 0.5:
+            start = rng.randrange(n - size + 1)
+            free = set(range(start, start + size))
+        else:
+            free = set(rng.sample(range(n), size))
+        keep = []
+        for i, p in enumerate(placements):
+            if i not in free:
+                want = (p.x + solo.offset[0], p.y + solo.offset[1], p.rotation)
+                keep.extend(lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want)
+        solo.model.clear_assumptions()
+        solo.model.add_assumptions(keep)
+        solo.hint_all(values)
+        step = run(solo, tiles, max(0.05, min(2.0, deadline - time.perf_counter())), seed,
+                   deterministic_limit=1.0, presolve=False)
+        if step.objective is not None and step.objective > points:
+            placements, values, points = step.placements, solo.last_values, step.objective
+    solo.model.clear_assumptions()
+    return placements, values, points
+
+
 def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0, seed: int = 0,
-               board: int | None = None, restarts: int = 4) -> SoloResult:
-    """Maximise intermediate + final garden points of one player receiving `tiles` in this order."""
+               board: int | None = None, restarts: int = 4, presolve: bool = True,
+               search_steps: int | None = None) -> SoloResult:
+    """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
+
+    Greedy garden -> CP-SAT large neighbourhood search (about half the time) -> full CP-SAT solve
+    from the best garden, which proves optimality or reports the best bound.
+    """
     started = time.perf_counter()
     board = board or default_board(len(tiles))
     checkpoints = solo_checkpoints(len(tiles), catalog)
@@ -59,9 +105,13 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0
         done = run(fixed, tiles, max(0.5, time_limit / 4), seed)
         if done.status == "optimal":
             _check(done.placements, done.objective, catalog, "hint completion")
-            solo.hint_all(fixed.last_values)
+            steps = search_steps if search_steps is not None else 3 * len(tiles)
+            better, values, _ = improve(solo, tiles, done.placements, fixed.last_values, done.objective,
+                                        counting_bound(tiles, catalog), random.Random(seed), steps, seed,
+                                        started + time_limit / 2)
+            solo.hint_all(values)
     left = max(0.1, time_limit - (time.perf_counter() - started))
-    result = run(solo, tiles, left, seed)
+    result = run(solo, tiles, left, seed, presolve=presolve)
     placements, points = result.placements, result.objective
     if result.status == "feasible" and placements is not None:
         # the best garden found may not yet have its largest areas chosen: score it exactly
