@@ -82,7 +82,7 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
 
 
 def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0, seed: int = 0,
-               board: int | None = None, restarts: int = 4, presolve: bool = True,
+               board: int | None = None, restarts: int = 8, presolve: bool = True,
                search_steps: int | None = None) -> SoloResult:
     """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
 
