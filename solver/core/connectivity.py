@@ -29,10 +29,10 @@ def connected_group(model: cp_model.CpModel, cells: list[Cell], allowed: dict[Ce
     index = {c: i for i, c in enumerate(cells)}
     cellset = set(cells)
     max_depth = (size - 1) if size else len(cells) - 1
-    z = {c: model.new_bool_var(f"{name}_z{c}") for c in cells}
-    depth = {c: model.new_int_var(0, max_depth, f"{name}_d{c}") for c in cells}
+    z = {c: model.new_bool_var("") for c in cells}
+    depth = {c: model.new_int_var(0, max_depth, "") for c in cells}
     root_cells = [c for c in (roots if roots is not None else cells) if c in cellset]
-    root = {c: model.new_bool_var(f"{name}_r{c}") for c in root_cells}
+    root = {c: model.new_bool_var("") for c in root_cells}
     model.add(sum(root.values()) == 1).only_enforce_if(enforce)
     model.add(sum(root.values()) <= 1)
     for c in cells:
@@ -54,7 +54,7 @@ def connected_group(model: cp_model.CpModel, cells: list[Cell], allowed: dict[Ce
             lk = link(c, n) if link else None
             if link is not None and lk is None:
                 continue
-            p = model.new_bool_var(f"{name}_p{c}{d}")
+            p = model.new_bool_var("")
             model.add_implication(p, z[n])
             if lk is not None:
                 model.add_implication(p, lk)
@@ -77,7 +77,7 @@ def closed_loop(model: cp_model.CpModel, cells: list[Cell], link: Callable[[Cell
     Returns (on_loop literal per cell, undirected edge literal per ordered pair (a, b) with a < b).
     """
     index = {c: i for i, c in enumerate(cells)}
-    on = {c: model.new_bool_var(f"{name}_on{c}") for c in cells}
+    on = {c: model.new_bool_var("") for c in cells}
     arcs = [(index[c], index[c], on[c].Not()) for c in cells]
     arc = {}
     for c in cells:
@@ -89,7 +89,7 @@ def closed_loop(model: cp_model.CpModel, cells: list[Cell], link: Callable[[Cell
             lk = link(c, n)
             if lk is None:
                 continue
-            a = model.new_bool_var(f"{name}_a{c}{d}")
+            a = model.new_bool_var("")
             model.add_implication(a, lk)
             arc[(c, n)] = a
             arcs.append((index[c], index[n], a))
@@ -97,7 +97,7 @@ def closed_loop(model: cp_model.CpModel, cells: list[Cell], link: Callable[[Cell
     for (c, n), a in arc.items():
         if c < n:
             back = arc.get((n, c))
-            e = model.new_bool_var(f"{name}_e{c}{n}")
+            e = model.new_bool_var("")
             if back is not None:
                 model.add_bool_or([a.Not(), back.Not()])
                 model.add(a + back == e)
@@ -114,12 +114,12 @@ def enclosed_by(model: cp_model.CpModel, cell: Cell, on: dict[Cell, Lit], edges:
     and an odd number of loop segments between columns c and c+1 lie above it (ray parity)."""
     r0, c0 = cell
     crossing = [edges[((r, c0), (r, c0 + 1))] for r in range(r0) if ((r, c0), (r, c0 + 1)) in edges]
-    parity = model.new_bool_var(f"{name}_par{cell}")
+    parity = model.new_bool_var("")
     if crossing:
         model.add_bool_xor(crossing + [parity.Not()])
     else:
         model.add(parity == 0)
-    inside = model.new_bool_var(f"{name}_{cell}")
+    inside = model.new_bool_var("")
     model.add_bool_and([parity, on[cell].Not()]).only_enforce_if(inside)
     model.add_bool_or([parity.Not(), on[cell], inside])
     return inside

@@ -81,21 +81,28 @@ def post(gm: GardenModel, card: Card, e, rings_only: bool = False) -> None:
         connected_group(m, gm.cells, allowed, e, size=spec.min, name=f"{tag}")
     elif card.kind == "link":
         allowed = {c: gm.has(c, spec.element) for c in gm.cells}
-        across = m.new_bool_var(f"{tag}_lr")
-        down = m.new_bool_var(f"{tag}_tb")
+        across = m.new_bool_var("")
+        down = m.new_bool_var("")
         m.add_bool_or([across, down]).only_enforce_if(e)
-        for lit, first, last, line in ((across, lambda c: c[1] == 0, lambda c: c[1] == n - 1, lambda c, i: c[1] == i),
-                                       (down, lambda c: c[0] == 0, lambda c: c[0] == n - 1, lambda c, i: c[0] == i)):
-            roots = [c for c in gm.cells if first(c)]
-            reach = [c for c in gm.cells if last(c)]
-            z = connected_group(m, gm.cells, allowed, lit, roots=roots, reach=reach, name=f"{tag}_{lit.name}")
+        directions = [(across, 1), (down, 0)]
+        if gm.rotation_free and not gm.link_oriented:
+            # Every card kind reads the garden the same way after a quarter turn (tiles turning with
+            # it), so a solution with this link top-to-bottom turns into one with it left-to-right:
+            # the first link card may be oriented without losing any solution up to rotation.
+            gm.link_oriented = True
+            m.add(down == 0)
+            directions = [(across, 1)]
+        for lit, axis in directions:
+            roots = [c for c in gm.cells if c[axis] == 0]
+            reach = [c for c in gm.cells if c[axis] == n - 1]
+            z = connected_group(m, gm.cells, allowed, lit, roots=roots, reach=reach, name=f"{tag}")
             # implied: a link crossing the garden has a member in every column (or row) it crosses
             for i in range(n):
-                m.add_bool_or([z[c] for c in gm.cells if line(c, i)]).only_enforce_if(lit)
+                m.add_bool_or([z[c] for c in gm.cells if c[axis] == i]).only_enforce_if(lit)
     elif card.kind == "geometry":
         options = []
         for k, placement in enumerate(spec.placements(n)):
-            here = m.new_bool_var(f"{tag}_at{k}")
+            here = m.new_bool_var("")
             for cell, sel in placement:
                 m.add_implication(here, gm.has(cell, sel))
             options.append(here)
@@ -121,7 +128,7 @@ def _match_literals(gm: GardenModel):
             if x not in set(gm.cells) or (x, c) in cache:
                 continue
             a, b = gm.path_edge(c, d), gm.path_edge(x, OPPOSITE[d])
-            lit = m.new_bool_var(f"match{c}{x}")
+            lit = m.new_bool_var("")
             m.add_bool_and([a, b]).only_enforce_if(lit)
             m.add_bool_or([a.Not(), b.Not(), lit])
             cache[(c, x)] = cache[(x, c)] = lit
@@ -146,7 +153,7 @@ def _post_path(gm: GardenModel, card: Card, e) -> None:
             if is_border(c, n):
                 continue  # a tile on the garden's edge can never be surrounded
             inside = enclosed_by(m, c, on, edges, name=f"{card.id}_in")
-            here = m.new_bool_var(f"{card.id}_around{c}")
+            here = m.new_bool_var("")
             m.add_implication(here, inside)
             m.add_implication(here, gm.has(c, spec.around))
             options.append(here)
@@ -182,7 +189,7 @@ def _post_rings(gm: GardenModel, card: Card, e) -> None:
     m, spec = gm.model, card.spec
     options = []
     for k, (ring, inner) in enumerate(rings(gm.size)):
-        here = m.new_bool_var(f"{card.id}_ring{k}")
+        here = m.new_bool_var("")
         for cell, need in ring.items():
             for d in need:
                 m.add_implication(here, gm.path_edge(cell, d))

@@ -240,7 +240,7 @@ def closest_solution(current: Garden, cards: list[Card], mode: Mode, catalog: Ca
     control = control or SolveControl()
     _check_fit(mode, catalog)
     start = time.perf_counter()
-    gm = GardenModel(cards, mode, _tiles(mode, catalog))
+    gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
     if any(impossible(gm, c) for c in cards):
         return Closest("unsolvable", bound=0, seconds=time.perf_counter() - start)
     for card in cards:

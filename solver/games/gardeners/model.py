@@ -68,7 +68,12 @@ class Features:
 class GardenModel:
     """Variables of one garden: which signature each cell shows, and the features derived from it."""
 
-    def __init__(self, cards: list[Card], mode: Mode, tiles: list[Tile]):
+    def __init__(self, cards: list[Card], mode: Mode, tiles: list[Tile], rotation_free: bool = True):
+        # rotation_free: nothing but the cards constrains the garden, so the problem looks the same
+        # after a quarter turn and encodings may break that symmetry (False when a current garden
+        # or fixed tiles are part of the question).
+        self.rotation_free = rotation_free
+        self.link_oriented = False
         self.mode = mode
         self.size = mode.size
         self.cells = grid_cells(self.size)
@@ -90,33 +95,38 @@ class GardenModel:
         self.signatures: list[Signature] = sorted({s for o in class_of_orbit for s in o})
         self.sig_class = {s: class_of_orbit[o] for o in class_of_orbit for s in o}
         m = self.model
-        self.y = {(c, s): m.new_bool_var(f"y{c}_{i}") for c in self.cells for i, s in enumerate(self.signatures)}
+        self.y = {(c, s): m.new_bool_var("") for c in self.cells for s in self.signatures}
         for c in self.cells:
             m.add_exactly_one(self.y[(c, s)] for s in self.signatures)
+        by_class: dict[int, list[Signature]] = {}
+        for sig in self.signatures:
+            by_class.setdefault(self.sig_class[sig], []).append(sig)
         for k, members in enumerate(self.classes):
-            m.add(sum(self.y[(c, s)] for c in self.cells for s in self.signatures if self.sig_class[s] == k)
-                  == len(members))
-        self._sel_lits: dict[tuple[Cell, str], cp_model.IntVar] = {}
+            m.add(cp_model.LinearExpr.sum([self.y[(c, s)] for c in self.cells for s in by_class[k]]) == len(members))
+        self._selector_index = {sel.text: i for i, sel in enumerate(self.features.selectors)}
+        self._matching: dict = {}   # feature key -> signatures showing it
         self._feature_lits: dict = {}
 
     # -- derived literals -------------------------------------------------------------------
     def _derived(self, key, cell: Cell, pred) -> cp_model.IntVar:
         full = (key, cell)
         if full not in self._feature_lits:
-            chosen = [self.y[(cell, s)] for s in self.signatures if pred(s)]
+            if key not in self._matching:
+                self._matching[key] = [s for s in self.signatures if pred(s)]
+            chosen = [self.y[(cell, s)] for s in self._matching[key]]
             if not chosen:
                 lit = self.model.new_constant(0)
             elif len(chosen) == len(self.signatures):
                 lit = self.model.new_constant(1)
             else:
-                lit = self.model.new_bool_var(f"{key}{cell}")
-                self.model.add(sum(chosen) == lit)
+                lit = self.model.new_bool_var("")
+                self.model.add(cp_model.LinearExpr.sum(chosen) == lit)
             self._feature_lits[full] = lit
         return self._feature_lits[full]
 
     def has(self, cell: Cell, selector: Selector):
-        i = [s.text for s in self.features.selectors].index(selector.text)
-        return self._derived(("sel", selector.text), cell, lambda s: s[0][i])
+        i = self._selector_index[selector.text]
+        return self._derived(("sel", i), cell, lambda s: s[0][i])
 
     def bench_facing(self, cell: Cell, direction: str):
         return self._derived(("bench", direction), cell, lambda s: direction in s[1])

@@ -128,6 +128,10 @@ class _Builder:
             # a garden can slide anywhere: pin its bounding box to the top-left corner
             self.m.add(sum(self.filled[(0, c)] for c in range(self.n)) >= 1)
             self.m.add(sum(self.filled[(r, 0)] for r in range(self.n)) >= 1)
+            # and turn it (prestige ignores turns) until the starter lies flat, first seedling on the left
+            for (k, p, o), v in self.x.items():
+                if k == 0 and (p[0][0] != p[1][0] or o == 1):
+                    self.m.add(v == 0)
         self.m.add(sum(self.filled.values()) == self.total_cells)
 
     def connected(self, member: dict[Cell, object], root: dict[Cell, object], name: str, limit: int) -> None:

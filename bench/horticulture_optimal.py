@@ -1,0 +1,67 @@
+"""Benchmark: Horticulture solo optimum on seeded nurseries (time to proof, score, bound); prints a table."""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from solver.core.solve import SolveControl  # noqa: E402
+from solver.games.horticulture.data import default_catalog  # noqa: E402
+from solver.games.horticulture.garden import PathDrawing, Plan  # noqa: E402
+from solver.games.horticulture.model import DaySpec, solve  # noqa: E402
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def instance(seed: int, cards: int):
+    cat = default_catalog()
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(cat.deck.cards), cards)
+    plants = list(cat.plants)
+    plan = Plan(rng.choice(plants), rng.choice(plants), (rng.choice(plants), rng.choice(plants)))
+    gnome = (rng.randrange(6), rng.randrange(7))
+    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, cards, 2)]
+    return cat, days, gnome, plan
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--cards", default="8,16,32", help="nursery sizes (cards), comma-separated")
+    ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve (one worker)")
+    args = ap.parse_args(argv)
+    print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
+          f"1 worker, {args.time_limit:g} s limit")
+    header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
+             f"{'score p50':>9} {'gap p50':>7} {'gap max':>7}"
+    print(header)
+    print("-" * len(header))
+    for cards in [int(c) for c in args.cards.split(",")]:
+        times, scores, gaps, proven = [], [], [], 0
+        for seed in range(args.seeds):
+            cat, days, gnome, plan = instance(seed, cards)
+            t0 = time.perf_counter()
+            sol = solve(cat, "A", PathDrawing(3, "DDDDDDD"), days, gnome, plan,
+                        SolveControl(time_limit_s=args.time_limit, random_seed=0))
+            times.append(time.perf_counter() - t0)
+            proven += sol.status == "optimal"
+            if sol.score is not None:
+                scores.append(sol.score)
+                gaps.append((sol.bound or sol.score) - sol.score)
+        print(f"{cards:>5} {args.seeds:>3} {proven:>6} {pct(times, .5):>7.2f} {pct(times, .95):>7.2f} "
+              f"{max(times):>7.2f} {statistics.median(scores) if scores else '-':>9} "
+              f"{statistics.median(gaps) if gaps else '-':>7} {max(gaps) if gaps else '-':>7}")
+    print("gap = proven upper bound - score of the game returned (0 when proven optimal)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
