@@ -266,3 +266,41 @@ def closest_solution(current: Garden, cards: list[Card], mode: Mode, catalog: Ca
         raise EngineError(f"kept {kept} tiles but the model promised {objective}")
     verdict = "optimal" if status == cp_model.OPTIMAL else "feasible"
     return Closest(verdict, garden, kept, len(current.cells) - kept, round(solver.best_objective_bound), elapsed)
+
+
+def complete(partial: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
+             control: SolveControl | None = None) -> Solved:
+    """A completion of `partial` (its tiles stay where they are, same rotation) meeting every card,
+    a proof that none exists, or unknown within the limit."""
+    control = control or SolveControl()
+    _check_fit(mode, catalog)
+    start = time.perf_counter()
+    gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=not partial.cells)
+    for card in cards:
+        reason = impossible(gm, card)
+        if reason:
+            return Solved(UNSOLVABLE, None, time.perf_counter() - start, f"{card.id}: {reason}")
+    fix_placements(gm, partial)
+    for card in cards:
+        post(gm, card, gm.model.new_constant(1))
+    status, solver = control.solve(gm.model, _solver(control))
+    elapsed = time.perf_counter() - start
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        prefer = {cell: (p.tile.id, p.rotation) for cell, p in partial.cells.items()}
+        garden = _verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+        if any(garden.get(c) != p for c, p in partial.cells.items()):
+            raise EngineError("a completion moved a tile of the partial garden")
+        return Solved(SOLVABLE, garden, elapsed)
+    if status == cp_model.INFEASIBLE:
+        return Solved(UNSOLVABLE, None, elapsed)
+    return Solved(UNKNOWN, None, elapsed)
+
+
+def fix_placements(gm: GardenModel, partial: Garden) -> None:
+    """Keep the partial garden's tiles in place: each cell shows its tile's signature. The class
+    counts then leave exactly the remaining tiles for the other cells."""
+    if partial.size != gm.size:
+        from solver.errors import InputError
+        raise InputError("size", f"the garden is {partial.size}x{partial.size}, the mode plays {gm.size}x{gm.size}")
+    for cell, placed in partial.cells.items():
+        gm.model.add(gm.y[(cell, gm.sig_of[(placed.tile.id, placed.rotation)])] == 1)

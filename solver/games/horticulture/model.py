@@ -18,6 +18,8 @@ from .scoring import ScoreSheet, score_sheet
 from .state import WINDOW, Day, Planting, Setup
 
 log = logging.getLogger(__name__)
+HINT_GREEDY = True  # start the day-by-day search from the greedy planting of the relaxed garden
+NEIGHBOURHOODS = True  # spend part of each search re-optimising patches of squares
 
 STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
           cp_model.INFEASIBLE: "infeasible", cp_model.MODEL_INVALID: "invalid", cp_model.UNKNOWN: "unknown"}
@@ -490,7 +492,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         game = None
     full = HorticultureModel(catalog, side, drawing, days, g if gnome is not None else gnome,
                              p if plan is not None else plan)
-    if game is not None:
+    if game is not None and HINT_GREEDY:
         full.hint(game, g, p)
     # (Posting objective <= bound here looks free but slowed the search by 10x in measurements.)
     st3, s3, spent, b3 = _search(full, control, max(0.5, budget - wall), rng, known_bound=bound)
@@ -552,7 +554,7 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
         bound = min(bound, known_bound)
     best_value = best.objective_value
     values = list(best.response_proto.solution)
-    while spent < seconds * 0.8 and best_value < bound:
+    while NEIGHBOURHOODS and spent < seconds * 0.8 and best_value < bound:
         sub = m.clone()
         sub.clear_hints()
         for i in _neighbourhood(model, rng, free=rng.choice((6, 9, 12))):

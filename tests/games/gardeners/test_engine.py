@@ -153,3 +153,18 @@ def test_every_solvable_witness_passes_the_checker(cards):
         report = check(result.garden, cards)
         assert report.valid, report.broken
         assert sorted(p.tile.id for p in result.garden.cells.values()) == sorted(t.id for t in CAT.tiles)
+
+
+def test_complete_a_partial_garden_keeps_its_tiles():
+    cards = [DECK.get(i) for i in ("S08", "S16")]
+    partial = Garden(6, {(0, 0): Placed(CAT.tile("A01"), 0), (5, 5): Placed(CAT.tile("C11"), 3)})
+    result = engine.complete(partial, cards, NORMAL, CAT, ctl())
+    assert result.verdict == engine.SOLVABLE
+    assert result.garden.get((0, 0)) == partial.get((0, 0)) and result.garden.get((5, 5)) == partial.get((5, 5))
+    assert check(result.garden, cards).valid
+
+
+def test_a_partial_garden_that_cannot_be_completed_is_proven_so():
+    cards = [DECK.get("S08")]  # no two trees adjacent
+    partial = Garden(6, {(0, 0): Placed(CAT.tile("A01"), 0), (0, 1): Placed(CAT.tile("A02"), 0)})
+    assert engine.complete(partial, cards, NORMAL, CAT, ctl()).verdict == engine.UNSOLVABLE
