@@ -126,4 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=config.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    return serve(config)
+    try:
+        return serve(config)
+    except (ValueError, OSError) as exc:  # bad data files, an address already taken
+        print(f"server: error: {exc}", file=sys.stderr)
+        return 2

@@ -23,6 +23,18 @@ class GardenersServicer(gardeners_pb2_grpc.GardenersServiceServicer):
         self.tiles = {"catalog": config.tiles_file or None}
         self.data = {"catalog": config.tiles_file or None, "cards": config.cards_file or None}
 
+    def check_data_files(self) -> None:
+        """Loads the configured data files once, so a broken file stops the server at start-up
+        instead of failing every call with an error that blames the client."""
+        for flag, fn, kwargs in (("--tiles-file", "list_tiles", self.tiles),
+                                 ("--cards-file", "list_cards", {"cards": self.data["cards"]})):
+            path = next(iter(kwargs.values()))
+            if path:
+                try:
+                    self._fn(fn)(**kwargs)
+                except (ValueError, OSError) as exc:
+                    raise ValueError(f"{flag} {path}: {exc}") from None
+
     def _fn(self, name: str):
         return self.rt.function(GAME, name)
 
@@ -84,5 +96,7 @@ class GardenersServicer(gardeners_pb2_grpc.GardenersServiceServicer):
 
 
 def register(server, runtime: Runtime) -> None:
-    gardeners_pb2_grpc.add_GardenersServiceServicer_to_server(GardenersServicer(runtime), server)
+    servicer = GardenersServicer(runtime)
+    servicer.check_data_files()
+    gardeners_pb2_grpc.add_GardenersServiceServicer_to_server(servicer, server)
     runtime.add_service(SERVICE, solve_methods=SOLVE_METHODS, light_methods=LIGHT_METHODS)

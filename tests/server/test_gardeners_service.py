@@ -210,3 +210,16 @@ def test_missing_domain_function_is_unimplemented(start_server):
     with pytest.raises(grpc.RpcError) as err:
         stub.CountSolutions(pb.CountSolutionsRequest(card_ids=["A1"]), timeout=30)
     assert err.value.code() == grpc.StatusCode.UNIMPLEMENTED
+
+
+def test_configured_tiles_file_is_served(start_server, tmp_path):
+    from solver.games.gardeners.tiles import DEFAULT_CATALOG
+    doc = json.loads(DEFAULT_CATALOG.read_text())
+    first = doc["tiles"][0]
+    first["background"] = "soil" if first["background"] == "grass" else "grass"
+    path = tmp_path / "tiles.json"
+    path.write_text(json.dumps(doc))
+    srv = start_server(with_probe=False, tiles_file=str(path))
+    stub = gardeners_pb2_grpc.GardenersServiceStub(srv.channel())
+    tiles = stub.ListTiles(pb.ListTilesRequest(), timeout=30).tiles
+    assert (tiles[0].id, tiles[0].background) == (first["id"], first["background"])

@@ -64,11 +64,16 @@ def test_several_processes_share_the_port_and_stop_together():
             proc.wait()
 
 
-def test_bad_configuration_is_refused_with_a_message():
-    proc = subprocess.run([sys.executable, "-m", "server", "--workers", "0"], cwd=REPO,
+@pytest.mark.parametrize("flags,message", [
+    (["--workers", "0"], "workers must be >= 1"),
+    (["--tiles-file", "/nonexistent/tiles.json"], "--tiles-file /nonexistent/tiles.json"),
+])
+def test_bad_configuration_is_refused_with_a_message(flags, message):
+    proc = subprocess.run([sys.executable, "-m", "server", "--address", "localhost:0", *flags], cwd=REPO,
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
-    assert "workers must be >= 1" in proc.stderr
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 @pytest.fixture(scope="module")
