@@ -35,7 +35,12 @@ def _child(config: ServerConfig, index: int, ready) -> None:
 
     logging.basicConfig(level=config.log_level.upper(), stream=sys.stderr,
                         format=f"%(asctime)s %(levelname)s %(name)s[{index}] %(message)s", force=True)
-    sys.exit(serve(config, reuse_port=True, ready=lambda port: ready.put((index, port))))
+    try:
+        code = serve(config, reuse_port=True, ready=lambda port: ready.put((index, port, None)))
+    except (ValueError, OSError) as exc:  # bad data files, an address already taken
+        ready.put((index, None, str(exc)))
+        code = 2
+    sys.exit(code)
 
 
 def serve_processes(config: ServerConfig) -> int:
@@ -60,12 +65,19 @@ def serve_processes(config: ServerConfig) -> int:
 
         signal.signal(signal.SIGTERM, forward)
         signal.signal(signal.SIGINT, forward)
+        error = None
         try:
             for _ in children:
-                ready.get(timeout=60)
+                _index, _port, error = ready.get(timeout=60)
+                if error:
+                    break
         except queue.Empty:
-            log.error("server processes did not start; stopping")
+            error = "server processes did not start within 60 s"
+        if error:
             forward(signal.SIGTERM, None)
+            for proc in children:
+                proc.join()
+            raise ValueError(error)
         log.info("%d server processes on %s:%d", len(children), host, port)
         print(f"LISTENING {port}", flush=True)
         for proc in children:

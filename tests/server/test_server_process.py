@@ -67,6 +67,7 @@ def test_several_processes_share_the_port_and_stop_together():
 @pytest.mark.parametrize("flags,message", [
     (["--workers", "0"], "workers must be >= 1"),
     (["--tiles-file", "/nonexistent/tiles.json"], "--tiles-file /nonexistent/tiles.json"),
+    (["--processes", "2", "--tiles-file", "/nonexistent/tiles.json"], "--tiles-file /nonexistent/tiles.json"),
 ])
 def test_bad_configuration_is_refused_with_a_message(flags, message):
     proc = subprocess.run([sys.executable, "-m", "server", "--address", "localhost:0", *flags], cwd=REPO,
