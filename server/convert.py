@@ -176,7 +176,8 @@ def closest_verdict(value: str) -> int:
 
 def verdict_msg(v) -> gardeners_pb2.CardVerdict:
     return gardeners_pb2.CardVerdict(card_id=_get(v, "card_id"), status=_CARD_STATUS[_get(v, "status")],
-                                     cells=[cell(c) for c in _get(v, "cells", ())], reason=_get(v, "reason") or "")
+                                     cells=[cell(c) for c in _get(v, "cells", ())], reason=_get(v, "reason") or "",
+                                     kind=_get(v, "kind") or "")
 
 
 def move_msg(m) -> gardeners_pb2.Move:

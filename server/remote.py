@@ -1,7 +1,9 @@
 """A Python client of a running gardens server: any gardens.v1 RPC with JSON in and out, health, errors."""
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 from pathlib import Path
 
 import grpc
@@ -10,21 +12,29 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
-
-SERVICES = {
-    "GardenersService": (gardeners_pb2, gardeners_pb2_grpc.GardenersServiceStub),
-}
-
 
 def methods() -> dict[str, tuple]:
-    """Method name -> (stub class, request class); "Service.Method" also works when names clash."""
-    out = {}
-    for service, (pb2, stub) in SERVICES.items():
-        descriptor = pb2.DESCRIPTOR.services_by_name[service]
-        for m in descriptor.methods:
-            request_cls = getattr(pb2, m.input_type.name)
-            out[m.name] = out[f"{service}.{m.name}"] = (stub, request_cls)
+    """Method name -> (stub class, request class) for every service in gardens.v1 (found in the
+    generated modules, so a new game's service needs no change here); "Service.Method" always works,
+    the bare "Method" when no two services share it."""
+    import gardens.v1 as package
+
+    out: dict[str, tuple] = {}
+    clashes: set[str] = set()
+    for info in pkgutil.iter_modules(package.__path__):
+        if not info.name.endswith("_pb2"):
+            continue
+        pb2 = importlib.import_module(f"gardens.v1.{info.name}")
+        for service in pb2.DESCRIPTOR.services_by_name.values():
+            stub = getattr(importlib.import_module(f"gardens.v1.{info.name}_grpc"), f"{service.name}Stub")
+            for m in service.methods:
+                entry = (stub, getattr(pb2, m.input_type.name))
+                out[f"{service.name}.{m.name}"] = entry
+                if m.name in out:
+                    clashes.add(m.name)
+                out[m.name] = entry
+    for name in clashes:
+        del out[name]
     return out
 
 

@@ -42,6 +42,9 @@ def test_every_rpc_has_a_doc_example_and_cli_help():
     methods = {m.name for m in gardeners_pb2.DESCRIPTOR.services_by_name["GardenersService"].methods}
     assert methods <= {method for method, _, _ in doc_examples()}
     assert methods == set(METHODS.split(", "))
+    from server import remote
+    known = remote.methods()
+    assert all(m in known and f"GardenersService.{m}" in known for m in methods)
 
 
 @pytest.mark.parametrize("method,request_json,answer", doc_examples(),

@@ -72,8 +72,8 @@ def test_check_garden_on_a_solution_and_on_a_broken_partial_garden(stub):
     report = stub.CheckGarden(pb.CheckGardenRequest(garden=solved.garden, card_ids=["A1", "A3"], mode=TRAINING_A),
                               timeout=30)
     assert report.complete and report.valid
-    assert [(v.card_id, v.status) for v in report.verdicts] == [("A1", pb.CARD_STATUS_SATISFIED),
-                                                                 ("A3", pb.CARD_STATUS_SATISFIED)]
+    assert [(v.card_id, v.kind, v.status) for v in report.verdicts] == [
+        ("A1", "proximity", pb.CARD_STATUS_SATISFIED), ("A3", "distance", pb.CARD_STATUS_SATISFIED)]
     # Two tree tiles side by side in an otherwise empty garden: "two trees cannot be adjacent" is broken.
     trees = [t.id for t in api.list_tiles() if t.set == "A" and t.has("tree")][:2]
     partial = common_pb2.Garden(size=4, placements=[common_pb2.Placement(tile=trees[0], row=0, col=0),
