@@ -23,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="7,14", help="tile sequence lengths (default 7,14)")
     parser.add_argument("--seeds", type=int, default=10, help="sequences per length (seeds 0..N-1)")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve")
-    parser.add_argument("--no-presolve", action="store_true", help="main solve without CP-SAT presolve")
+    parser.add_argument("--presolve", choices=("auto", "on", "off"), default="auto",
+                        help="CP-SAT presolve in the full solve (auto: on up to 7 tiles)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     catalog = default_catalog()
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         times, optimal, gaps, heuristic_hits = [], 0, [], 0
         for seed in range(args.seeds):
             tiles = [catalog.tiles[i] for i in random.Random(seed).sample(ids, n)]
-            r = solve_solo(tiles, catalog, args.time_limit, seed, presolve=not args.no_presolve)
+            r = solve_solo(tiles, catalog, args.time_limit, seed, presolve={"auto": None, "on": True, "off": False}[args.presolve])
             times.append(r.seconds)
             optimal += r.status == "optimal"
             gaps.append((r.bound or 0) - (r.points or 0))

@@ -82,7 +82,7 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
 
 
 def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0, seed: int = 0,
-               board: int | None = None, restarts: int = 8, presolve: bool = True,
+               board: int | None = None, restarts: int = 8, presolve: bool | None = None,
                search_steps: int | None = None) -> SoloResult:
     """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
 
@@ -98,6 +98,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0
         return build_solo_model(tiles, catalog, checkpoints, board)
 
     solo = model()
+    known: list[Placement] | None = None  # best garden CP-SAT has accepted so far
+    ceiling = counting_bound(tiles, catalog)
     if hint:
         # complete the greedy garden to a full assignment (regions, trees) so CP-SAT starts from it
         fixed = model()
@@ -106,25 +108,35 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0
         if done.status == "optimal":
             _check(done.placements, done.objective, catalog, "hint completion")
             steps = search_steps if search_steps is not None else 3 * len(tiles)
-            better, values, _ = improve(solo, tiles, done.placements, fixed.last_values, done.objective,
-                                        counting_bound(tiles, catalog), random.Random(seed), steps, seed,
-                                        started + time_limit / 2)
+            known, values, _ = improve(solo, tiles, done.placements, fixed.last_values, done.objective,
+                                       ceiling, random.Random(seed), steps, seed, started + time_limit / 2)
             solo.hint_all(values)
     left = max(0.1, time_limit - (time.perf_counter() - started))
+    if presolve is None:
+        # measured: presolve pays back on 7 tiles (more proofs) but eats the whole budget on 14
+        presolve = len(tiles) <= catalog.setup.rounds_per_stage
     result = run(solo, tiles, left, seed, presolve=presolve)
-    placements, points = result.placements, result.objective
-    if result.status == "feasible" and placements is not None:
+    status, placements, bound = result.status, result.placements, result.bound
+    if placements is None and known is not None:
+        # the full solve ran out of time before re-reading its hint: fall back to the best garden
+        # the neighbourhood search had (a solution of this same model), bounded by the field counts
+        status, placements = "feasible", known
+    if status == "feasible":
+        # the field-count bound is posted in the model, so a looser CP-SAT bound only means its
+        # linear relaxation was not built yet; report the tighter of the two
+        bound = ceiling if bound is None or bound <= 0 else min(bound, ceiling)
+    points = result.objective if status == "optimal" else None
+    if status == "feasible" and placements is not None:
         # the best garden found may not yet have its largest areas chosen: score it exactly
         polish = model()
         polish.fix(placements)
-        exact = run(polish, tiles, max(0.5, time_limit / 4), seed)
+        exact = run(polish, tiles, max(1.0, time_limit / 4), seed)
         if exact.status != "optimal":
             raise ModelMismatch("could not rescore the best garden found with its placements fixed")
         points = exact.objective
     if placements is not None:
-        _check(placements, points, catalog, result.status)
-    return SoloResult(result.status, placements, points, result.bound, board,
-                      time.perf_counter() - started, hint_points)
+        _check(placements, points, catalog, status)
+    return SoloResult(status, placements, points, bound, board, time.perf_counter() - started, hint_points)
 
 
 def _check(placements: Sequence[Placement] | None, objective: int | None, catalog: Catalog, what: str) -> None:
