@@ -25,6 +25,26 @@ def _common(p: argparse.ArgumentParser, cards_required: bool = True) -> None:
     p.add_argument("--catalog", help="tile catalog JSON (default: the reference catalog)")
     p.add_argument("--card-file", help="card decks JSON (default: the reference decks)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--server", help="ADDRESS of a running gardens server: ask it instead of solving in-process")
+    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (with --server)")
+
+
+def _remote(args, method: str, request: dict) -> int | None:
+    """With --server, send the request to a running gardens server instead of solving in-process."""
+    if not getattr(args, "server", None):
+        return None
+    import grpc
+
+    from server import remote
+    request = {**request, "mode": "GAME_MODE_" + args.mode.upper().replace("-", "_")}
+    try:
+        answer = remote.call(args.server, f"GardenersService.{method}", request, timeout=args.timeout)
+    except grpc.RpcError as err:
+        print(remote.error_text(err), file=sys.stderr)
+        return 2
+    print(json.dumps(answer, indent=1))
+    verdict = answer.get("verdict", "")
+    return 1 if verdict.endswith("UNSOLVABLE") or answer.get("valid") is False else 0
 
 
 def _control(args) -> SolveControl:
@@ -36,6 +56,9 @@ def _out(args, data: dict, text: str) -> None:
 
 
 def cmd_check(args) -> int:
+    remote = _remote(args, "CheckGarden", {"garden": _load(args.garden), "card_ids": _ids(args.cards)})
+    if remote is not None:
+        return remote
     report = api.check_garden(_load(args.garden), _ids(args.cards), args.mode, args.catalog, args.card_file)
     data = {"complete": report.complete, "valid": report.valid, "verdicts": [
         {"card": v.card_id, "status": v.status, "cells": [list(c) for c in v.cells], "reason": v.reason}
@@ -49,6 +72,9 @@ def cmd_check(args) -> int:
 
 
 def cmd_solve(args) -> int:
+    remote = _remote(args, "Solve", {"card_ids": _ids(args.cards)})
+    if remote is not None:
+        return remote
     r = api.solve(_ids(args.cards), args.mode, _control(args), args.catalog, args.card_file)
     data = {"verdict": r.verdict, "garden": r.garden.to_dict() if r.garden else None, "seconds": round(r.seconds, 4),
             "reason": r.reason}
@@ -60,6 +86,9 @@ def cmd_solve(args) -> int:
 
 
 def cmd_explain(args) -> int:
+    remote = _remote(args, "CheckSolvable", {"card_ids": _ids(args.cards)})
+    if remote is not None:
+        return remote
     r = api.check_solvable(_ids(args.cards), args.mode, _control(args), args.catalog, args.card_file)
     data = {"verdict": r.verdict, "garden": r.garden.to_dict() if r.garden else None, "conflicts": r.conflicts,
             "discards": r.discards, "complete": r.complete, "seconds": round(r.seconds, 4)}
@@ -75,6 +104,9 @@ def cmd_explain(args) -> int:
 
 
 def cmd_count(args) -> int:
+    remote = _remote(args, "CountSolutions", {"card_ids": _ids(args.cards), "cap": args.cap})
+    if remote is not None:
+        return remote
     r = api.count_solutions(_ids(args.cards), args.mode, args.cap, _control(args), args.catalog, args.card_file)
     _out(args, {"count": r.count, "complete": r.complete},
          f"{r.count}{'' if r.complete else '+'} distinct solutions" + (" (all)" if r.complete else f" (cap {args.cap} or limit)"))
@@ -82,6 +114,9 @@ def cmd_count(args) -> int:
 
 
 def cmd_closest(args) -> int:
+    remote = _remote(args, "ClosestSolution", {"garden": _load(args.garden), "card_ids": _ids(args.cards)})
+    if remote is not None:
+        return remote
     r = api.closest_solution(_load(args.garden), _ids(args.cards), args.mode, _control(args), args.catalog,
                              args.card_file)
     data = {"verdict": r.verdict, "kept": r.kept, "changed": r.changed, "bound": r.bound,

@@ -161,6 +161,11 @@ def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveContr
         return Explanation(whole, oracle.gardens.get(everything), seconds=time.perf_counter() - start,
                            complete=whole == SOLVABLE)
     limit = len(cards) if len(cards) <= MAX_ENUMERATED_CARDS else 3
+    if len(cards) <= MAX_ENUMERATED_CARDS:
+        # Drop-one-card sets first: their witnesses vouch for most smaller subsets at once, so the
+        # bottom-up pass below rarely needs to solve anything else.
+        for i in range(len(cards)):
+            oracle(everything - {i})
     conflicts: list[frozenset[int]] = []
     unknown = 0
     for k in range(1, limit + 1):
