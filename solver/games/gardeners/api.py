@@ -79,3 +79,62 @@ def legal_moves(state: dict, catalog: str | None = None) -> list[moves.Move]:
 
 def validate_move(state: dict, move: dict, catalog: str | None = None) -> moves.MoveVerdict:
     return moves.validate_move(moves.parse_state(state, load_catalog(catalog)), moves.parse_move(move))
+
+
+# ---- hints (solver.games.gardeners.hints / deduction) ----------------------------------------
+
+def _hint_args(garden: dict, card_ids, mode: str | None, catalog: str | None, cards: str | None):
+    from solver.games.gardeners.garden import parse_garden as _parse
+    m = get_mode(mode)
+    cat = load_catalog(catalog)
+    return _parse(garden, cat, m), _cards(card_ids, cards, allow_empty=False), m, cat
+
+
+def check_progress(garden: dict, card_ids, mode: str | None = None, control: SolveControl | None = None,
+                   catalog: str | None = None, cards: str | None = None):
+    from solver.games.gardeners import hints
+    return hints.check_progress(*_hint_args(garden, card_ids, mode, catalog, cards), control)
+
+
+def repair(garden: dict, card_ids, mode: str | None = None, removal_rules: bool = False,
+           control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None):
+    from solver.games.gardeners import hints
+    return hints.repair(*_hint_args(garden, card_ids, mode, catalog, cards), control, removal_rules=removal_rules)
+
+
+def hint(garden: dict, card_ids, mode: str | None = None, rules: str = "normal", removal_rules: bool = True,
+         control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None):
+    """The next move with the card it serves; `Hint.at_level(1..3)` gives the progressive views."""
+    from solver.games.gardeners import hints
+    return hints.next_move(*_hint_args(garden, card_ids, mode, catalog, cards), control, rules=rules,
+                           removal_rules=removal_rules)
+
+
+def forced_placements(garden: dict, card_ids, mode: str | None = None, control: SolveControl | None = None,
+                      catalog: str | None = None, cards: str | None = None):
+    from solver.games.gardeners import hints
+    return hints.forced_placements(*_hint_args(garden, card_ids, mode, catalog, cards), control)
+
+
+def deduce_card(kind: str, trials: list[dict], mode: str | None = None, garden: dict | None = None,
+                deck: str | None = None, catalog: str | None = None, cards: str | None = None):
+    """trials: [{"garden": {...}, "verdict": "thrilled"|"angry"}]; the deck defaults to the mode's."""
+    from solver.games.gardeners import deduction
+    m = get_mode(mode)
+    cat = load_catalog(catalog)
+    if deck and deck not in DECKS:
+        raise InputError("deck", f"unknown deck; one of {list(DECKS)}", deck)
+    if not isinstance(trials, list):
+        raise InputError("trials", "must be a list of {garden, verdict}", type(trials).__name__)
+    parsed = []
+    for i, t in enumerate(trials):
+        if not isinstance(t, dict):
+            raise InputError(f"trials[{i}]", "must be an object {garden, verdict}", t)
+        try:
+            g = parse_garden(t.get("garden"), cat, m)
+        except InputError as exc:
+            exc.field = f"trials[{i}].garden.{exc.field}" if exc.field != "garden" else f"trials[{i}].garden"
+            raise
+        parsed.append(deduction.Trial(g, t.get("verdict")))
+    base = parse_garden(garden, cat, m) if garden else None
+    return deduction.deduce(kind, parsed, load_cards(cards).of(deck or m.deck), base)

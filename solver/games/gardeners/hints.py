@@ -1,0 +1,437 @@
+"""Gardeners hints from a player's current garden: check so far, repair, next move (levels 1-3), forced placements.
+
+Every claim ("can no longer be completed", "minimal", "forced", "shortest") is made only when CP-SAT
+proved it; otherwise the answer says unknown (or gives the best found with `proven=False`). Gardens
+here are laid in the mode's n x n frame (cells 0..n-1), as in CheckGarden: the hint engine does not
+slide a floating Normal-mode garden around the frame. See docs/hints.md.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from solver.core.connectivity import connected_group
+from solver.core.grid import DIRECTIONS, Cell, components, neighbours, step
+from solver.core.solve import SolveControl
+from solver.errors import InputError
+from solver.games.gardeners import engine, moves
+from solver.games.gardeners.cards import Card
+from solver.games.gardeners.cards.verdict import OPEN, SATISFIED, VIOLATED
+from solver.games.gardeners.checker import check
+from solver.games.gardeners.encodings import impossible, post
+from solver.games.gardeners.garden import Garden, Placed
+from solver.games.gardeners.model import GardenModel
+from solver.games.gardeners.modes import Mode
+from solver.games.gardeners.tiles import Catalog
+
+# Per-card progress statuses.
+SATISFIED_NOW = "satisfied"   # holds whatever is added later (pure checker)
+BROKEN = "broken"             # fails whatever is added later (pure checker), with the cells
+BLOCKED = "blocked"           # open, but no completion of this garden meets this card (CP-SAT proof)
+POSSIBLE = "possible"         # open, and some completion meets it (a checked witness exists)
+UNKNOWN = "unknown"           # the limit was reached before either was shown
+
+NORMAL_RULES, SOLO_RULES = "normal", "solo"
+MAX_REPAIR_ROUNDS = 25   # re-solves after refusing a removal set that cannot be removed in order
+MAX_ORDER_SEARCH = 20000  # states explored when looking for a legal removal order
+
+
+# ---- check so far ---------------------------------------------------------------------------
+
+@dataclass
+class CardProgress:
+    card_id: str
+    kind: str
+    status: str
+    cells: tuple[Cell, ...] = ()
+    reason: str = ""
+
+
+@dataclass
+class Progress:
+    completable: str                 # engine.SOLVABLE / UNSOLVABLE (proven) / UNKNOWN
+    cards: list[CardProgress]
+    witness: Garden | None = None    # a checked completion when completable
+    complete: bool = False           # every cell holds a tile
+    valid: bool = False              # complete and every card satisfied
+    seconds: float = 0.0
+
+
+def _tiles(mode: Mode, catalog: Catalog):
+    return catalog.tiles_of(mode.tile_sets)
+
+
+def _check_garden(garden: Garden, mode: Mode, catalog: Catalog) -> None:
+    engine._check_fit(mode, catalog)
+    if garden.size != mode.size:
+        raise InputError("size", f"mode {mode.name} plays on a {mode.size}x{mode.size} garden", garden.size)
+    allowed = {t.id for t in _tiles(mode, catalog)}
+    for cell, p in sorted(garden.cells.items()):
+        if p.tile.id not in allowed:
+            raise InputError("placements", f"tile {p.tile.id} is not played in mode {mode.name}", p.tile.id)
+
+
+def check_progress(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
+                   control: SolveControl | None = None) -> Progress:
+    """Per card: satisfied / broken now (cells) / blocked (proven: no completion meets it) / possible."""
+    control = control or SolveControl()
+    _check_garden(garden, mode, catalog)
+    start = time.perf_counter()
+    report = check(garden, cards)
+    joint = engine.complete(garden, cards, mode, catalog, control)
+    out = []
+    for card, v in zip(cards, report.verdicts):
+        if v.status == SATISFIED:
+            out.append(CardProgress(card.id, card.kind, SATISFIED_NOW, v.cells, ""))
+        elif v.status == VIOLATED:
+            if joint.verdict == engine.SOLVABLE:
+                raise engine.EngineError(f"{card.id} is broken for good but a completion satisfies it")
+            out.append(CardProgress(card.id, card.kind, BROKEN, v.cells, v.reason))
+        elif joint.verdict == engine.SOLVABLE:
+            # the joint witness meets every card, so each open card is still possible
+            out.append(CardProgress(card.id, card.kind, POSSIBLE, v.cells, v.reason))
+        else:
+            alone = engine.complete(garden, [card], mode, catalog, control)
+            status = {engine.SOLVABLE: POSSIBLE, engine.UNSOLVABLE: BLOCKED}.get(alone.verdict, UNKNOWN)
+            why = v.reason
+            if status == BLOCKED:
+                why = alone.reason or "no way of completing this garden meets this card"
+            out.append(CardProgress(card.id, card.kind, status, v.cells, why))
+    return Progress(joint.verdict, out, joint.garden, report.complete, report.valid, time.perf_counter() - start)
+
+
+# ---- repair ---------------------------------------------------------------------------------
+
+@dataclass
+class Repair:
+    verdict: str                      # "optimal" (proven minimal), "feasible" (best found), "unsolvable", "unknown"
+    remove: list[Cell] = field(default_factory=list)  # in an order that is legal when removal rules apply
+    kept: int = 0
+    bound: int = 0                    # proven lower bound on the tiles to remove
+    witness: Garden | None = None     # a checked valid garden keeping every tile not removed
+    removal_rules: bool = False
+    seconds: float = 0.0
+
+    @property
+    def proven(self) -> bool:
+        return self.verdict == "optimal"
+
+
+def removal_order(garden_cells: set[Cell], remove: set[Cell]) -> list[Cell] | None:
+    """An order in which `remove` can leave the garden one tile at a time under the Normal-mode rules
+    (from the edge, never splitting), or None when there is none (exhaustive search over subsets)."""
+    failed: set[frozenset] = set()
+    budget = [MAX_ORDER_SEARCH]
+
+    def search(cur: frozenset, left: frozenset) -> list[Cell] | None:
+        if not left:
+            return []
+        if left in failed or budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        for cell in sorted(left):
+            if moves.removable(set(cur), cell).legal:
+                rest = search(cur - {cell}, left - {cell})
+                if rest is not None:
+                    return [cell] + rest
+        failed.add(left)
+        return None
+    return search(frozenset(garden_cells), frozenset(remove))
+
+
+def _keep_model(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog):
+    gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
+    if any(impossible(gm, c) for c in cards):
+        return gm, None
+    for card in cards:
+        post(gm, card, gm.model.new_constant(1))
+    keep = {cell: gm.y[(cell, gm.sig_of[(p.tile.id, p.rotation)])] for cell, p in sorted(garden.cells.items())}
+    return gm, keep
+
+
+def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None,
+           removal_rules: bool = False) -> Repair:
+    """The fewest tiles to take off so that the rest can be completed into a valid garden.
+
+    CP-SAT maximises the tiles kept (same cell, same signature) with the current garden as hints.
+    With `removal_rules` the kept tiles must stay one connected piece (posted), and the removed set
+    must be removable one tile at a time from the edge without splitting (checked exactly in Python;
+    a refused set is cut off with a no-good and the model re-solved, so the optimum stays proven).
+    """
+    control = control or SolveControl()
+    _check_garden(garden, mode, catalog)
+    start = time.perf_counter()
+    placed = set(garden.cells)
+    if removal_rules and placed and len(components(placed)) > 1:
+        raise InputError("garden", "under Normal removal rules the garden must be one piece")
+    gm, keep = _keep_model(garden, cards, mode, catalog)
+    if keep is None:
+        return Repair("unsolvable", removal_rules=removal_rules, seconds=time.perf_counter() - start)
+    m = gm.model
+    if removal_rules and keep:
+        cells = sorted(placed)
+        any_kept = m.new_bool_var("")
+        m.add_max_equality(any_kept, list(keep.values()))
+        z = connected_group(m, cells, keep, any_kept, name="kept")
+        for c in cells:
+            m.add(z[c] == keep[c])
+    for lit in keep.values():
+        m.add_hint(lit, 1)
+    m.maximize(cp_model.LinearExpr.sum(list(keep.values())))
+    verdict, order, solver = "unknown", [], None
+    for _ in range(MAX_REPAIR_ROUNDS):
+        status, solver = control.solve(m, engine._solver(control))
+        if status == cp_model.INFEASIBLE:
+            return Repair("unsolvable", removal_rules=removal_rules, seconds=time.perf_counter() - start)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Repair("unknown", bound=0, removal_rules=removal_rules, seconds=time.perf_counter() - start)
+        kept = {c for c, lit in keep.items() if solver.boolean_value(lit)}
+        gone = placed - kept
+        if not removal_rules:
+            order = sorted(gone)
+            break
+        found = removal_order(placed, gone)
+        if found is not None:
+            order = found
+            break
+        # no legal order for exactly this removal set: forbid it and ask again
+        m.add_bool_or([keep[c].Not() for c in kept] + [keep[c] for c in gone])
+        status = None
+    else:
+        return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
+    verdict = "optimal" if status == cp_model.OPTIMAL else "feasible"
+    prefer = {cell: (p.tile.id, p.rotation) for cell, p in garden.cells.items()}
+    witness = engine._verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+    kept = {c for c in placed if witness.get(c) == garden.get(c)}
+    if kept != placed - set(order):
+        raise engine.EngineError("the repaired garden does not keep the tiles the model kept")
+    bound = len(placed) - round(solver.best_objective_bound)
+    return Repair(verdict, order, len(kept), max(0, bound), witness, removal_rules, time.perf_counter() - start)
+
+
+# ---- next move ------------------------------------------------------------------------------
+
+@dataclass
+class Hint:
+    """One computed hint; every level is a view of it, so levels never contradict each other."""
+    status: str                       # "move", "done" (already valid), "unsolvable", "unknown"
+    card_id: str = ""                 # the card the move serves (level 1)
+    card_kind: str = ""
+    card_status: str = ""             # its progress status (satisfied/broken/blocked/possible)
+    cells: tuple[Cell, ...] = ()      # the region to look at (level 2)
+    move: moves.Move | None = None    # the exact move (level 3)
+    reason: str = ""                  # one sentence naming the card
+    route_length: int = 0             # moves left on the route this move starts
+    proven: bool = False              # route_length is proven shortest for the move rules
+    seconds: float = 0.0
+
+    def at_level(self, level: int) -> dict:
+        """What a player sees at `level` (1: the card at risk, 2: + the cells, 3: + the move)."""
+        if level not in (1, 2, 3):
+            raise InputError("level", "must be 1, 2 or 3", level)
+        out = {"status": self.status, "card_id": self.card_id, "card_kind": self.card_kind,
+               "card_status": self.card_status, "text": self.text(level)}
+        if level >= 2:
+            out["cells"] = list(self.cells)
+        if level >= 3:
+            out.update(move=self.move, reason=self.reason, route_length=self.route_length, proven=self.proven)
+        return out
+
+    def text(self, level: int) -> str:
+        if self.status != "move":
+            return self.reason
+        first = f"Look at card {self.card_id} ({self.card_kind}): it is {_STATUS_WORDS[self.card_status]}."
+        if level == 1:
+            return first
+        where = ", ".join(f"({r}, {c})" for r, c in self.cells)
+        second = f"{first} Look at {where}."
+        return second if level == 2 else f"{second} {self.reason}"
+
+
+_STATUS_WORDS = {SATISFIED_NOW: "satisfied but the garden around it still has to be finished",
+                 BROKEN: "broken now", BLOCKED: "out of reach with the tiles as they are",
+                 POSSIBLE: "still open", UNKNOWN: "undecided"}
+
+
+def _unplaced(garden: Garden, mode: Mode, catalog: Catalog) -> list[str]:
+    used = {p.tile.id for p in garden.cells.values()}
+    return sorted(t.id for t in _tiles(mode, catalog) if t.id not in used)
+
+
+def state_for(garden: Garden, mode: Mode, catalog: Catalog, rules: str):
+    """The move-rule state the hint's move is legal in: every tile not in the garden is available
+    (Normal: in player 0's loose supply, player 1 receives removed tiles; Solo: the pool)."""
+    g = {c: (p.tile.id, p.rotation) for c, p in garden.cells.items()}
+    if rules == SOLO_RULES:
+        return moves.SoloState(garden.size, g, _unplaced(garden, mode, catalog))
+    return moves.NormalState(garden.size, g, [moves.Supply([], _unplaced(garden, mode, catalog)), moves.Supply([], [])])
+
+
+def _reads(card: Card, tile) -> bool:
+    from solver.games.gardeners.model import card_selectors
+    if card.kind == "path":
+        return bool(tile.path)
+    if card.kind == "panorama" and tile.has("bench"):
+        return True
+    return any(s.matches(tile) for s in card_selectors([card]))
+
+
+def _serving_card(progress: Progress, cards: list[Card], cell: Cell, tile, removing: bool) -> CardProgress:
+    by_id = {p.card_id: p for p in progress.cards}
+    order = {BROKEN: 0, BLOCKED: 1, POSSIBLE: 2, UNKNOWN: 3, SATISFIED_NOW: 4}
+    ranked = sorted(cards, key=lambda c: (cell not in by_id[c.id].cells, not _reads(c, tile),
+                                          order[by_id[c.id].status], cards.index(c)))
+    return by_id[ranked[0].id]
+
+
+def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None,
+              rules: str = NORMAL_RULES, removal_rules: bool = True) -> Hint:
+    """A legal move on a shortest add/remove route to a valid garden, with the card it serves.
+
+    Route length = removals + additions = (placed - kept) + (n*n - kept), so a route is shortest when
+    `kept` is the repair optimum. Normal rules: the removals come first, in a legal order (when
+    `removal_rules`), then additions next to the garden. Solo rules: the same route, except that a
+    tile to be removed whose place in the valid garden is its own cell in another rotation is turned
+    instead (one move instead of two); then the length is an upper bound, not proven shortest.
+    """
+    if rules not in (NORMAL_RULES, SOLO_RULES):
+        raise InputError("rules", "must be 'normal' or 'solo'", rules)
+    control = control or SolveControl()
+    start = time.perf_counter()
+    progress = check_progress(garden, cards, mode, catalog, control)
+    if progress.valid:
+        return Hint("done", reason="The garden is complete and meets every card.",
+                    seconds=time.perf_counter() - start)
+    rep = repair(garden, cards, mode, catalog, control, removal_rules=removal_rules and rules == NORMAL_RULES)
+    if rep.verdict == "unsolvable":
+        return Hint("unsolvable", reason="No valid garden exists for these cards (proven).",
+                    seconds=time.perf_counter() - start)
+    if rep.witness is None:
+        return Hint("unknown", reason="The solver reached its limit before finding a route.",
+                    seconds=time.perf_counter() - start)
+    n2 = garden.size * garden.size
+    length = len(rep.remove) + (n2 - rep.kept)
+    proven = rep.proven and (rules == NORMAL_RULES or not rep.remove)
+    target = rep.witness
+    if rep.remove:
+        cell = rep.remove[0]
+        placed = garden.get(cell)
+        aim = target.get(cell)
+        if rules == SOLO_RULES:
+            turn = next((c for c in rep.remove if target.get(c).tile.id == garden.get(c).tile.id), None)
+            if turn is not None:
+                cell, placed, aim = turn, garden.get(turn), target.get(turn)
+                card = _serving_card(progress, cards, cell, placed.tile, True)
+                move = moves.Move(moves.ROTATE, tile=placed.tile.id, cell=cell, rotation=aim.rotation)
+                reason = (f"Turn {placed.tile.id} at {cell} to rotation {aim.rotation} for card {card.card_id} "
+                          f"({card.kind}).")
+                return _hint(card, cell, move, reason, length - 1, False, start)
+        card = _serving_card(progress, cards, cell, placed.tile, True)
+        move = (moves.Move(moves.REMOVE, tile=placed.tile.id, cell=cell) if rules == SOLO_RULES else
+                moves.Move(moves.REMOVE, 0, placed.tile.id, cell, to_player=1))
+        what = "breaks" if card.status == BROKEN and cell in card.cells else "stands in the way of"
+        reason = (f"Remove {placed.tile.id} from {cell}: it {what} card {card.card_id} ({card.kind}), and "
+                  f"{len(rep.remove)} removal{'s' if len(rep.remove) > 1 else ''} "
+                  f"{'are' if len(rep.remove) > 1 else 'is'} the fewest that make the garden completable"
+                  f"{' (proven)' if rep.proven else ''}.")
+        return _hint(card, cell, move, reason, length, proven, start)
+    empty = [c for c in sorted(target.cells) if c not in garden.cells]
+    if rules == NORMAL_RULES and garden.cells:
+        empty = [c for c in empty if any(step(c, d) in garden.cells for d in DIRECTIONS)]
+    # prefer the cell whose tile an unfinished card reads, so the hint teaches something
+    def rank(c):
+        card = _serving_card(progress, cards, c, target.get(c).tile, False)
+        return (card.status == SATISFIED_NOW, not _reads(next(x for x in cards if x.id == card.card_id),
+                                                          target.get(c).tile), c)
+    cell = min(empty, key=rank)
+    aim = target.get(cell)
+    card = _serving_card(progress, cards, cell, aim.tile, False)
+    move = (moves.Move(moves.ADD, tile=aim.tile.id, cell=cell, rotation=aim.rotation) if rules == SOLO_RULES else
+            moves.Move(moves.ADD, 0, aim.tile.id, cell, aim.rotation))
+    reason = (f"Place {aim.tile.id} at {cell} in rotation {aim.rotation}: it serves card {card.card_id} "
+              f"({card.kind}) and keeps the garden completable.")
+    return _hint(card, cell, move, reason, length, proven, start)
+
+
+def _hint(card: CardProgress, cell: Cell, move, reason: str, length: int, proven: bool, start: float) -> Hint:
+    region = tuple(sorted({cell, *card.cells}))
+    return Hint("move", card.card_id, card.kind, card.status, region, move, reason, length, proven,
+                time.perf_counter() - start)
+
+
+# ---- forced placements ----------------------------------------------------------------------
+
+@dataclass
+class ForcedCell:
+    cell: Cell
+    tiles: tuple[str, ...]            # the tiles that may stand there: one class, all alike for the cards
+    rotations: dict[str, tuple[int, ...]]  # per tile, the rotations showing the forced features
+
+    @property
+    def tile(self) -> str | None:
+        """The tile itself when the class holds a single tile."""
+        return self.tiles[0] if len(self.tiles) == 1 else None
+
+
+@dataclass
+class Forced:
+    verdict: str                      # engine.SOLVABLE (list is exact), UNSOLVABLE, UNKNOWN
+    cells: list[ForcedCell] = field(default_factory=list)
+    undecided: list[Cell] = field(default_factory=list)  # cells whose test hit the limit
+    seconds: float = 0.0
+
+
+def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
+                      control: SolveControl | None = None) -> Forced:
+    """The empty cells whose content is the same in every valid completion, as far as the cards can see.
+
+    Backbone: solve once; for each empty cell assume the negation of its witness signature. Infeasible
+    proves the cell forced; a new witness drops every cell it shows differently from the candidates.
+    """
+    control = control or SolveControl()
+    _check_garden(garden, mode, catalog)
+    start = time.perf_counter()
+    gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
+    if any(impossible(gm, c) for c in cards):
+        return Forced(engine.UNSOLVABLE, seconds=time.perf_counter() - start)
+    engine.fix_placements(gm, garden)
+    for card in cards:
+        post(gm, card, gm.model.new_constant(1))
+    m = gm.model
+    status, solver = control.solve(m, engine._solver(control))
+    if status == cp_model.INFEASIBLE:
+        return Forced(engine.UNSOLVABLE, seconds=time.perf_counter() - start)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Forced(engine.UNKNOWN, seconds=time.perf_counter() - start)
+    witness = gm.chosen(solver)
+    engine._verify(gm.to_garden(witness, {c: (p.tile.id, p.rotation) for c, p in garden.cells.items()}), cards)
+    candidates = {c: s for c, s in witness.items() if c not in garden.cells}
+    forced, undecided = [], []
+    for cell in sorted(candidates):
+        if cell not in candidates:
+            continue
+        sig = candidates[cell]
+        m.clear_assumptions()
+        m.clear_hints()
+        for c, s in witness.items():
+            m.add_hint(gm.y[(c, s)], 1)
+        m.add_assumptions([gm.y[(cell, sig)].Not()])
+        status, solver = control.solve(m, engine._solver(control))
+        if status == cp_model.INFEASIBLE:
+            tiles = gm.classes[gm.sig_class[sig]]
+            rotations = {t.id: tuple(r for r in range(4) if gm.sig_of[(t.id, r)] == sig) for t in tiles}
+            forced.append(ForcedCell(cell, tuple(t.id for t in tiles), rotations))
+        elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            other = gm.chosen(solver)
+            for c in list(candidates):
+                if other[c] != candidates[c]:
+                    del candidates[c]
+            witness = other
+        else:
+            undecided.append(cell)
+            del candidates[cell]
+    m.clear_assumptions()
+    verdict = engine.SOLVABLE if not undecided else engine.UNKNOWN
+    return Forced(verdict, forced, undecided, time.perf_counter() - start)
