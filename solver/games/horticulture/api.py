@@ -7,11 +7,11 @@ from typing import Any
 from solver.core.solve import SolveControl
 
 from .data import Catalog, default_catalog
-from .garden import PathDrawing, Plan
+from .garden import PathDrawing
 from .model import DaySpec, Solution, solve
 from .rules import check_nursery, check_path, replay, valid_directions
 from .scoring import score_sheet
-from .state import (Day, Setup, cell_json, day_json, parse_days, parse_drawing, parse_plan, parse_setup,
+from .state import (Setup, cell_json, day_json, parse_days, parse_drawing, parse_plan, parse_setup,
                     parse_sheet, setup_json, parse_cell)
 
 MAX_TIME_LIMIT_S = 600.0

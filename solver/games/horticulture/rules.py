@@ -5,7 +5,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .data import Catalog, SheetSide
-from .garden import MOVES, Cell, Garden, PathDrawing
+from .garden import MOVES, Garden, PathDrawing
 from .state import WINDOW, Day, Planting, Setup, Sheet
 
 
