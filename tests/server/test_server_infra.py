@@ -230,6 +230,14 @@ def test_one_structured_log_line_per_call(start_server, caplog):
     [line] = [json.loads(r.getMessage()) for r in caplog.records if r.name == "gardens.server.access"
               and "Echo" in r.getMessage()]
     assert line["method"] == "/test.v1.Probe/Echo" and line["code"] == "OK" and line["ms"] >= 0
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="gardens.server.access"):
+        with pytest.raises(grpc.RpcError):
+            srv.probe("Echo")(b"input", timeout=5)
+        wait_until(lambda: any("Echo" in r.getMessage() for r in caplog.records), timeout=5)
+    [line] = [json.loads(r.getMessage()) for r in caplog.records if r.name == "gardens.server.access"]
+    assert line["code"] == "INVALID_ARGUMENT"
+    assert line["error"] == "garden.size: must be from 1 to 6 (got 9); card_ids[1]: unknown card"
 
 
 def test_graceful_shutdown_drains_in_flight_calls_and_turns_health_not_serving(start_server):
