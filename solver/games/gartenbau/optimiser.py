@@ -137,9 +137,37 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     if not isinstance(size, int) or size < 2:
         raise InputError("board", "must be an integer >= 2", size)
     start = time.perf_counter()
-    gm = build_model(catalog, size, catalog.starter_tiles[holding.starter].sides[holding.side], holding.seedlings,
-                     holding.plants, holding.flowers, int(holding.flower_pot) + int(holding.watering_can), pinned)
-    status, solver = control.solve(gm.model, control.new_solver(time_limit_s))
+    limit = control.time_limit_s if time_limit_s is None else min(time_limit_s, control.time_limit_s)
+
+    def model_on(board_size: int) -> GardenModel:
+        return build_model(catalog, board_size, catalog.starter_tiles[holding.starter].sides[holding.side],
+                           holding.seedlings, holding.plants, holding.flowers,
+                           int(holding.flower_pot) + int(holding.watering_can), pinned)
+
+    gm = model_on(size)
+    small = max(3, math.ceil(math.sqrt(2 * (len(holding.seedlings) + 1))))
+    if pinned is None and small < size:
+        # a small board is searched much faster, and its best garden also fits the big board (both are
+        # anchored top-left): it becomes the big search's starting point, often already matching its bound
+        warm = model_on(small)
+        status0, solver0 = control.solve(warm.model, control.new_solver(0.4 * limit))
+        if status0 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            found = {("x",) + k for k, v in warm.tile_vars.items() if solver0.value(v)}
+            found |= {("y",) + k for k, v in warm.plant_vars.items() if solver0.value(v)}
+            found |= {("w",) + k for k, v in warm.flower_vars.items() if solver0.value(v)}
+            # complete the small garden into a full assignment of the big model, then hint all of it
+            # (a hint of the layout alone is not completed reliably by the search)
+            fixed = gm.model.clone()
+            for tag, table in (("x", gm.tile_vars), ("y", gm.plant_vars), ("w", gm.flower_vars)):
+                for k, v in table.items():
+                    fixed.add(fixed.get_bool_var_from_proto_index(v.index) == int((tag,) + k in found))
+            status1, solver1 = control.solve(fixed, control.new_solver(max(0.05, 0.5 * limit)))
+            if status1 == cp_model.OPTIMAL:
+                for i in range(len(gm.model.proto.variables)):
+                    var = gm.model.get_int_var_from_proto_index(i)
+                    gm.model.add_hint(var, solver1.value(fixed.get_int_var_from_proto_index(i)))
+    remaining = max(0.05, limit - (time.perf_counter() - start))
+    status, solver = control.solve(gm.model, control.new_solver(remaining))
     name = STATUS.get(status, "unknown")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Solution(name, size, time.perf_counter() - start)
