@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from solver.core.connectivity import closed_loop, connected_group, enclosed_by
 from solver.core.grid import DIRECTIONS, OPPOSITE, is_border, neighbours, ray, step
+from solver.core.patterns import sees, somewhere
 from solver.games.gardeners.cards import Card
 from solver.games.gardeners.model import GardenModel
 
@@ -73,9 +74,7 @@ def post(gm: GardenModel, card: Card, e, rings_only: bool = False) -> None:
     elif card.kind == "panorama":
         for c in gm.cells:
             for d in DIRECTIONS:
-                bench = gm.bench_facing(c, d)
-                ahead = [gm.has(x, spec.target) for x in ray(c, d, n)]
-                m.add_bool_or(ahead).only_enforce_if([e, bench])
+                sees(m, gm.bench_facing(c, d), [gm.has(x, spec.target) for x in ray(c, d, n)], e)
     elif card.kind == "agglomeration":
         allowed = {c: gm.has(c, spec.element) for c in gm.cells}
         connected_group(m, gm.cells, allowed, e, size=spec.min, name=f"{tag}")
@@ -100,13 +99,7 @@ def post(gm: GardenModel, card: Card, e, rings_only: bool = False) -> None:
             for i in range(n):
                 m.add_bool_or([z[c] for c in gm.cells if c[axis] == i]).only_enforce_if(lit)
     elif card.kind == "geometry":
-        options = []
-        for k, placement in enumerate(spec.placements(n)):
-            here = m.new_bool_var("")
-            for cell, sel in placement:
-                m.add_implication(here, gm.has(cell, sel))
-            options.append(here)
-        m.add_bool_or(options).only_enforce_if(e)
+        somewhere(m, spec.placements(n), gm.has, e)
     elif card.kind == "path":
         if rings_only and spec.shape == "loop":
             _post_rings(gm, card, e)
@@ -187,12 +180,8 @@ def rings(size: int):
 
 def _post_rings(gm: GardenModel, card: Card, e) -> None:
     m, spec = gm.model, card.spec
-    options = []
-    for k, (ring, inner) in enumerate(rings(gm.size)):
-        here = m.new_bool_var("")
-        for cell, need in ring.items():
-            for d in need:
-                m.add_implication(here, gm.path_edge(cell, d))
+    all_rings = rings(gm.size)
+    options = somewhere(m, [[(cell, d) for cell, need in ring.items() for d in sorted(need)] for ring, _ in all_rings],
+                        gm.path_edge, e)
+    for here, (_, inner) in zip(options, all_rings):
         m.add_bool_or([gm.has(c, spec.around) for c in inner]).only_enforce_if(here)
-        options.append(here)
-    m.add_bool_or(options).only_enforce_if(e)
