@@ -150,7 +150,8 @@ def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveContr
     Subsets are visited by increasing size; an unsolvable subset that contains no smaller conflict is
     minimal (any unsolvable proper subset would contain a conflict found earlier). Supersets of a
     known conflict and subsets of a satisfied set are never solved. With more than
-    MAX_ENUMERATED_CARDS cards only subsets up to 3 cards are enumerated and `complete` is False.
+    MAX_ENUMERATED_CARDS cards one minimal conflict is found from a solver core (see _explain_one)
+    and `complete` is False.
     """
     control = control or SolveControl()
     start = time.perf_counter()
@@ -160,7 +161,9 @@ def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveContr
     if whole != UNSOLVABLE:
         return Explanation(whole, oracle.gardens.get(everything), seconds=time.perf_counter() - start,
                            complete=whole == SOLVABLE)
-    limit = len(cards) if len(cards) <= MAX_ENUMERATED_CARDS else 3
+    if len(cards) > MAX_ENUMERATED_CARDS:
+        return _explain_one(cards, mode, catalog, control, oracle, start)
+    limit = len(cards)
     if len(cards) <= MAX_ENUMERATED_CARDS:
         # Drop-one-card sets first: their witnesses vouch for most smaller subsets at once, so the
         # bottom-up pass below rarely needs to solve anything else.
@@ -178,7 +181,7 @@ def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveContr
                 conflicts.append(subset)
             elif verdict == UNKNOWN:
                 unknown += 1
-    complete = unknown == 0 and limit == len(cards)
+    complete = unknown == 0
     # Minimal discard sets are the minimal hitting sets of the conflicts (each conflict must lose a card).
     discards: list[frozenset[int]] = []
     if complete:
@@ -194,6 +197,41 @@ def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveContr
     return Explanation(UNSOLVABLE, None, [ids(c) for c in sorted(conflicts, key=order)],
                        [ids(d) for d in sorted(discards, key=order)], complete, unknown,
                        time.perf_counter() - start)
+
+
+def _assumption_core(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl) -> frozenset[int]:
+    """Cards behind assumption literals; CP-SAT's sufficient assumptions for infeasibility are a core:
+    unsolvable, but not promised minimal (and may name non-assumption literals: or-tools#5141)."""
+    gm = GardenModel(cards, mode, _tiles(mode, catalog))
+    lits = [gm.model.new_bool_var(f"card_{c.id}") for c in cards]
+    for card, lit in zip(cards, lits):
+        post(gm, card, lit)
+    gm.model.add_assumptions(lits)
+    status, solver = control.solve(gm.model, _solver(control))
+    if status != cp_model.INFEASIBLE:
+        return frozenset(range(len(cards)))
+    index = {lit.index: i for i, lit in enumerate(lits)}
+    core = frozenset(index[v] for v in solver.sufficient_assumptions_for_infeasibility() if v in index)
+    return core or frozenset(range(len(cards)))
+
+
+def _explain_one(cards, mode, catalog, control, oracle, start) -> Explanation:
+    """Many cards: one minimal conflicting subset (a core shrunk by a deletion loop, each step
+    re-solved), and the single cards whose discard is proven to make the rest solvable. The lists
+    are not complete (complete=False); a subset whose verdict stayed unknown keeps its card, and
+    then the subset is not reported as minimal."""
+    core = _assumption_core(cards, mode, catalog, control)
+    mus, unknown = set(core), 0
+    for i in sorted(core):
+        verdict = oracle(frozenset(mus - {i}))
+        if verdict == UNSOLVABLE:
+            mus.discard(i)
+        elif verdict == UNKNOWN:
+            unknown += 1
+    everything = frozenset(range(len(cards)))
+    discards = [[cards[i].id] for i in sorted(mus) if oracle(everything - {i}) == SOLVABLE]
+    conflicts = [[cards[i].id for i in sorted(mus)]] if unknown == 0 else []
+    return Explanation(UNSOLVABLE, None, conflicts, discards, False, unknown, time.perf_counter() - start)
 
 
 @dataclass

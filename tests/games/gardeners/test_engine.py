@@ -168,3 +168,18 @@ def test_a_partial_garden_that_cannot_be_completed_is_proven_so():
     cards = [DECK.get("S08")]  # no two trees adjacent
     partial = Garden(6, {(0, 0): Placed(CAT.tile("A01"), 0), (0, 1): Placed(CAT.tile("A02"), 0)})
     assert engine.complete(partial, cards, NORMAL, CAT, ctl()).verdict == engine.UNSOLVABLE
+
+
+def test_many_cards_give_one_proven_minimal_conflict():
+    ids = ["S01", "S04", "S08", "S16", "S20", "S25", "S33", "S39", "S47", "S55"]   # 10 cards: past enumeration
+    cards = [DECK.get(i) for i in ids]
+    ex = engine.explain(cards, NORMAL, CAT, ctl())
+    assert ex.verdict == engine.UNSOLVABLE and not ex.complete
+    assert len(ex.conflicts) == 1
+    conflict = [DECK.get(i) for i in ex.conflicts[0]]
+    assert engine.solve(conflict, NORMAL, CAT, ctl()).verdict == engine.UNSOLVABLE
+    for drop in range(len(conflict)):                      # minimal: every proper subset is solvable
+        rest = conflict[:drop] + conflict[drop + 1:]
+        assert engine.solve(rest, NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
+    for (card_id,) in ex.discards:                         # each offered discard really fixes the set
+        assert engine.solve([c for c in cards if c.id != card_id], NORMAL, CAT, ctl()).verdict == engine.SOLVABLE

@@ -1,0 +1,246 @@
+"""Hints checked against exhaustive enumeration (3x3) and by replaying them on the real 6x6 game."""
+import random
+
+import pytest
+
+from solver.core.grid import DIRECTIONS, step
+from solver.core.solve import SolveControl
+from solver.errors import InputError
+from solver.games.gardeners import engine, hints, moves
+from solver.games.gardeners.cards import load_cards
+from solver.games.gardeners.checker import check
+from solver.games.gardeners.garden import Garden, Placed
+from solver.games.gardeners.modes import MODES
+from solver.games.gardeners.tiles import load_catalog
+from tests.games.gardeners.test_oracle import POOL, TINY, all_tiny_gardens
+
+CAT = load_catalog()
+DECK = load_cards()
+NORMAL = MODES["normal"]
+TINY_MODE = hints.Mode("tiny-3", 3, "A", "standard")
+
+
+def ctl():
+    return SolveControl(time_limit_s=20)
+
+
+def kind_of(tile):
+    return (tile.background, tile.elements)
+
+
+# ---- 3x3 oracle ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tiny_valid():
+    """Per pool card index, the set of cards each distinct 3x3 garden satisfies."""
+    gardens = list(all_tiny_gardens())
+    table = [frozenset(i for i, v in enumerate(check(g, POOL).verdicts) if v.status == "satisfied") for g in gardens]
+    return gardens, table
+
+
+def valid_for(tiny_valid, combo):
+    gardens, table = tiny_valid
+    return [g for g, ok in zip(gardens, table) if set(combo) <= ok]
+
+
+def mismatches(partial: Garden, full: Garden) -> set:
+    return {c for c, p in partial.cells.items() if kind_of(full.get(c).tile) != kind_of(p.tile)}
+
+
+def random_partial(rng, size=3):
+    tiles = list(TINY.tiles)
+    rng.shuffle(tiles)
+    cells = [(r, c) for r in range(size) for c in range(size)]
+    start = rng.choice(cells)
+    chosen, seen = [start], {start}
+    k = rng.randint(2, 7)
+    while len(chosen) < k:
+        c = rng.choice(chosen)
+        n = step(c, rng.choice(DIRECTIONS))
+        if 0 <= n[0] < size and 0 <= n[1] < size and n not in seen:
+            seen.add(n)
+            chosen.append(n)
+    return Garden(size, {c: Placed(tiles[i], 0) for i, c in enumerate(chosen)})
+
+
+def legal_order_exists(cells: set, remove: set) -> bool:
+    if not remove:
+        return True
+    return any(moves.removable(cells, c).legal and legal_order_exists(cells - {c}, remove - {c}) for c in remove)
+
+
+def test_progress_and_repair_agree_with_enumeration(tiny_valid):
+    rng = random.Random(99)
+    seen = {"blocked": 0, "repaired": 0, "ruled": 0}
+    for _ in range(30):
+        combo = sorted(rng.sample(range(len(POOL)), rng.choice([1, 2, 3])))
+        cards = [POOL[i] for i in combo]
+        partial = random_partial(rng)
+        valid = valid_for(tiny_valid, combo)
+        completions = [v for v in valid if not mismatches(partial, v)]
+        progress = hints.check_progress(partial, cards, TINY_MODE, TINY, ctl())
+        assert progress.completable == (engine.SOLVABLE if completions else engine.UNSOLVABLE)
+        for i, p in zip(combo, progress.cards):
+            alone = [v for v in valid_for(tiny_valid, [i]) if not mismatches(partial, v)]
+            if p.status == hints.BLOCKED:
+                seen["blocked"] += 1
+                assert not alone
+            elif p.status == hints.POSSIBLE:
+                assert alone
+        rep = hints.repair(partial, cards, TINY_MODE, TINY, ctl())
+        if not valid:
+            assert rep.verdict == "unsolvable"
+            continue
+        best = min(len(mismatches(partial, v)) for v in valid)
+        assert rep.verdict == "optimal" and len(rep.remove) == best and rep.bound == best
+        assert check(rep.witness, cards).valid
+        seen["repaired"] += best > 0
+        ruled = hints.repair(partial, cards, TINY_MODE, TINY, ctl(), removal_rules=True)
+        placed = set(partial.cells)
+        legal = [len(m) for v in valid if legal_order_exists(placed, m := mismatches(partial, v))]
+        assert ruled.verdict == "optimal" and len(ruled.remove) == min(legal)
+        cur = set(placed)
+        for c in ruled.remove:   # the order given is legal step by step
+            assert moves.removable(cur, c).legal
+            cur.discard(c)
+        seen["ruled"] += len(ruled.remove) > best
+    assert seen["repaired"] >= 5 and seen["blocked"] >= 1
+
+
+def test_forced_placements_agree_with_enumeration(tiny_valid):
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(25):
+        combo = sorted(rng.sample(range(len(POOL)), rng.choice([2, 3])))
+        partial = random_partial(rng)
+        completions = [v for v in valid_for(tiny_valid, combo) if not mismatches(partial, v)]
+        result = hints.forced_placements(partial, [POOL[i] for i in combo], TINY_MODE, TINY, ctl())
+        if not completions:
+            assert result.verdict == engine.UNSOLVABLE
+            continue
+        # what the cards can see: the class of tiles alike for every card in play
+        gm = hints.GardenModel([POOL[i] for i in combo], TINY_MODE, list(TINY.tiles), rotation_free=False)
+        cls = lambda t: gm.sig_class[gm.sig_of[(t.id, 0)]]  # noqa: E731
+        expected = sorted(c for c in completions[0].cells if c not in partial.cells
+                          and len({cls(v.get(c).tile) for v in completions}) == 1)
+        assert result.verdict == engine.SOLVABLE
+        assert sorted(f.cell for f in result.cells) == expected
+        for f in result.cells:
+            assert completions[0].get(f.cell).tile.id in [t.id for t in gm.classes[cls(completions[0].get(f.cell).tile)]]
+            assert set(f.tiles) == {t.id for t in gm.classes[cls(completions[0].get(f.cell).tile)]}
+        checked += bool(expected)
+    assert checked >= 3
+
+
+# ---- 6x6: hints replayed on the real game ----------------------------------------------------
+
+def partial_from_solution(seed: int, cards, keep: int, wrong: int) -> Garden:
+    """A connected part of a valid garden, with `wrong` of its tiles swapped with tiles from elsewhere."""
+    rng = random.Random(seed)
+    solution = engine.solve(cards, NORMAL, CAT, ctl()).garden
+    cells = sorted(solution.cells)
+    start = rng.choice(cells)
+    chosen, seen = [start], {start}
+    while len(chosen) < keep:
+        n = step(rng.choice(chosen), rng.choice(DIRECTIONS))
+        if n in solution.cells and n not in seen:
+            seen.add(n)
+            chosen.append(n)
+    g = {c: solution.get(c) for c in chosen}
+    others = [c for c in cells if c not in seen]
+    for c in rng.sample(chosen, wrong):
+        o = others.pop(rng.randrange(len(others)))
+        g[c] = Placed(solution.get(o).tile, rng.randrange(4))
+    return Garden(6, g)
+
+
+CASES = [(("S08", "S16"), 1, 14, 2), (("S03", "S42", "S20"), 2, 20, 1), (("S11", "S24", "S10"), 3, 24, 3),
+         (("S01", "S39", "S47"), 4, 12, 0)]
+
+
+def apply(garden: Garden, move) -> Garden:
+    g = dict(garden.cells)
+    if move.kind == moves.ADD:
+        g[move.cell] = Placed(CAT.tile(move.tile), move.rotation)
+    elif move.kind == moves.REMOVE:
+        del g[move.cell]
+    elif move.kind == moves.ROTATE:
+        g[move.cell] = Placed(g[move.cell].tile, move.rotation)
+    return Garden(garden.size, g)
+
+
+@pytest.mark.parametrize("ids,seed,keep,wrong", CASES)
+def test_next_move_is_legal_and_on_a_shortest_route(ids, seed, keep, wrong):
+    cards = [DECK.get(i) for i in ids]
+    garden = partial_from_solution(seed, cards, keep, wrong)
+    hint = hints.next_move(garden, cards, NORMAL, CAT, ctl())
+    assert hint.status == "move" and hint.proven
+    assert hint.card_id in ids and hint.card_id in hint.reason
+    state = hints.state_for(garden, NORMAL, CAT, hints.NORMAL_RULES)
+    assert moves.validate_move(state, hint.move).legal
+    after = apply(garden, hint.move)
+    if hint.move.kind == moves.ADD:
+        assert engine.complete(after, cards, NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
+    again = hints.next_move(after, cards, NORMAL, CAT, ctl())
+    assert again.route_length == hint.route_length - 1   # the move was a step of a shortest route
+    # levels are views of one hint: each adds to the one below and never changes it
+    one, two, three = (hint.at_level(k) for k in (1, 2, 3))
+    assert one["card_id"] == two["card_id"] == three["card_id"]
+    assert two["text"].startswith(one["text"]) and three["text"].startswith(two["text"])
+    assert "cells" not in one and "move" not in two and hint.move.cell in three["cells"]
+
+
+def test_following_the_hints_reaches_a_valid_garden():
+    cards = [DECK.get(i) for i in ("S08", "S16")]
+    garden = partial_from_solution(7, cards, 33, 1)
+    first = hints.next_move(garden, cards, NORMAL, CAT, ctl())
+    steps = 0
+    hint = first
+    while hint.status == "move":
+        assert moves.validate_move(hints.state_for(garden, NORMAL, CAT, hints.NORMAL_RULES), hint.move).legal
+        garden = apply(garden, hint.move)
+        steps += 1
+        hint = hints.next_move(garden, cards, NORMAL, CAT, ctl())
+    assert hint.status == "done" and check(garden, cards).valid and steps == first.route_length
+
+
+def test_solo_hint_turns_a_tile_in_place():
+    cards = [DECK.get(i) for i in ("S54",)]   # a loop around a bench: rotations matter
+    solution = engine.solve(cards, NORMAL, CAT, ctl()).garden
+    cell = next(c for c, p in sorted(solution.cells.items()) if p.tile.path)
+    g = dict(solution.cells)
+    g[cell] = Placed(g[cell].tile, (g[cell].rotation + 1) % 4)
+    garden = Garden(6, g)
+    hint = hints.next_move(garden, cards, NORMAL, CAT, ctl(), rules=hints.SOLO_RULES)
+    assert hint.status == "move"
+    assert moves.validate_move(hints.state_for(garden, NORMAL, CAT, hints.SOLO_RULES), hint.move).legal
+    if hint.move.kind == moves.ROTATE:
+        assert check(apply(garden, hint.move), cards).valid
+
+
+def test_progress_names_broken_cells_and_proves_the_dead_end():
+    cards = [DECK.get("S08"), DECK.get("S16")]   # no trees adjacent; 6+ grass contiguous
+    partial = Garden(6, {(0, 0): Placed(CAT.tile("A01"), 0), (0, 1): Placed(CAT.tile("A02"), 0)})
+    progress = hints.check_progress(partial, cards, NORMAL, CAT, ctl())
+    assert progress.completable == engine.UNSOLVABLE
+    s08 = progress.cards[0]
+    assert s08.status == hints.BROKEN and set(s08.cells) == {(0, 0), (0, 1)}
+    assert progress.cards[1].status == hints.POSSIBLE
+
+
+def test_forced_placements_on_a_6x6_garden_hold_in_completions():
+    cards = [DECK.get(i) for i in ("S42", "S45")]   # every tree on the edge; fuchsia trees inside: none left
+    garden = partial_from_solution(11, cards, 20, 0)
+    result = hints.forced_placements(garden, cards, NORMAL, CAT, ctl())
+    assert result.verdict == engine.SOLVABLE
+    done = engine.complete(garden, cards, NORMAL, CAT, ctl()).garden
+    for f in result.cells:
+        assert done.get(f.cell).tile.id in f.tiles
+
+
+def test_bad_input_names_the_field():
+    with pytest.raises(InputError) as exc:
+        hints.Hint("move").at_level(4)
+    assert exc.value.field == "level"
+    with pytest.raises(InputError):
+        hints.next_move(Garden(6, {}), [DECK.get("S08")], NORMAL, CAT, ctl(), rules="chess")
