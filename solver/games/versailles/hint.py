@@ -64,9 +64,10 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
 
 def _reachable(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalog, time_limit: float,
                seed: int) -> dict:
-    """Best solo points over the whole sequence with `fixed` kept where it is (CP-SAT)."""
+    """Best solo points over the whole sequence with `fixed` kept where it is (CP-SAT), starting
+    from a greedy continuation so that a garden is known before the search begins."""
     tiles = [catalog.tiles[p.tile] for p in fixed] + list(upcoming)
-    margin = 2 * len(upcoming) + 1  # room for every upcoming tile on any side
+    margin = 2 * min(len(upcoming), 3) + 1  # room for up to 3 upcoming tiles in a line on any side
     xs = [p.x for p in fixed]
     ys = [p.y for p in fixed]
     board = max(max(xs) - min(xs), max(ys) - min(ys)) + 2 + 2 * margin
@@ -76,12 +77,51 @@ def _reachable(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalo
     checkpoints = [(min(n, rounds), catalog.setup.intermediate_areas)]
     if n > rounds:
         checkpoints.append((n, catalog.setup.final_areas))
-    solo = build_solo_model(tiles, catalog, checkpoints, board, offset, break_symmetry=False)
+
+    def model():
+        return build_solo_model(tiles, catalog, checkpoints, board, offset, break_symmetry=False)
+
+    solo = model()
     solo.fix(fixed)
-    res = run(solo, tiles, max(0.05, time_limit), seed)
-    if res.placements is None:
+    start = _continue(fixed, upcoming, catalog, checkpoints, board, offset)
+    if start is not None:
+        known = model()
+        known.fix(start)
+        if run(known, tiles, max(0.5, time_limit / 2), seed).status == "optimal":
+            solo.hint_all(known.last_values)
+    res = run(solo, tiles, max(0.05, time_limit / 2), seed, presolve=False)
+    placements = res.placements or start
+    if placements is None:
         return {"reachable": None, "status": res.status, "bound": res.bound}
-    pure = solo_points(res.placements, catalog)
+    pure = solo_points(placements, catalog)
     if res.status == "optimal" and pure != res.objective:
         raise ModelMismatch(f"hint: CP-SAT objective {res.objective} != pure scorer {pure}")
-    return {"reachable": pure, "status": res.status, "bound": res.bound}
+    status = res.status if res.placements else "feasible"
+    bound = res.bound if res.bound is not None and res.bound >= pure else None
+    return {"reachable": pure, "status": status, "bound": bound}
+
+
+def _continue(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalog,
+              checkpoints: list[tuple[int, int]], board: int, offset: Cell) -> list[Placement] | None:
+    """Greedy continuation: each upcoming tile where it gives the most points at the next scoring."""
+    fields: dict[Cell, str] = {}
+    for p in fixed:
+        fields.update(placed_fields(catalog.tiles[p.tile], p))
+    out = list(fixed)
+    for tile in upcoming:
+        k = next((k for n, k in checkpoints if n > len(out)), checkpoints[-1][1])
+        best = None
+        for p in legal_placements(fields, tile):
+            bx, by = p.x + offset[0], p.y + offset[1]
+            if not (0 <= bx <= board - 2 and 0 <= by <= board - 2):
+                continue
+            after = {**fields, **placed_fields(tile, p)}
+            areas = largest_areas(after, catalog)
+            value = (area_points(areas, catalog, k), sum(areas[t] for t in catalog.garden_types))
+            if best is None or value > best[0]:
+                best = (value, p, after)
+        if best is None:
+            return None
+        out.append(best[1])
+        fields = best[2]
+    return out

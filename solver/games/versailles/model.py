@@ -22,6 +22,7 @@ class SoloModel:
     options: list[list[tuple[int, int, int]]]  # per tile: (x, y, rotation) on the board
     place: list[list[cp_model.IntVar]]  # per tile: one literal per option
     objective: cp_model.LinearExpr
+    tiles: Sequence[Tile] = ()
     regions: dict[tuple[int, str], dict[Cell, cp_model.IntVar]] = field(default_factory=dict)
     last_values: list[int] = field(default_factory=list)  # full assignment of the last solve
 
@@ -42,7 +43,9 @@ class SoloModel:
     def fix(self, placements: Sequence[Placement]) -> None:
         """Force the given placements (garden coordinates) for the first len(placements) tiles."""
         for i, p in enumerate(placements):
-            want = (p.x + self.offset[0], p.y + self.offset[1], p.rotation)
+            # a turn that repeats an earlier layout (a symmetric tile) is kept as that layout
+            rotation = canonical_rotation(self.tiles[i], p.rotation) if self.tiles else p.rotation
+            want = (p.x + self.offset[0], p.y + self.offset[1], rotation)
             hit = False
             for o, lit in zip(self.options[i], self.place[i]):
                 if o == want:
@@ -133,7 +136,7 @@ def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Seque
         m.add(sum(v for (c, _), z in regions.items() if c == cp for v in z.values()) <= sum(counts[:k]))
     objective = cp_model.LinearExpr.sum(objective_terms)
     m.maximize(objective)
-    return SoloModel(m, board, offset, options, place, objective, regions)
+    return SoloModel(m, board, offset, options, place, objective, tuple(tiles), regions)
 
 
 def _tree_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], use, limit: int,

@@ -94,9 +94,7 @@ def _fixed_model(placements: list[Placement]):
     board = max(max(xs) - min(xs), max(ys) - min(ys)) + 2
     solo = build_solo_model(tiles, CAT, solo_checkpoints(len(tiles), CAT), board,
                             offset=(-min(xs), -min(ys)), break_symmetry=False)
-    # the model keeps one rotation per distinct layout; a duplicate rotation is the same placement
-    from solver.games.versailles.model import canonical_rotation
-    solo.fix([Placement(p.tile, p.x, p.y, canonical_rotation(CAT.tiles[p.tile], p.rotation)) for p in placements])
+    solo.fix(placements)  # a turn repeating a layout (symmetric tile) is fixed as that layout
     return solo, tiles
 
 
