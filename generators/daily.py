@@ -1,0 +1,95 @@
+"""The daily puzzle registry: which puzzles exist for a date, how each is generated and checked."""
+from __future__ import annotations
+
+import datetime as dt
+import random
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+from generators import gardeners
+from generators.identity import GENERATOR_VERSION, PuzzleId, seed_of
+from generators.store import Puzzle, Store
+from solver.errors import InputError
+from solver.games.gardeners.cards import load_cards
+from solver.games.gardeners.tiles import load_catalog
+
+
+@dataclass(frozen=True)
+class Kind:
+    game: str
+    variant: str
+    difficulties: tuple[str, ...]
+    generate: Callable[[str, random.Random], dict]
+    check: Callable[[dict, dict, object], dict]   # (public, answer, player's answer) -> verdict dict
+    digest: Callable[[], str]
+
+
+def _gardeners_digest() -> str:
+    return f"tiles:{load_catalog().digest}+cards:{load_cards().digest}"
+
+
+KINDS: dict[tuple[str, str], Kind] = {
+    ("gardeners", "decree"): Kind("gardeners", "decree", tuple(gardeners.DECREE_CARDS),
+                                  gardeners.generate_decree, gardeners.check_decree, _gardeners_digest),
+    ("gardeners", "impossible"): Kind("gardeners", "impossible", tuple(gardeners.IMPOSSIBLE_CARDS),
+                                      gardeners.generate_impossible, gardeners.check_discard, _gardeners_digest),
+}
+
+
+def kind_of(pid: PuzzleId) -> Kind:
+    kind = KINDS.get((pid.game, pid.variant))
+    if kind is None:
+        known = sorted({f"{g}/{v}" for g, v in KINDS})
+        raise InputError("puzzle", f"no daily puzzle {pid.game}/{pid.variant}; one of {known}",
+                         f"{pid.game}/{pid.variant}")
+    if pid.difficulty not in kind.difficulties:
+        raise InputError("difficulty", f"one of {list(kind.difficulties)}", pid.difficulty)
+    return kind
+
+
+def ids_for(date: dt.date, games: list[str] | None = None) -> list[PuzzleId]:
+    """Every puzzle of a date (optionally only some games), in a stable order."""
+    if games:
+        unknown = sorted(set(games) - {g for g, _ in KINDS})
+        if unknown:
+            raise InputError("games", f"unknown game(s); one of {sorted({g for g, _ in KINDS})}", unknown)
+    return [PuzzleId(k.game, k.variant, d, date) for k in KINDS.values()
+            if not games or k.game in games for d in k.difficulties]
+
+
+def generate(pid: PuzzleId) -> Puzzle:
+    """The puzzle of `pid` under the current generator version: a pure function of the id."""
+    kind = kind_of(pid)
+    seed = seed_of(pid, GENERATOR_VERSION)
+    content = kind.generate(pid.difficulty, random.Random(seed))
+    return Puzzle(pid, GENERATOR_VERSION, kind.digest(), seed, content["public"], content["answer"])
+
+
+def check_answer(puzzle: Puzzle, answer) -> dict:
+    return kind_of(puzzle.id).check(puzzle.public, puzzle.answer, answer)
+
+
+class Generation:
+    """Get-or-generate against a store, one generation at a time per id: concurrent requests for the
+    same missing puzzle wait for the one generating it instead of generating it twice."""
+
+    def __init__(self, store: Store, generate_fn: Callable[[PuzzleId], Puzzle] = generate):
+        self.store = store
+        self.generate_fn = generate_fn
+        self._lock = threading.Lock()
+        self._per_id: dict[PuzzleId, threading.Lock] = {}
+
+    def get(self, pid: PuzzleId) -> tuple[Puzzle, bool]:
+        """(puzzle, generated_now)."""
+        kind_of(pid)
+        stored = self.store.get(pid)
+        if stored is not None:
+            return stored, False
+        with self._lock:
+            lock = self._per_id.setdefault(pid, threading.Lock())
+        with lock:
+            stored = self.store.get(pid)  # the one we waited for may have stored it
+            if stored is not None:
+                return stored, False
+            return self.store.put(self.generate_fn(pid)), True

@@ -1,0 +1,221 @@
+"""Gardeners daily puzzles: the decree (a proven-solvable card set, graded) and the impossible decree.
+
+Both draw Standard cards with the `random.Random` they are given and prove every claim with the
+engine's CP-SAT model (one worker, fixed seed, deterministic limits), so the same seed gives the
+same puzzle on every machine. See docs/puzzles.md for the grade formula.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from generators.effort import puzzle_control
+from solver.errors import InputError
+from solver.games.gardeners import engine
+from solver.games.gardeners.cards import Card, load_cards
+from solver.games.gardeners.checker import check
+from solver.games.gardeners.encodings import impossible, post
+from solver.games.gardeners.garden import parse_garden
+from solver.games.gardeners.model import GardenModel
+from solver.games.gardeners.modes import MODES
+from solver.games.gardeners.tiles import load_catalog
+
+MODE = MODES["solo"]  # 6x6, all 36 tiles, the Standard deck
+DECK = "standard"
+
+DECREE_CARDS = {"easy": (3,), "medium": (4, 5), "hard": (6, 7)}
+# Grade bands (half-open); a candidate outside its band is drawn again (see generate_decree).
+DECREE_BANDS = {"easy": (0.0, 5.0), "medium": (5.0, 7.5), "hard": (7.5, math.inf)}
+IMPOSSIBLE_CARDS = {"easy": 3, "medium": 4, "hard": 5}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that shapes a puzzle besides the seed; part of what GENERATOR_VERSION stands for."""
+
+    solve_limit: float = 1.0    # deterministic seconds for the witness search (beyond: not a daily)
+    probe_limit: float = 0.2    # deterministic seconds for each forced-cell probe
+    probes: int = 6             # forced-cell probes at most
+    attempts: int = 30          # candidates drawn before settling for the nearest grade
+    explain_limit: float = 1.0  # deterministic seconds per subset when explaining an impossible decree
+
+
+SETTINGS = Settings()
+
+
+class GenerationError(RuntimeError):
+    """No candidate could be proven within the attempts (never happens with the reference data)."""
+
+
+@dataclass(frozen=True)
+class Grade:
+    cards: int
+    effort: float          # deterministic seconds CP-SAT spent finding the witness
+    forced: int            # cells proven to hold the same tile class and orientation in every valid garden
+    unresolved: int        # cells neither proven forced nor shown free within the probes
+    solutions: int         # different valid gardens found by the probes: at least this many exist
+    score: float
+
+    def to_dict(self) -> dict:
+        return {"cards": self.cards, "effort": round(self.effort, 6), "forced": self.forced,
+                "unresolved": self.unresolved, "solutions_at_least": self.solutions,
+                "score": round(self.score, 3)}
+
+
+def grade_score(cards: int, effort: float, forced: int, cells: int = 36) -> float:
+    """grade = cards + log10(1 + 1000 * effort) + 6 * forced / cells.
+
+    More cards to keep in mind, more search the solver needed to find any garden (deterministic
+    seconds, so the same on every machine) and more cells with a single possible tile all make a
+    decree harder. Only proven quantities enter: forced cells are proven by infeasibility, and the
+    gardens found by the probes are a lower bound only, so they are reported but not scored.
+    """
+    return cards + math.log10(1 + 1000 * effort) + 6 * forced / cells
+
+
+def _standard() -> list[Card]:
+    return load_cards().of(DECK)
+
+
+def grade(cards: list[Card], settings: Settings = SETTINGS):
+    """(verdict, witness garden, Grade). The witness and the probes are solved on the engine's model.
+
+    Forced cells: after the witness W, each still-undecided cell c is probed with the assumption
+    "c does not show W[c]"; a garden found that way shows every cell where it differs from W is free
+    (and counts as one more solution), a proof of infeasibility shows c is forced. Gardens are
+    counted up to the rotation the model's symmetry breaking fixes (the engine's convention).
+    """
+    catalog = load_catalog()
+    gm = GardenModel(cards, MODE, catalog.tiles_of(MODE.tile_sets))
+    if any(impossible(gm, c) for c in cards):
+        return engine.UNSOLVABLE, None, None
+    for card in cards:
+        post(gm, card, gm.model.new_constant(1))
+    control = puzzle_control(settings.solve_limit)
+    status, solver = control.solve(gm.model, _solver(control))
+    if status == cp_model.INFEASIBLE:
+        return engine.UNSOLVABLE, None, None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return engine.UNKNOWN, None, None
+    effort = solver.deterministic_time
+    witness = gm.chosen(solver)
+    garden = gm.to_garden(witness)
+    if not check(garden, cards).valid:
+        raise engine.EngineError("witness fails the pure checker")
+    undecided = set(gm.cells)
+    forced, solutions, probes = 0, 1, 0
+    probe_control = puzzle_control(settings.probe_limit)
+    for cell in gm.cells:
+        if cell not in undecided:
+            continue
+        if probes >= settings.probes:
+            break
+        probes += 1
+        undecided.discard(cell)
+        gm.model.clear_assumptions()
+        gm.model.add_assumptions([gm.y[(cell, witness[cell])].Not()])
+        status, solver = probe_control.solve(gm.model, _solver(probe_control))
+        if status == cp_model.INFEASIBLE:
+            forced += 1
+        elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            other = gm.chosen(solver)
+            solutions += 1
+            undecided -= {c for c in gm.cells if other[c] != witness[c]}
+    gm.model.clear_assumptions()
+    unresolved = len(undecided)
+    score = grade_score(len(cards), effort, forced, len(gm.cells))
+    return engine.SOLVABLE, garden, Grade(len(cards), effort, forced, unresolved, solutions, score)
+
+
+def _solver(control):
+    solver = control.new_solver()
+    # Same search parameters as the engine's solves (probing off measured faster on these models).
+    solver.parameters.cp_model_probing_level = 0
+    return solver
+
+
+def _draw(rng: random.Random, k: int) -> list[Card]:
+    return sorted(rng.sample(_standard(), k), key=lambda c: c.id)
+
+
+def generate_decree(difficulty: str, rng: random.Random, settings: Settings = SETTINGS) -> dict:
+    """A proven-solvable set of Standard cards whose grade falls in the difficulty's band; after
+    `settings.attempts` candidates, the candidate nearest the band (first one on ties)."""
+    if difficulty not in DECREE_CARDS:
+        raise InputError("difficulty", f"one of {list(DECREE_CARDS)}", difficulty)
+    lo, hi = DECREE_BANDS[difficulty]
+    best = None
+    for attempt in range(settings.attempts):
+        cards = _draw(rng, rng.choice(DECREE_CARDS[difficulty]))
+        verdict, garden, g = grade(cards, settings)
+        if verdict != engine.SOLVABLE:
+            continue
+        distance = max(lo - g.score, g.score - hi, 0.0)
+        if best is None or distance < best[0]:
+            best = (distance, cards, garden, g, attempt)
+        if distance == 0.0:
+            break
+    if best is None:
+        raise GenerationError(f"no solvable {difficulty} decree in {settings.attempts} attempts")
+    _, cards, garden, g, attempt = best
+    public = {"mode": MODE.name, "size": MODE.size, "deck": DECK, "card_ids": [c.id for c in cards],
+              "grade": g.to_dict(), "attempts": attempt + 1}
+    answer = {"kind": "garden", "solution": garden.to_dict()}
+    return {"public": public, "answer": answer}
+
+
+def generate_impossible(difficulty: str, rng: random.Random, settings: Settings = SETTINGS) -> dict:
+    """A set of Standard cards proven unsolvable, with every minimal discard set (complete)."""
+    if difficulty not in IMPOSSIBLE_CARDS:
+        raise InputError("difficulty", f"one of {list(IMPOSSIBLE_CARDS)}", difficulty)
+    k = IMPOSSIBLE_CARDS[difficulty]
+    catalog = load_catalog()
+    for attempt in range(settings.attempts * 10):
+        cards = _draw(rng, k)
+        control = puzzle_control(settings.explain_limit)
+        if engine.solve(cards, MODE, catalog, control).verdict != engine.UNSOLVABLE:
+            continue
+        ex = engine.explain(cards, MODE, catalog, control)
+        if ex.verdict != engine.UNSOLVABLE or not ex.complete:
+            continue
+        public = {"mode": MODE.name, "size": MODE.size, "deck": DECK, "card_ids": [c.id for c in cards],
+                  "attempts": attempt + 1}
+        answer = {"kind": "discard", "discards": ex.discards, "conflicts": ex.conflicts}
+        return {"public": public, "answer": answer}
+    raise GenerationError(f"no proven impossible {difficulty} decree in {settings.attempts * 10} attempts")
+
+
+# ---- answers ------------------------------------------------------------------------------
+
+def check_decree(public: dict, answer: dict, garden_doc) -> dict:
+    """The player's garden against the decree's cards (the pure checker); any valid garden is right,
+    not only the stored one."""
+    cards = load_cards().resolve(public["card_ids"])
+    garden = parse_garden(garden_doc, load_catalog(), MODES[public["mode"]])
+    report = check(garden, cards)
+    return {"correct": report.valid, "complete": report.complete,
+            "verdicts": [{"card_id": v.card_id, "status": v.status, "reason": v.reason,
+                          "cells": [list(c) for c in v.cells]} for v in report.verdicts]}
+
+
+def check_discard(public: dict, answer: dict, discard_ids) -> dict:
+    """Right when the named cards are one of the minimal discard sets; a superset of one also makes
+    the rest solvable but discards more than needed."""
+    if isinstance(discard_ids, str) or not isinstance(discard_ids, (list, tuple)):
+        raise InputError("discard_card_ids", "must be a list of card ids", discard_ids)
+    in_play = set(public["card_ids"])
+    for i, cid in enumerate(discard_ids):
+        if cid not in in_play:
+            raise InputError(f"discard_card_ids[{i}]", "not a card of this puzzle", cid)
+    named = frozenset(discard_ids)
+    minimal = [frozenset(d) for d in answer["discards"]]
+    if named in minimal:
+        outcome = "correct"
+    elif any(d < named for d in minimal):
+        outcome = "not_minimal"
+    else:
+        outcome = "wrong"
+    return {"correct": outcome == "correct", "outcome": outcome}

@@ -1,0 +1,218 @@
+"""The puzzle store: one SQLite file (WAL), a schema version, and one transaction per puzzle written.
+
+A puzzle row is written whole or not at all: generation happens outside any transaction and the
+finished puzzle is inserted in one, so a process killed mid-generation (or mid-commit) leaves no
+half-written puzzle. Rows are never replaced: the first stored version of an id is the puzzle.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from generators.identity import PuzzleId, parse_id
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS puzzles (
+  id TEXT PRIMARY KEY,
+  game TEXT NOT NULL,
+  variant TEXT NOT NULL,
+  difficulty TEXT NOT NULL,
+  date TEXT NOT NULL,
+  generator_version TEXT NOT NULL,
+  catalog_digest TEXT NOT NULL,
+  seed TEXT NOT NULL,
+  public_json TEXT NOT NULL,
+  answer_json TEXT NOT NULL,   -- the solution / minimal discard sets: server-side only
+  content_hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS puzzles_by_date ON puzzles (date, id);
+CREATE TABLE IF NOT EXISTS atlas (
+  cards TEXT PRIMARY KEY,      -- card ids joined by '+', sorted
+  size INTEGER NOT NULL,
+  verdict TEXT NOT NULL,
+  conflicts_json TEXT NOT NULL,
+  discards_json TEXT NOT NULL,
+  complete INTEGER NOT NULL,
+  catalog_digest TEXT NOT NULL,
+  generator_version TEXT NOT NULL
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """The file is not a puzzle store this code can read (e.g. a newer schema)."""
+
+
+def canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    id: PuzzleId
+    generator_version: str
+    catalog_digest: str
+    seed: int
+    public: dict
+    answer: dict
+
+    @property
+    def content_hash(self) -> str:
+        body = {"id": str(self.id), "generator_version": self.generator_version,
+                "catalog_digest": self.catalog_digest, "seed": str(self.seed),
+                "public": self.public, "answer": self.answer}
+        return hashlib.sha256(canonical(body).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class AtlasEntry:
+    cards: tuple[str, ...]
+    verdict: str
+    conflicts: list
+    discards: list
+    complete: bool
+
+
+class Store:
+    """A puzzle store at `path` (created on first use). Safe to use from several threads and
+    processes: each operation opens its own connection; SQLite serialises the writers."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: schema version {version} is newer than {SCHEMA_VERSION}")
+            if version < SCHEMA_VERSION:
+                with self.transaction(conn):
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT) below.
+        conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        return _Closing(conn)
+
+    @contextmanager
+    def transaction(self, conn: sqlite3.Connection):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    # ---- puzzles --------------------------------------------------------------------------
+    def put(self, puzzle: Puzzle) -> Puzzle:
+        """Stores `puzzle` unless its id is already stored; returns the stored puzzle either way."""
+        with self._connect() as conn, self.transaction(conn):
+            insert_puzzle(conn, puzzle)
+        return self.get(puzzle.id)
+
+    def get(self, pid: PuzzleId) -> Puzzle | None:
+        with self._connect() as conn:
+            row = conn.execute("SELECT * FROM puzzles WHERE id = ?", (str(pid),)).fetchone()
+        return _puzzle(row) if row else None
+
+    def stored_hash(self, pid: PuzzleId) -> str | None:
+        with self._connect() as conn:
+            row = conn.execute("SELECT content_hash FROM puzzles WHERE id = ?", (str(pid),)).fetchone()
+        return row[0] if row else None
+
+    def list(self, game: str = "", variant: str = "", difficulty: str = "", date_from: str = "",
+             date_to: str = "", after: tuple[str, str] | None = None, limit: int = 50) -> list[Puzzle]:
+        """Puzzles ordered by (date, id), those after the (date, id) key `after`, at most `limit`."""
+        where, args = [], []
+        for column, value in (("game", game), ("variant", variant), ("difficulty", difficulty)):
+            if value:
+                where.append(f"{column} = ?")
+                args.append(value)
+        if date_from:
+            where.append("date >= ?")
+            args.append(date_from)
+        if date_to:
+            where.append("date <= ?")
+            args.append(date_to)
+        if after:
+            where.append("(date, id) > (?, ?)")
+            args.extend(after)
+        sql = "SELECT * FROM puzzles" + (" WHERE " + " AND ".join(where) if where else "")
+        sql += " ORDER BY date, id LIMIT ?"
+        with self._connect() as conn:
+            rows = conn.execute(sql, (*args, limit)).fetchall()
+        return [_puzzle(r) for r in rows]
+
+    def verify(self) -> list[str]:
+        """Ids whose stored content does not match their stored hash (should always be empty)."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT * FROM puzzles").fetchall()
+        return [r[0] for r in rows if _puzzle(r).content_hash != r[10]]
+
+    # ---- atlas ----------------------------------------------------------------------------
+    def atlas_keys(self) -> set[str]:
+        with self._connect() as conn:
+            return {r[0] for r in conn.execute("SELECT cards FROM atlas")}
+
+    def put_atlas(self, entries: list[AtlasEntry], catalog_digest: str, version: str) -> None:
+        """One transaction per batch: an interrupted build loses at most the batch in flight."""
+        with self._connect() as conn, self.transaction(conn):
+            conn.executemany(
+                "INSERT OR IGNORE INTO atlas VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [("+".join(e.cards), len(e.cards), e.verdict, canonical(e.conflicts), canonical(e.discards),
+                  int(e.complete), catalog_digest, version) for e in entries])
+
+    def atlas_get(self, card_ids) -> AtlasEntry | None:
+        key = "+".join(sorted(card_ids))
+        with self._connect() as conn:
+            row = conn.execute("SELECT cards, verdict, conflicts_json, discards_json, complete FROM atlas "
+                               "WHERE cards = ?", (key,)).fetchone()
+        if not row:
+            return None
+        return AtlasEntry(tuple(row[0].split("+")), row[1], json.loads(row[2]), json.loads(row[3]), bool(row[4]))
+
+    def atlas_counts(self) -> dict[tuple[int, str], int]:
+        with self._connect() as conn:
+            rows = conn.execute("SELECT size, verdict, COUNT(*) FROM atlas GROUP BY size, verdict").fetchall()
+        return {(s, v): n for s, v, n in rows}
+
+
+def insert_puzzle(conn: sqlite3.Connection, puzzle: Puzzle) -> None:
+    """The INSERT of one puzzle; call inside a transaction."""
+    p = puzzle.id
+    conn.execute("INSERT OR IGNORE INTO puzzles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (str(p), p.game, p.variant, p.difficulty, p.date.isoformat(), puzzle.generator_version,
+                  puzzle.catalog_digest, str(puzzle.seed), canonical(puzzle.public), canonical(puzzle.answer),
+                  puzzle.content_hash))
+
+
+def _puzzle(row) -> Puzzle:
+    return Puzzle(parse_id(row[0]), row[5], row[6], int(row[7]), json.loads(row[8]), json.loads(row[9]))
+
+
+class _Closing:
+    """A connection that closes at the end of a `with` block (sqlite3's own only ends a transaction)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __getattr__(self, name):
+        return getattr(self.conn, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.conn.close()
