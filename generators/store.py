@@ -183,6 +183,11 @@ class Store:
             return None
         return AtlasEntry(tuple(row[0].split("+")), row[1], json.loads(row[2]), json.loads(row[3]), bool(row[4]))
 
+    def atlas_not_solvable(self) -> dict[tuple[str, ...], str]:
+        with self._connect() as conn:
+            rows = conn.execute("SELECT cards, verdict FROM atlas WHERE verdict != 'solvable'").fetchall()
+        return {tuple(c.split("+")): v for c, v in rows}
+
     def atlas_counts(self) -> dict[tuple[int, str], int]:
         with self._connect() as conn:
             rows = conn.execute("SELECT size, verdict, COUNT(*) FROM atlas GROUP BY size, verdict").fetchall()

@@ -1,0 +1,94 @@
+"""The solvability atlas: verdict and minimal conflicting subsets of every pair and triple of the Standard deck.
+
+A combination is proven solvable by a garden the pure checker accepts for all its cards: every
+witness found is checked against the whole deck, so one solve vouches for many combinations. A
+combination containing a known conflict is unsolvable without a search, and its minimal conflicts
+are the smaller ones it contains; only the rest are solved (one worker, deterministic limit).
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from generators.effort import puzzle_control
+from generators.store import AtlasEntry
+from solver.games.gardeners import engine
+from solver.games.gardeners.cards import load_cards
+from solver.games.gardeners.checker import check
+from solver.games.gardeners.tiles import load_catalog
+
+ATLAS_LIMIT = 1.0  # deterministic seconds per search
+ATLAS_MODE = "solo"
+
+
+def standard_ids() -> list[str]:
+    return [c.id for c in load_cards().of("standard")]
+
+
+def combinations(size: int, ids: list[str] | None = None) -> list[tuple[str, ...]]:
+    return list(itertools.combinations(sorted(ids or standard_ids()), size))
+
+
+def minimal_discards(cards: tuple[str, ...], conflicts: list[list[str]]) -> list[list[str]]:
+    """Minimal hitting sets of the conflicts: the smallest ways to make the rest solvable."""
+    found: list[frozenset] = []
+    sets = [frozenset(c) for c in conflicts]
+    for k in range(1, len(cards) + 1):
+        for combo in itertools.combinations(cards, k):
+            hit = frozenset(combo)
+            if any(d <= hit for d in found):
+                continue
+            if all(hit & c for c in sets):
+                found.append(hit)
+    return [sorted(d) for d in found]
+
+
+@dataclass
+class Worker:
+    """Solves combinations, remembering witnesses (as sets of satisfied cards) across calls."""
+
+    known_conflicts: dict[tuple[str, ...], str] = field(default_factory=dict)  # smaller combo -> verdict
+    witnesses: list[frozenset] = field(default_factory=list)
+    solves: int = 0
+
+    def __post_init__(self):
+        self.deck = load_cards()
+        self.standard = self.deck.of("standard")
+        self.catalog = load_catalog()
+        from solver.games.gardeners.modes import MODES
+        self.mode = MODES[ATLAS_MODE]
+
+    def entry(self, cards: tuple[str, ...]) -> AtlasEntry:
+        chosen = frozenset(cards)
+        if any(chosen <= w for w in self.witnesses):
+            return AtlasEntry(cards, engine.SOLVABLE, [], [], True)
+        inner = [list(sub) for k in range(1, len(cards)) for sub in itertools.combinations(cards, k)
+                 if self.known_conflicts.get(sub) == engine.UNSOLVABLE]
+        # keep only minimal ones (a conflict containing a smaller known conflict is not minimal)
+        inner = [c for c in inner if not any(set(o) < set(c) for o in inner)]
+        if inner:
+            return AtlasEntry(cards, engine.UNSOLVABLE, inner, minimal_discards(cards, inner), True)
+        unknown_inner = any(self.known_conflicts.get(sub) == engine.UNKNOWN
+                            for k in range(1, len(cards)) for sub in itertools.combinations(cards, k))
+        self.solves += 1
+        result = engine.solve(self.deck.resolve(list(cards)), self.mode, self.catalog, puzzle_control(ATLAS_LIMIT))
+        if result.verdict == engine.SOLVABLE:
+            report = check(result.garden, self.standard)
+            self.witnesses.append(frozenset(v.card_id for v in report.verdicts if v.status == "satisfied"))
+            return AtlasEntry(cards, engine.SOLVABLE, [], [], True)
+        if result.verdict == engine.UNSOLVABLE and not unknown_inner:
+            return AtlasEntry(cards, engine.UNSOLVABLE, [list(cards)], [[c] for c in cards], True)
+        # unsolvable but a subset's verdict is unknown: the minimal conflicts are not all known
+        return AtlasEntry(cards, result.verdict, [], [], False)
+
+
+_worker: Worker | None = None
+
+
+def solve_chunk(chunk: list[tuple[str, ...]], known: dict[tuple[str, ...], str]) -> list[AtlasEntry]:
+    """A pool task: entries for `chunk`, given the verdicts of the smaller combinations."""
+    global _worker
+    if _worker is None:
+        _worker = Worker()
+    _worker.known_conflicts = known
+    return [_worker.entry(c) for c in chunk]
