@@ -147,7 +147,12 @@ def _keep_model(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog)
         return gm, None
     for card in cards:
         post(gm, card, gm.model.new_constant(1))
-    keep = {cell: gm.y[(cell, gm.sig_of[(p.tile.id, p.rotation)])] for cell, p in sorted(garden.cells.items())}
+    # keep[c] = the tile stays (its cell shows its signature). A tile that goes may come back as another
+    # tile of its class: under removal rules a tile can have to leave only to clear the way.
+    keep = {}
+    for cell, p in sorted(garden.cells.items()):
+        keep[cell] = gm.model.new_bool_var("")
+        gm.model.add_implication(keep[cell], gm.y[(cell, gm.sig_of[(p.tile.id, p.rotation)])])
     return gm, keep
 
 
@@ -203,12 +208,13 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
         return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
     verdict = "optimal" if status == cp_model.OPTIMAL else "feasible"
     prefer = {cell: (p.tile.id, p.rotation) for cell, p in garden.cells.items()}
-    witness = engine._verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+    stay = placed - set(order)
+    witness = engine._verify(gm.to_garden(gm.chosen(solver), {c: prefer[c] for c in stay}), cards)
     kept = {c for c in placed if witness.get(c) == garden.get(c)}
-    if kept != placed - set(order):
+    if not stay <= kept:
         raise engine.EngineError("the repaired garden does not keep the tiles the model kept")
     bound = len(placed) - round(solver.best_objective_bound)
-    return Repair(verdict, order, len(kept), max(0, bound), witness, removal_rules, time.perf_counter() - start)
+    return Repair(verdict, order, len(stay), max(0, bound), witness, removal_rules, time.perf_counter() - start)
 
 
 # ---- next move ------------------------------------------------------------------------------
