@@ -58,14 +58,17 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
     reflection.enable_server_reflection(
         [*runtime.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
 
-    if config.tls_cert:
-        credentials = grpc.ssl_server_credentials(
-            [(Path(config.tls_key).read_bytes(), Path(config.tls_cert).read_bytes())])
-        port = server.add_secure_port(config.address, credentials)
-    else:
-        port = server.add_insecure_port(config.address)
+    try:
+        if config.tls_cert:
+            credentials = grpc.ssl_server_credentials(
+                [(Path(config.tls_key).read_bytes(), Path(config.tls_cert).read_bytes())])
+            port = server.add_secure_port(config.address, credentials)
+        else:
+            port = server.add_insecure_port(config.address)
+    except RuntimeError as exc:  # grpc reports a failed bind this way
+        raise OSError(f"cannot listen on {config.address}: the address is taken or not allowed") from exc
     if port == 0:
-        raise OSError(f"cannot bind {config.address}")
+        raise OSError(f"cannot listen on {config.address}")
     if config.metrics_port >= 0:
         runtime.metrics_port = runtime.metrics.serve_http(config.metrics_address, config.metrics_port)
     server.runtime = runtime  # so serve() and tests reach health and metrics of this server

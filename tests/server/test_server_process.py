@@ -77,6 +77,19 @@ def test_bad_configuration_is_refused_with_a_message(flags, message):
     assert "Traceback" not in proc.stderr
 
 
+def test_a_taken_address_is_refused_with_a_message():
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        proc = subprocess.run([sys.executable, "-m", "server", "--address", address], cwd=REPO,
+                              capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2
+    assert f"cannot listen on {address}" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 @pytest.fixture(scope="module")
 def certificate(tmp_path_factory):
     """A self-signed certificate for localhost, made with the openssl CLI (no `cryptography` here)."""

@@ -1,0 +1,126 @@
+"""`gardens puzzles generate|show|list` and `gardens atlas build|show`: daily puzzles and the atlas, in-process."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from generators import batch, daily
+from generators.identity import parse_date, parse_id
+from generators.store import Store, default_path
+
+
+def _db(args) -> str:
+    return str(args.db or default_path())
+
+
+def _workers(args) -> int:
+    return args.workers or max(1, len(os.sched_getaffinity(0)))
+
+
+def cmd_generate(args) -> int:
+    games = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
+    start, end = parse_date(args.date_from, "from"), parse_date(args.date_to, "to")
+    if args.ray:
+        from generators.cluster import generate_range_ray
+        summary = generate_range_ray(args.ray, _db(args), start, end, games)
+    else:
+        summary = batch.generate_range(_db(args), start, end, games, _workers(args))
+    times = sorted(summary.per_puzzle.values())
+    p50 = times[len(times) // 2] if times else 0.0
+    print(f"generated {summary.generated}, already stored {summary.skipped}, in {summary.seconds:.1f} s"
+          + (f" (per puzzle p50 {p50:.2f} s, max {times[-1]:.2f} s)" if times else ""))
+    return 0
+
+
+def cmd_show(args) -> int:
+    puzzle = Store(_db(args)).get(parse_id(args.id, "id"))
+    if puzzle is None:
+        print(f"{args.id}: not stored", file=sys.stderr)
+        return 1
+    doc = {"id": str(puzzle.id), "generator_version": puzzle.generator_version,
+           "catalog_digest": puzzle.catalog_digest, "content_hash": puzzle.content_hash, "puzzle": puzzle.public}
+    if args.answer:
+        doc["answer"] = puzzle.answer
+    print(json.dumps(doc, indent=1))
+    return 0
+
+
+def cmd_list(args) -> int:
+    for p in Store(_db(args)).list(game=args.game or "", date_from=args.date_from or "",
+                                   date_to=args.date_to or "", limit=args.limit):
+        print(f"{p.id}  {p.content_hash[:16]}  {' '.join(p.public.get('card_ids', []))}")
+    return 0
+
+
+def cmd_atlas_build(args) -> int:
+    from generators import atlas
+    sizes = tuple(int(s) for s in args.sizes.split(","))
+    ids = atlas.standard_ids()[:args.first] if args.first else None
+    if args.ray:
+        from generators.cluster import build_atlas_ray
+        summary = build_atlas_ray(args.ray, _db(args), sizes, ids)
+    else:
+        summary = batch.build_atlas(_db(args), sizes, _workers(args), ids)
+    counts = Store(_db(args)).atlas_counts()
+    rate = summary.solved / summary.seconds if summary.seconds else 0.0
+    print(f"atlas: {summary.solved} combinations in {summary.seconds:.1f} s ({rate:.1f}/s), "
+          f"{summary.skipped} already stored")
+    for (size, verdict), n in sorted(counts.items()):
+        print(f"  size {size} {verdict}: {n}")
+    return 0
+
+
+def cmd_atlas_show(args) -> int:
+    entry = Store(_db(args)).atlas_get([c.strip() for c in args.cards.split(",")])
+    if entry is None:
+        print("not in the atlas", file=sys.stderr)
+        return 1
+    print(json.dumps({"cards": list(entry.cards), "verdict": entry.verdict, "conflicts": entry.conflicts,
+                      "discards": entry.discards, "complete": entry.complete}, indent=1))
+    return 0
+
+
+def _common(p) -> None:
+    p.add_argument("--db", help=f"SQLite file (env GARDENS_PUZZLES_DB, default {default_path()})")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("puzzles", help="daily puzzles: generate a date range, show, list")
+    sub = p.add_subparsers(dest="puzzles_command", metavar="ACTION")
+    sub.required = True
+    g = sub.add_parser("generate", help="generate and store every daily puzzle of a date range")
+    g.add_argument("--from", dest="date_from", required=True, help="first date, YYYY-MM-DD")
+    g.add_argument("--to", dest="date_to", required=True, help="last date, YYYY-MM-DD (inclusive)")
+    g.add_argument("--games", help=f"comma-separated games (default all: {sorted({k for k, _ in daily.KINDS})})")
+    g.add_argument("--workers", type=int, default=0, help="local processes (default: the cores)")
+    g.add_argument("--ray", help="Ray cluster address (needs the optional 'cluster' extra)")
+    _common(g)
+    g.set_defaults(func=cmd_generate)
+    s = sub.add_parser("show", help="one stored puzzle as JSON")
+    s.add_argument("id", help="game/variant/difficulty/YYYY-MM-DD")
+    s.add_argument("--answer", action="store_true", help="include the stored answer (server-side data)")
+    _common(s)
+    s.set_defaults(func=cmd_show)
+    ls = sub.add_parser("list", help="stored puzzles, by date")
+    ls.add_argument("--game")
+    ls.add_argument("--from", dest="date_from")
+    ls.add_argument("--to", dest="date_to")
+    ls.add_argument("--limit", type=int, default=100)
+    _common(ls)
+    ls.set_defaults(func=cmd_list)
+
+    a = subparsers.add_parser("atlas", help="solvability atlas of Standard card pairs and triples")
+    asub = a.add_subparsers(dest="atlas_command", metavar="ACTION")
+    asub.required = True
+    b = asub.add_parser("build", help="build (or resume) the atlas in the puzzle database")
+    b.add_argument("--sizes", default="2,3", help="combination sizes (smaller ones are built first)")
+    b.add_argument("--first", type=int, default=0, help="only the first N Standard cards (quick runs)")
+    b.add_argument("--workers", type=int, default=0, help="local processes (default: the cores)")
+    b.add_argument("--ray", help="Ray cluster address (needs the optional 'cluster' extra)")
+    _common(b)
+    b.set_defaults(func=cmd_atlas_build)
+    sh = asub.add_parser("show", help="the atlas entry of a combination")
+    sh.add_argument("cards", help="comma-separated card ids")
+    _common(sh)
+    sh.set_defaults(func=cmd_atlas_show)
