@@ -1,0 +1,136 @@
+"""HintService over a real channel on a real server: every RPC against the domain hint functions, and bad input."""
+from __future__ import annotations
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from conftest import as_doc
+from gardens.v1 import common_pb2, gardeners_pb2 as gpb, hints_pb2 as pb, hints_pb2_grpc
+from solver.core.solve import SolveControl
+from solver.games.gardeners import api, engine, moves
+from solver.games.gardeners.garden import parse_garden
+from solver.games.gardeners.modes import MODES
+from solver.games.gardeners.tiles import load_catalog
+
+NORMAL = gpb.GAME_MODE_NORMAL
+CARDS = ["S08", "S16"]
+CAT = load_catalog()
+
+
+@pytest.fixture(scope="module")
+def solution():
+    return api.solve(CARDS, "normal", SolveControl(time_limit_s=20)).garden
+
+
+@pytest.fixture
+def stub(start_server):
+    return hints_pb2_grpc.HintServiceStub(start_server(with_probe=False).channel())
+
+
+def msg(garden_dict) -> common_pb2.Garden:
+    return common_pb2.Garden(size=6, placements=[common_pb2.Placement(**p) for p in garden_dict["placements"]])
+
+
+def partial(solution, keep: int, wrong_cell=None):
+    """The first `keep` placements of the solution in row-major order, one of them optionally swapped."""
+    doc = solution.to_dict()
+    doc["placements"] = doc["placements"][:keep]
+    if wrong_cell is not None:
+        a, b = doc["placements"][wrong_cell], doc["placements"][keep - 1]
+        a["tile"], b["tile"] = b["tile"], a["tile"]
+    return doc
+
+
+def field_violations(err: grpc.RpcError) -> dict[str, str]:
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (err.code(), err.details())
+    bad = error_details_pb2.BadRequest()
+    assert rpc_status.from_call(err).details[0].Unpack(bad)
+    return {v.field: v.description for v in bad.field_violations}
+
+
+def test_check_progress_matches_the_domain(stub, solution):
+    doc = partial(solution, 20)
+    resp = stub.CheckProgress(pb.CheckProgressRequest(garden=msg(doc), card_ids=CARDS, mode=NORMAL), timeout=60)
+    domain = api.check_progress(doc, CARDS, "normal", SolveControl(time_limit_s=20))
+    assert resp.completable == common_pb2.SOLVABILITY_SOLVABLE
+    assert [(c.card_id, pb.ProgressStatus.Name(c.status)) for c in resp.cards] == \
+        [(c.card_id, "PROGRESS_STATUS_" + c.status.upper()) for c in domain.cards]
+    assert api.check_garden(as_doc(resp.witness), CARDS).valid
+
+
+def test_hint_levels_are_one_answer(stub, solution):
+    doc = partial(solution, 24, wrong_cell=3)
+    answers = [stub.GetHint(pb.GetHintRequest(garden=msg(doc), card_ids=CARDS, mode=NORMAL, level=k), timeout=60)
+               for k in (1, 2, 3)]
+    one, two, three = answers
+    assert {a.status for a in answers} == {pb.HINT_STATUS_MOVE}
+    assert one.card_id == two.card_id == three.card_id and one.card_id in CARDS
+    assert not one.cells and not one.HasField("move") and not two.HasField("move")
+    assert list(two.cells) == list(three.cells)
+    assert two.text.startswith(one.text) and three.text.startswith(two.text)
+    # the move is legal under Normal rules and starts a proven shortest route
+    m = three.move
+    state = {"mode": "normal", "size": 6, "garden": doc["placements"],
+             "supplies": [{"loose": [t.id for t in CAT.tiles if t.id not in {p["tile"] for p in doc["placements"]}]},
+                          {}]}
+    move = {"kind": gpb.MoveKind.Name(m.kind)[len("MOVE_KIND_"):].lower(), "player": m.player, "tile": m.tile,
+            "cell": [m.cell.row, m.cell.col], "rotation": m.rotation}
+    if m.HasField("to_player"):
+        move["to_player"] = m.to_player
+    assert api.validate_move(state, move).legal
+    assert three.proven and three.route_length > 0
+
+
+def test_repair_is_minimal_and_leaves_a_completable_garden(stub, solution):
+    doc = partial(solution, 24, wrong_cell=3)
+    resp = stub.SuggestRepair(pb.SuggestRepairRequest(garden=msg(doc), card_ids=CARDS, mode=NORMAL,
+                                                      removal_rules=True), timeout=60)
+    assert resp.verdict == pb.REPAIR_VERDICT_OPTIMAL and resp.removals_bound == len(resp.remove)
+    gone = {(c.row, c.col) for c in resp.remove}
+    left = {**doc, "placements": [p for p in doc["placements"] if (p["row"], p["col"]) not in gone]}
+    cards = api._cards(CARDS, None)
+    assert engine.complete(parse_garden(left, CAT, MODES["normal"]), cards, MODES["normal"], CAT,
+                           SolveControl(time_limit_s=20)).verdict == engine.SOLVABLE
+    cells = {(p["row"], p["col"]) for p in doc["placements"]}
+    for c in [(c.row, c.col) for c in resp.remove]:
+        assert moves.removable(cells, c).legal
+        cells.discard(c)
+
+
+def test_forced_placements_and_deduction(stub, solution):
+    doc = partial(solution, 30)
+    resp = stub.ListForcedPlacements(pb.ListForcedPlacementsRequest(garden=msg(doc), card_ids=CARDS, mode=NORMAL),
+                                     timeout=60)
+    domain = api.forced_placements(doc, CARDS, "normal", SolveControl(time_limit_s=20))
+    assert resp.verdict == common_pb2.SOLVABILITY_SOLVABLE
+    assert [((f.cell.row, f.cell.col), list(f.tiles)) for f in resp.forced] == \
+        [(f.cell, list(f.tiles)) for f in domain.cells]
+    full = solution.to_dict()
+    trial = pb.DeductionTrial(garden=msg(full), verdict=pb.OWNER_VERDICT_THRILLED)
+    ded = stub.DeduceCard(pb.DeduceCardRequest(kind="distance", trials=[trial], mode=NORMAL), timeout=60)
+    expected = api.deduce_card("distance", [{"garden": full, "verdict": "thrilled"}], "normal")
+    assert [c.id for c in ded.candidates] == [c.id for c in expected.candidates] and "S08" in \
+        [c.id for c in ded.candidates]
+    if len(ded.candidates) > 1:
+        assert ded.split.thrilled_card_ids and ded.split.angry_card_ids
+
+
+def test_bad_requests_name_the_field(stub):
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetHint(pb.GetHintRequest(card_ids=CARDS, level=7), timeout=30)
+    assert "level" in field_violations(err.value)
+    bad = common_pb2.Garden(placements=[common_pb2.Placement(tile="ZZ", row=0, col=0)])
+    with pytest.raises(grpc.RpcError) as err:
+        stub.CheckProgress(pb.CheckProgressRequest(garden=bad, card_ids=CARDS), timeout=30)
+    assert "garden.placements[0].tile" in field_violations(err.value)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.CheckProgress(pb.CheckProgressRequest(card_ids=[]), timeout=30)
+    assert "card_ids" in field_violations(err.value)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.DeduceCard(pb.DeduceCardRequest(kind="distance", trials=[pb.DeductionTrial()]), timeout=30)
+    assert "trials[0].verdict" in field_violations(err.value)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.DeduceCard(pb.DeduceCardRequest(kind="colour"), timeout=30)
+    assert "kind" in field_violations(err.value)
