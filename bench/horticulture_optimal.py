@@ -41,11 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
           f"1 worker, {args.time_limit:g} s limit")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
-             f"{'score p50':>9} {'gap p50':>7} {'gap max':>7}"
+             f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)
     print("-" * len(header))
     for cards in [int(c) for c in args.cards.split(",")]:
-        times, scores, gaps, proven = [], [], [], 0
+        times, scores, gaps, proven, unbounded = [], [], [], 0, 0
         for seed in range(args.seeds):
             cat, days, gnome, plan = instance(seed, cards)
             t0 = time.perf_counter()
@@ -55,11 +55,15 @@ def main(argv: list[str] | None = None) -> int:
             proven += sol.status == "optimal"
             if sol.score is not None:
                 scores.append(sol.score)
-                gaps.append((sol.bound or sol.score) - sol.score)
+            if sol.score is not None and sol.bound is not None:
+                gaps.append(sol.bound - sol.score)
+            else:
+                unbounded += 1
         print(f"{cards:>5} {args.seeds:>3} {proven:>6} {pct(times, .5):>7.2f} {pct(times, .95):>7.2f} "
               f"{max(times):>7.2f} {statistics.median(scores) if scores else '-':>9} "
-              f"{statistics.median(gaps) if gaps else '-':>7} {max(gaps) if gaps else '-':>7}")
-    print("gap = proven upper bound - score of the game returned (0 when proven optimal)")
+              f"{statistics.median(gaps) if gaps else '-':>7} {max(gaps) if gaps else '-':>7} {unbounded:>8}")
+    print("gap = proven upper bound - score of the game returned (0 when proven optimal); "
+          "no bound = runs where no search proved any bound in time")
     return 0
 
 

@@ -17,10 +17,8 @@ from .scoring import ScoreSheet, score_sheet
 from .state import WINDOW, Day, Planting, Setup
 
 log = logging.getLogger(__name__)
-# Measured on seeded nurseries (docs/horticulture.md): hinting the day-by-day search with the
-# greedy planting made it worse; patch re-optimisation helps long games but steals proof time
-# from short ones, so it only runs from this many days on.
-HINT_GREEDY = False
+# Measured on seeded nurseries (docs/horticulture.md): patch re-optimisation helps long games but
+# steals proof time from short ones, so it only runs from this many days on.
 NEIGHBOURHOOD_MIN_DAYS = 7
 
 STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
@@ -418,25 +416,56 @@ class HorticultureModel:
                 m.add_hint(b, ty == t)
         del box
 
-    def hint(self, days: list[Day], gnome: Cell, plan: Plan) -> None:
-        """Hint a known game (e.g. a greedy one) to start the search from it."""
-        m = self.m
-        for i, b in enumerate(self.gv):
-            m.add_hint(b, self.cells[i] == gnome)
+    def assignment(self, days: list[Day], gnome: Cell, plan: Plan) -> list[tuple[cp_model.IntVar, int]]:
+        """Decision values of a known legal game (plants listed in card order), for hints or pins."""
+        out: list[tuple[cp_model.IntVar, int]] = []
+        out += [(b, int(self.cells[i] == gnome)) for i, b in enumerate(self.gv)]
+        garden: dict[Cell, str] = {}
         for d, day in enumerate(days):
-            for o, cid in enumerate(self.days[d].options):
-                m.add_hint(self.choice[d][o], cid == day.chosen)
+            out += [(self.choice[d][o], int(cid == day.chosen)) for o, cid in enumerate(self.days[d].options)]
             for k, planting in enumerate(day.plants):
                 p = (d, k)
-                for t, b in self.kind[p].items():
-                    m.add_hint(b, t == planting.plant)
-                m.add_hint(self.window[p], planting.at == WINDOW)
-                for i, b in enumerate(self.at[p]):
-                    m.add_hint(b, planting.at == self.cells[i])
+                out += [(b, int(t == planting.plant)) for t, b in self.kind[p].items()]
+                out.append((self.window[p], int(planting.at == WINDOW)))
+                if self.timed:
+                    out += [(b, int(planting.at == self.cells[i])) for i, b in enumerate(self.at[p])]
+                if planting.at != WINDOW:
+                    garden[planting.at] = planting.plant
+        if not self.timed:
+            out += [(self.y[i][t], int(garden.get(c) == t)) for i, c in enumerate(self.cells) for t in self.types]
         for var, t in ((self.plan_border, plan.border), (self.plan_path, plan.path),
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
-            for ty, b in var.items():
-                m.add_hint(b, ty == t)
+            out += [(b, int(ty == t)) for ty, b in var.items()]
+        return out
+
+    def hint(self, days: list[Day], gnome: Cell, plan: Plan) -> None:
+        """Hint a known game (e.g. a greedy one) to start the search from it."""
+        for var, value in self.assignment(days, gnome, plan):
+            self.m.add_hint(var, value)
+
+
+class _Values:
+    """A full solution kept as plain values, readable like a CpSolver (value, objective_value)."""
+
+    def __init__(self, values: list[int], objective: float):
+        self.values, self.objective_value, self.wall_time = values, objective, 0.0
+        self.best_objective_bound = float("inf")
+
+    def value(self, var: cp_model.IntVar) -> int:
+        return self.values[var.index] if var.index >= 0 else 1 - self.values[-var.index - 1]
+
+
+def _start(model: HorticultureModel, pins: list[tuple[cp_model.IntVar, int]], control: SolveControl,
+           seconds: float) -> tuple[_Values | None, float]:
+    """Complete a known game into a full solution of `model` (all helper variables), or None."""
+    sub = model.m.clone()
+    sub.clear_hints()
+    for var, value in pins:
+        sub.add(var == value)
+    st, solver = control.solve(sub, _solver(control, seconds))
+    if st != cp_model.OPTIMAL:
+        return None, solver.wall_time
+    return _Values(list(solver.response_proto.solution), solver.objective_value), solver.wall_time
 
 
 def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp_model.CpSolver:
@@ -461,7 +490,18 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     budget = control.time_limit_s
     rng = random.Random(control.random_seed)
     relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
-    st1, s1, wall, bound = _search(relaxed, control, budget * 0.6, rng)
+    played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
+    g0 = gnome if gnome is not None else relaxed.cells[0]
+    p0 = plan or Plan(relaxed.types[0], relaxed.types[0], (relaxed.types[0], relaxed.types[0]))
+    first = [spec.options[0] for spec in days]
+    start, wall = None, 0.0
+    try:  # some legal game to start from, so a slow first search still has an answer
+        game0 = plant_towards(catalog, Setup(side, drawing, g0, p0), first, {}, [], played)
+        start, wall = _start(relaxed, relaxed.assignment(game0, g0, p0), control, max(0.2, budget * 0.1))
+    except ValueError:
+        pass
+    st1, s1, spent, bound = _search(relaxed, control, budget * 0.6 - wall, rng, start=start)
+    wall += spent
     log.debug("relaxed: %s value %s bound %s after %.2fs", STATUS.get(st1), s1.objective_value, bound, wall)
     if st1 == cp_model.INFEASIBLE:
         return Solution("infeasible", None, None, [], gnome, plan, None, wall)
@@ -487,23 +527,23 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, wall)
     # The relaxed garden cannot be planted day by day as it is (or was not proven best): plant
     # towards it greedily (always legal), then let the exact day-by-day model improve that game.
-    fixed_days = [(d, spec) for d, spec in enumerate(days) if spec.fixed is not None]
     try:
-        game = plant_towards(catalog, Setup(side, drawing, g, p), chosen, garden, box, dict(fixed_days))
+        game = plant_towards(catalog, Setup(side, drawing, g, p), chosen, garden, box, played)
     except ValueError:
         game = None
-    full = HorticultureModel(catalog, side, drawing, days, g if gnome is not None else gnome,
-                             p if plan is not None else plan)
-    if game is not None and HINT_GREEDY:
-        full.hint(game, g, p)
+    full = HorticultureModel(catalog, side, drawing, days, gnome, plan)
+    start = None
+    if game is not None:
+        start, spent = _start(full, full.assignment(game, g, p), control, max(0.2, budget * 0.1))
+        wall += spent
     # (Posting objective <= bound here looks free but slowed the search by 10x in measurements.)
-    st3, s3, spent, b3 = _search(full, control, max(0.5, budget - wall), rng, known_bound=bound)
+    st3, s3, spent, b3 = _search(full, control, max(0.5, budget - wall), rng, known_bound=bound, start=start)
     wall += spent
     log.debug("day by day: %s value %s bound %s after %.2fs", STATUS.get(st3), s3.objective_value, b3, wall)
     if st3 == cp_model.INFEASIBLE:
         return Solution("infeasible", None, None, [], gnome, plan, None, wall)
     if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        bound = b3 if bound is None else min(bound, b3)
+        bound = min(b for b in (bound, b3) if b is not None) if (bound, b3) != (None, None) else None
         found, fg, fp = full.extract(s3)
         found_score = _exact_score(catalog, side, drawing, found, fg, fp, control)
     else:
@@ -532,7 +572,7 @@ class _StopAt(cp_model.CpSolverSolutionCallback):
 
 
 def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng: random.Random,
-            known_bound: int | None = None) -> tuple[int, cp_model.CpSolver, float, int | None]:
+            known_bound: int | None = None, start: _Values | None = None) -> tuple[int, object, float, int | None]:
     """A first search, then neighbourhood moves, then a hinted run on the whole model.
 
     One CP-SAT worker finds good gardens slowly (no built-in LNS), so part of the time goes to
@@ -542,20 +582,32 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
     """
     m = model.m
     stop = _StopAt(known_bound)
-    st, best = control.solve(m, _solver(control, seconds * 0.3, linearization=2), stop)
-    spent = best.wall_time
-    if st == cp_model.UNKNOWN and seconds - spent > 0.1:
+    m.clear_hints()
+    if start is not None:
+        _hint_all(m, start.values)  # complete and feasible: the search starts from it at once
+    st, first = control.solve(m, _solver(control, seconds * 0.3, linearization=2), stop)
+    spent = first.wall_time
+    if st == cp_model.UNKNOWN and start is None and seconds - spent > 0.1:
         # the stronger LP sometimes finds no first garden in time; the default one always did
-        st, best = control.solve(m, _solver(control, (seconds - spent) * 0.5, linearization=1), stop)
-        spent += best.wall_time
-    if st != cp_model.FEASIBLE:
-        bound = int(best.best_objective_bound + 1e-6) if st == cp_model.OPTIMAL else None
-        return st, best, spent, bound
-    bound = int(best.best_objective_bound + 1e-6)
-    if known_bound is not None:
+        st, first = control.solve(m, _solver(control, (seconds - spent) * 0.5, linearization=1), stop)
+        spent += first.wall_time
+    m.clear_hints()
+    if st in (cp_model.OPTIMAL, cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
+        bound = int(first.best_objective_bound + 1e-6) if st == cp_model.OPTIMAL else None
+        return st, first, spent, bound
+    bound = int(first.best_objective_bound + 1e-6) if st == cp_model.FEASIBLE else known_bound
+    if known_bound is not None and bound is not None:
         bound = min(bound, known_bound)
+    if st == cp_model.FEASIBLE and (start is None or first.objective_value >= start.objective_value):
+        best = _Values(list(first.response_proto.solution), first.objective_value)
+    elif start is not None:
+        best = start
+    else:
+        return st, first, spent, bound
     best_value = best.objective_value
-    values = list(best.response_proto.solution)
+    values = best.values
+    if bound is None:
+        bound = 10 ** 9  # nothing proven yet: only the search below can stop early
     lns = len(model.days) >= NEIGHBOURHOOD_MIN_DAYS
     while lns and spent < seconds * 0.8 and best_value < bound:
         sub = m.clone()
@@ -568,7 +620,8 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
                                 stop)
         spent += s2.wall_time
         if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) and s2.objective_value > best_value:
-            best, best_value, values = s2, s2.objective_value, list(s2.response_proto.solution)
+            best = _Values(list(s2.response_proto.solution), s2.objective_value)
+            best_value, values = best.objective_value, best.values
     if best_value >= bound:
         return cp_model.OPTIMAL, best, spent, bound
     m.clear_hints()
@@ -580,7 +633,7 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
         bound = min(bound, int(s3.best_objective_bound + 1e-6))
         if s3.objective_value >= best_value:
             return st3, s3, spent, bound
-    return cp_model.FEASIBLE, best, spent, bound
+    return cp_model.FEASIBLE, best, spent, (bound if bound < 10 ** 9 else None)
 
 
 def _hint_all(model: cp_model.CpModel, values: list[int]) -> None:
@@ -628,5 +681,7 @@ def _checked(catalog: Catalog, side: str, drawing: PathDrawing, status: str, obj
         raise ModelMismatch(f"CP-SAT objective {objective} != pure score {pure.total}")
     if status == "optimal":
         bound = objective
-    return Solution(status, objective, max(bound if bound is not None else objective, objective),
-                    game, gnome, plan, pure, wall)
+    elif bound is not None and bound < objective:
+        raise ModelMismatch(f"proven bound {bound} is below the score {objective} of a legal game")
+    # bound stays None when no search proved one: never report the score itself as a bound
+    return Solution(status, objective, bound, game, gnome, plan, pure, wall)
