@@ -67,13 +67,14 @@ class CallInterceptor(grpc.ServerInterceptor):
         authorized = self._authorized(details)
         if handler.unary_unary is None:
             return handler if authorized else _deny(handler)
+        request_id = next((v for k, v in details.invocation_metadata or () if k == "x-request-id"), None)
         return grpc.unary_unary_rpc_method_handler(
-            self._wrap(details.method, handler.unary_unary, authorized),
+            self._wrap(details.method, handler.unary_unary, authorized, request_id),
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
 
-    def _wrap(self, method: str, behavior, authorized: bool):
+    def _wrap(self, method: str, behavior, authorized: bool, request_id: str | None = None):
         runtime = self.runtime
         pool = runtime.pool_for(method)
 
@@ -100,14 +101,14 @@ class CallInterceptor(grpc.ServerInterceptor):
                     pool.release()
             outcome = _outcome(response) if failure is None else None
             code = failure.code if failure else grpc.StatusCode.OK
-            self._record(method, code, time.perf_counter() - start, outcome, context, failure)
+            self._record(method, code, time.perf_counter() - start, outcome, context, failure, request_id)
             if failure is not None:
                 errors.send(context, failure)
             return response
 
         return call
 
-    def _record(self, method, code, seconds, outcome, context, failure) -> None:
+    def _record(self, method, code, seconds, outcome, context, failure, request_id=None) -> None:
         self.runtime.metrics.observe(method, code.name, seconds, outcome)
         if access_log.isEnabledFor(logging.INFO):
             # A JSON object built by hand: json.dumps of a dict costs more than the rest of the
@@ -117,6 +118,8 @@ class CallInterceptor(grpc.ServerInterceptor):
                 line += f',"solver":{_q(outcome)}'
             if failure is not None:
                 line += f',"error":{_q(failure.message)}'
+            if request_id:  # a client's correlation id (metadata x-request-id), to follow a call across logs
+                line += f',"request_id":{_q(str(request_id)[:128])}'
             access_log.info(f'{line},"peer":{_q(context.peer())}}}')
 
 

@@ -224,12 +224,13 @@ def test_metrics_count_calls_by_method_and_code(start_server):
 def test_one_structured_log_line_per_call(start_server, caplog):
     srv = start_server()
     with caplog.at_level(logging.INFO, logger="gardens.server.access"):
-        srv.probe("Echo")(b"a", timeout=5)
+        srv.probe("Echo")(b"a", timeout=5, metadata=[("x-request-id", 'web-"42"')])
         wait_until(lambda: any("Echo" in r.getMessage() for r in caplog.records), timeout=5)
     import json
     [line] = [json.loads(r.getMessage()) for r in caplog.records if r.name == "gardens.server.access"
               and "Echo" in r.getMessage()]
     assert line["method"] == "/test.v1.Probe/Echo" and line["code"] == "OK" and line["ms"] >= 0
+    assert line["request_id"] == 'web-"42"'
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="gardens.server.access"):
         with pytest.raises(grpc.RpcError):
