@@ -104,7 +104,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0
         # complete the greedy garden to a full assignment (regions, trees) so CP-SAT starts from it
         fixed = model()
         fixed.fix(hint)
-        done = run(fixed, tiles, max(0.5, time_limit / 4), seed)
+        done = run(fixed, tiles, max(1.0, time_limit / 3), seed)
         if done.status == "optimal":
             _check(done.placements, done.objective, catalog, "hint completion")
             steps = search_steps if search_steps is not None else 3 * len(tiles)
@@ -131,9 +131,17 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0
         polish = model()
         polish.fix(placements)
         exact = run(polish, tiles, max(1.0, time_limit / 4), seed)
-        if exact.status != "optimal":
-            raise ModelMismatch("could not rescore the best garden found with its placements fixed")
-        points = exact.objective
+        if exact.status == "optimal":
+            points = exact.objective
+        else:
+            # no time left to rescore: the model's value can only undercount the garden's areas
+            points = solo_points(placements, catalog)
+            found = exact.objective if exact.objective is not None else result.objective
+            if found is not None and found > points:
+                raise ModelMismatch(f"{status}: CP-SAT objective {found} > pure scorer {points}")
+            build_garden(catalog.tiles, placements)
+            return SoloResult(status, placements, points, max(bound, points), board,
+                              time.perf_counter() - started, hint_points)
     if placements is not None:
         _check(placements, points, catalog, status)
     return SoloResult(status, placements, points, bound, board, time.perf_counter() - started, hint_points)

@@ -122,3 +122,23 @@ def test_model_feasible_exactly_when_the_pure_rules_accept(seed, n):
     solo, tiles = _fixed_model(placements)
     res = run(solo, tiles, 20, 0)
     assert res.status == ("optimal" if legal else "infeasible")
+
+
+def test_a_disagreement_between_model_and_scorer_is_raised_not_returned(monkeypatch):
+    import solver.games.versailles.solo as solo_module
+    from solver.games.versailles.solo import ModelMismatch
+    monkeypatch.setattr(solo_module, "solo_points", lambda placements, catalog: -1)
+    with pytest.raises(ModelMismatch, match="!= pure scorer -1"):
+        solve_solo([CAT.tiles[4], CAT.tiles[5]], CAT, time_limit=10)
+
+
+def test_feasible_results_carry_a_bound_no_garden_beats():
+    # 10 tiles (two scorings) in a few seconds: rarely proved; whatever comes back must be legal,
+    # scored exactly, and bounded
+    rng = random.Random(3)
+    tiles = [CAT.tiles[i] for i in rng.sample(TILE_IDS, 10)]
+    result = solve_solo(tiles, CAT, time_limit=6, seed=1)
+    assert result.status in ("optimal", "feasible")
+    assert result.points == solo_points(result.placements, CAT) <= result.bound
+    from solver.games.versailles.solo import counting_bound
+    assert result.bound <= counting_bound(tiles, CAT)
