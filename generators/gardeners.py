@@ -40,6 +40,7 @@ class Settings:
     probe_limit: float = 0.2    # deterministic seconds for each forced-cell probe
     probes: int = 6             # forced-cell probes at most
     attempts: int = 30          # candidates drawn before settling for the nearest grade
+    screen_limit: float = 0.3   # deterministic seconds to screen an impossible-decree candidate
     explain_limit: float = 1.0  # deterministic seconds per subset when explaining an impossible decree
 
 
@@ -173,12 +174,22 @@ def generate_impossible(difficulty: str, rng: random.Random, settings: Settings 
         raise InputError("difficulty", f"one of {list(IMPOSSIBLE_CARDS)}", difficulty)
     k = IMPOSSIBLE_CARDS[difficulty]
     catalog = load_catalog()
+    standard = _standard()
+    # Cards a garden already found satisfies need no search: most random sets are solvable, and
+    # one witness (checked against the whole deck) rules out many later candidates at once.
+    witnesses: list[frozenset[str]] = []
     for attempt in range(settings.attempts * 10):
         cards = _draw(rng, k)
-        control = puzzle_control(settings.explain_limit)
-        if engine.solve(cards, MODE, catalog, control).verdict != engine.UNSOLVABLE:
+        ids = frozenset(c.id for c in cards)
+        if any(ids <= w for w in witnesses):
             continue
-        ex = engine.explain(cards, MODE, catalog, control)
+        result = engine.solve(cards, MODE, catalog, puzzle_control(settings.screen_limit))
+        if result.verdict == engine.SOLVABLE:
+            report = check(result.garden, standard)
+            witnesses.append(frozenset(v.card_id for v in report.verdicts if v.status == "satisfied"))
+        if result.verdict != engine.UNSOLVABLE:
+            continue
+        ex = engine.explain(cards, MODE, catalog, puzzle_control(settings.explain_limit))
         if ex.verdict != engine.UNSOLVABLE or not ex.complete:
             continue
         public = {"mode": MODE.name, "size": MODE.size, "deck": DECK, "card_ids": [c.id for c in cards],

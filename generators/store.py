@@ -221,3 +221,9 @@ class _Closing:
 
     def __exit__(self, *exc):
         self.conn.close()
+
+
+def default_path() -> Path:
+    """GARDENS_PUZZLES_DB, else var/puzzles.sqlite under the working directory."""
+    import os
+    return Path(os.environ.get("GARDENS_PUZZLES_DB") or "var/puzzles.sqlite")
