@@ -157,13 +157,15 @@ def _keep_model(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog)
 
 
 def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None,
-           removal_rules: bool = False) -> Repair:
+           removal_rules: bool = False, unordered_first: bool = True) -> Repair:
     """The fewest tiles to take off so that the rest can be completed into a valid garden.
 
     CP-SAT maximises the tiles kept (same cell, same signature) with the current garden as hints.
     With `removal_rules` the kept tiles must stay one connected piece (posted), and the removed set
     must be removable one tile at a time from the edge without splitting (checked exactly in Python;
     a refused set is cut off with a no-good and the model re-solved, so the optimum stays proven).
+    The optimum without the rules is tried first: when it happens to have a legal order it is also
+    the optimum with them (the rules only take solutions away).
     """
     control = control or SolveControl()
     _check_garden(garden, mode, catalog)
@@ -175,7 +177,9 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     if keep is None:
         return Repair("unsolvable", removal_rules=removal_rules, seconds=time.perf_counter() - start)
     m = gm.model
-    if removal_rules and keep:
+    connected = False
+    if removal_rules and keep and not unordered_first:
+        connected = True
         cells = sorted(placed)
         any_kept = m.new_bool_var("")
         m.add_max_equality(any_kept, list(keep.values()))
@@ -201,6 +205,9 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
         if found is not None:
             order = found
             break
+        if not connected:
+            # the optimum without the rules has no legal order: solve again with them posted
+            return repair(garden, cards, mode, catalog, control, removal_rules=True, unordered_first=False)
         # no legal order for exactly this removal set: forbid it and ask again
         m.add_bool_or([keep[c].Not() for c in kept] + [keep[c] for c in gone])
         status = None
@@ -310,7 +317,11 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     if progress.valid:
         return Hint("done", reason="The garden is complete and meets every card.",
                     seconds=time.perf_counter() - start)
-    rep = repair(garden, cards, mode, catalog, control, removal_rules=removal_rules and rules == NORMAL_RULES)
+    if progress.completable == engine.SOLVABLE:
+        # nothing has to go: every route adds the missing tiles one by one, so it is shortest
+        rep = Repair("optimal", [], len(garden.cells), 0, progress.witness)
+    else:
+        rep = repair(garden, cards, mode, catalog, control, removal_rules=removal_rules and rules == NORMAL_RULES)
     if rep.verdict == "unsolvable":
         return Hint("unsolvable", reason="No valid garden exists for these cards (proven).",
                     seconds=time.perf_counter() - start)

@@ -1,0 +1,102 @@
+"""Benchmark: Gardeners hints on seeded partial 6x6 gardens with 3 Standard cards, one solver worker.
+
+Usage: .venv/bin/python bench/hints.py [--n 40] [--seed 20261129] [--limit 5]
+Each instance: 3 random Standard cards that are solvable together, a connected part (8-30 tiles) of a
+valid garden, with 0-3 of its tiles replaced by tiles from elsewhere in random rotations (a player's
+mistakes). Times check-so-far, next move (Normal rules, removal rules on), repair (removal rules
+on) and forced placements. Targets (issue 9): p95 <= 0.1 s / 0.3 s / 0.3 s / 1 s. Prints a table.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from solver.core.grid import DIRECTIONS, step  # noqa: E402
+from solver.core.solve import SolveControl  # noqa: E402
+from solver.games.gardeners import engine, hints  # noqa: E402
+from solver.games.gardeners.cards import load_cards  # noqa: E402
+from solver.games.gardeners.garden import Garden, Placed  # noqa: E402
+from solver.games.gardeners.modes import MODES  # noqa: E402
+from solver.games.gardeners.tiles import load_catalog  # noqa: E402
+
+MODE = MODES["normal"]
+TARGETS = {"check so far": 0.1, "next move": 0.3, "repair": 0.3, "forced placements": 1.0}
+
+
+def instances(n: int, seed: int, control: SolveControl):
+    rng = random.Random(seed)
+    cat, deck = load_catalog(), load_cards()
+    ids = [c.id for c in deck.of("standard")]
+    out = []
+    while len(out) < n:
+        cards = [deck.get(i) for i in sorted(rng.sample(ids, 3))]
+        solved = engine.solve(cards, MODE, cat, control)
+        if solved.verdict != engine.SOLVABLE:
+            continue
+        solution = solved.garden
+        keep = rng.randint(8, 30)
+        start = rng.choice(sorted(solution.cells))
+        chosen, seen = [start], {start}
+        while len(chosen) < keep:
+            nxt = step(rng.choice(chosen), rng.choice(DIRECTIONS))
+            if nxt in solution.cells and nxt not in seen:
+                seen.add(nxt)
+                chosen.append(nxt)
+        g = {c: solution.get(c) for c in chosen}
+        others = [c for c in sorted(solution.cells) if c not in seen]
+        for c in rng.sample(chosen, rng.randint(0, 3)):
+            o = others.pop(rng.randrange(len(others)))
+            g[c] = Placed(solution.get(o).tile, rng.randrange(4))
+        out.append((cards, Garden(6, g)))
+    return out
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--limit", type=float, default=5.0, help="seconds per CP-SAT search")
+    args = parser.parse_args(argv)
+    control = SolveControl(time_limit_s=args.limit, num_workers=1, random_seed=0)
+    cat = load_catalog()
+    cases = instances(args.n, args.seed, control)
+    times = {k: [] for k in TARGETS}
+    outcomes = {k: {} for k in TARGETS}
+
+    def timed(name, fn, label):
+        t = time.perf_counter()
+        result = fn()
+        times[name].append(time.perf_counter() - t)
+        key = label(result)
+        outcomes[name][key] = outcomes[name].get(key, 0) + 1
+
+    for cards, garden in cases:
+        timed("check so far", lambda: hints.check_progress(garden, cards, MODE, cat, control), lambda r: r.completable)
+        timed("next move", lambda: hints.next_move(garden, cards, MODE, cat, control),
+              lambda r: r.status + ("/proven" if r.proven else ""))
+        timed("repair", lambda: hints.repair(garden, cards, MODE, cat, control, removal_rules=True),
+              lambda r: r.verdict)
+        timed("forced placements", lambda: hints.forced_placements(garden, cards, MODE, cat, control),
+              lambda r: r.verdict)
+    print(f"Gardeners hints: {len(cases)} seeded partial 6x6 gardens, 3 Standard cards, 1 worker, "
+          f"limit {args.limit:g} s per search")
+    print(f"{'hint':20s} {'p50 s':>7s} {'p95 s':>7s} {'max s':>7s} {'target':>7s}  outcomes")
+    for name, xs in times.items():
+        ok = "ok" if pct(xs, 0.95) <= TARGETS[name] else "MISSED"
+        print(f"{name:20s} {pct(xs, 0.5):7.3f} {pct(xs, 0.95):7.3f} {max(xs):7.3f} {TARGETS[name]:7.2f}  "
+              f"{ok:6s} {dict(sorted(outcomes[name].items()))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
