@@ -62,7 +62,8 @@ def register(subparsers) -> None:
                               description="Call a gardens.v1 RPC; the request and the answer are JSON "
                                           "(proto field names). Example: gardens call --server "
                                           "localhost:50051 CheckSolvable '{\"card_ids\": [\"S01\", \"S09\"]}'")
-    p.add_argument("method", help=f"RPC name: {METHODS}")
+    p.add_argument("method", help=f"RPC name of any gardens.v1 service (Service.Method when two services "
+                                  f"share a name); GardenersService: {METHODS}")
     p.add_argument("request", nargs="?", default="{}",
                    help="request as JSON text, @FILE, or - for stdin (default {})")
     _connection_flags(p)
