@@ -10,6 +10,7 @@ from ortools.sat.python import cp_model
 from solver.core.solve import SolveControl
 from solver.errors import InputError
 
+from .bound import counting_bound
 from .data import Catalog
 from .garden import Cell, Garden, PlacedFlower, PlacedPlant, PlacedSeedlingTile, orthogonal
 from .model import GardenModel, Pinned, build_model
@@ -139,18 +140,28 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     start = time.perf_counter()
     limit = control.time_limit_s if time_limit_s is None else min(time_limit_s, control.time_limit_s)
 
-    def model_on(board_size: int) -> GardenModel:
-        return build_model(catalog, board_size, catalog.starter_tiles[holding.starter].sides[holding.side],
-                           holding.seedlings, holding.plants, holding.flowers,
-                           int(holding.flower_pot) + int(holding.watering_can), pinned)
+    starter = catalog.starter_tiles[holding.starter].sides[holding.side]
+    tokens = int(holding.flower_pot) + int(holding.watering_can)
 
-    gm = model_on(size)
+    def model_on(board_size: int) -> GardenModel:
+        return build_model(catalog, board_size, starter, holding.seedlings, holding.plants, holding.flowers,
+                           tokens, pinned)
+
+    ceiling = None if pinned else counting_bound(catalog, starter, holding.seedlings, holding.plants,
+                                                 holding.flowers, tokens, control)
     small = max(3, math.ceil(math.sqrt(2 * (len(holding.seedlings) + 1))))
+    fallback = None
     if pinned is None and small < size:
         # a small board is searched much faster, and its best garden also fits the big board (both are
-        # anchored top-left): it becomes the big search's starting point, often already matching its bound
+        # anchored top-left): when it reaches the colour-budget ceiling it is optimal on any board;
+        # otherwise it becomes the big search's starting point
         warm = model_on(small)
-        status0, solver0 = control.solve(warm.model, control.new_solver(0.4 * limit))
+        status0, solver0 = control.solve(warm.model, control.new_solver(0.6 * limit))
+        if status0 in (cp_model.OPTIMAL, cp_model.FEASIBLE) and round(solver0.objective_value) == ceiling:
+            garden = _extract(warm, lambda v: solver0.value(v), holding, catalog, None)
+            pure = _check(garden, catalog, ceiling)
+            return Solution("optimal", size, time.perf_counter() - start, pure.total, ceiling, garden, pure)
+        gm = model_on(size)
         if status0 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             found = {("x",) + k for k, v in warm.tile_vars.items() if solver0.value(v)}
             found |= {("y",) + k for k, v in warm.plant_vars.items() if solver0.value(v)}
@@ -163,18 +174,33 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
                     fixed.add(fixed.get_bool_var_from_proto_index(v.index) == int((tag,) + k in found))
             status1, solver1 = control.solve(fixed, control.new_solver(max(0.05, 0.5 * limit)))
             if status1 == cp_model.OPTIMAL:
+                fallback = (_extract(warm, lambda v: solver0.value(v), holding, catalog, None),
+                            round(solver1.objective_value))
                 for i in range(len(gm.model.proto.variables)):
                     var = gm.model.get_int_var_from_proto_index(i)
                     gm.model.add_hint(var, solver1.value(fixed.get_int_var_from_proto_index(i)))
+    else:
+        gm = model_on(size)
     remaining = max(0.05, limit - (time.perf_counter() - start))
     status, solver = control.solve(gm.model, control.new_solver(remaining))
     name = STATUS.get(status, "unknown")
+    if status == cp_model.UNKNOWN and fallback is not None:
+        # the big search found nothing in time: the small board's garden stands, with what bound we have
+        garden, objective = fallback
+        pure = _check(garden, catalog, objective)
+        # (an UNKNOWN search reports no usable bound: only the colour-budget ceiling is a proof)
+        return Solution("optimal" if ceiling == objective else "feasible", size, time.perf_counter() - start,
+                        pure.total, ceiling, garden, pure)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Solution(name, size, time.perf_counter() - start)
     values = {v.index: solver.value(v) for v in gm.layout}
     garden = _extract(gm, lambda v: values[v.index], holding, catalog, pinned)
     objective = round(solver.objective_value)
     bound = math.floor(solver.best_objective_bound + 1e-6)
+    if ceiling is not None:
+        bound = min(bound, ceiling)
+    if status == cp_model.FEASIBLE and objective == bound:
+        status, name = cp_model.OPTIMAL, "optimal"  # the found garden meets a proven bound
     if status == cp_model.FEASIBLE:
         # the best layout found may leave a "max" choice unsettled (which sets, which split of holes):
         # settle it with the layout fixed, so that the objective is that garden's true prestige

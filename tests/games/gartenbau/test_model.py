@@ -175,3 +175,16 @@ def test_time_limit_reports_feasible_or_unknown_honestly():
     assert sol.status in ("feasible", "unknown", "optimal")
     if sol.status == "feasible":
         assert sol.bound >= sol.prestige == score(sol.garden).total
+
+
+def test_colour_budget_ceiling():
+    from solver.games.gartenbau.bound import counting_bound
+    starter = CATALOG.starter_tiles["ST1"].sides["a"]  # red, yellow
+    # reds 2 (starter, S07), yellows 2: the red plant takes both reds, the yellow plant both yellows, the
+    # orange Sweet William covers both plants: 16, plus two unused tokens 4 = 20 (beats 1 + 1 + 4 uncovered)
+    assert counting_bound(CATALOG, starter, ["S07"], ["P-red-1", "P-yellow-1"], ["B-beetle-sweet-william"], 2,
+                          CONTROL) == 20
+    # a blue plant needs two blue seedlings: none held, so only the red plant (1) can show
+    assert counting_bound(CATALOG, starter, ["S07"], ["P-red-1", "P-blue-1"], [], 0, CONTROL) == 1
+    # rules that read the layout are outside the relaxation
+    assert counting_bound(CATALOG, starter, ["S07"], [], ["A06-datura"], 0, CONTROL) is None
