@@ -35,7 +35,14 @@ def _control(request: dict, default_s: float) -> SolveControl:
     seed = request.get("random_seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 31:
         raise ValueError(f"random_seed: expected an integer in [0, 2^31), got {seed!r}")
-    return SolveControl(time_limit_s=float(limit), num_workers=1, random_seed=seed)
+    work = request.get("deterministic_time")
+    if work is not None and (isinstance(work, bool) or not isinstance(work, (int, float))
+                             or not math.isfinite(work) or not 0 < work <= MAX_TIME_LIMIT_S):
+        raise ValueError(f"deterministic_time: expected a number in (0, {MAX_TIME_LIMIT_S:g}], got {work!r}")
+    # With deterministic_time the answer no longer depends on machine speed (time_limit_s stays a
+    # wall-clock safety net); without it, wall-clock limits decide how far each search gets.
+    return SolveControl(time_limit_s=float(limit), num_workers=1, random_seed=seed,
+                        deterministic_limit=float(work) if work is not None else None)
 
 
 def _violations(vs: list) -> list[dict]:
@@ -199,8 +206,10 @@ def hint(request: dict, catalog: Catalog | None = None) -> dict:
         if cid in played:
             raise ValueError(f"{'today' if i < len(today) else 'future'}: card {cid} was already played")
     control = _control(req, 10.0)
-    per_option = SolveControl(time_limit_s=control.time_limit_s / len(today), num_workers=1,
-                              random_seed=control.random_seed)
+    share = len(dict.fromkeys(today))
+    per_option = SolveControl(
+        time_limit_s=control.time_limit_s / share, num_workers=1, random_seed=control.random_seed,
+        deterministic_limit=control.deterministic_limit / share if control.deterministic_limit else None)
     fixed = [DaySpec((d.chosen,), d.plants) for d in past]
     options = []
     for cid in dict.fromkeys(today):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -464,14 +465,31 @@ def _start(model: HorticultureModel, pins: list[tuple[cp_model.IntVar, int]], co
         sub.add(var == value)
     st, solver = control.solve(sub, _solver(control, seconds))
     if st != cp_model.OPTIMAL:
-        return None, solver.wall_time
-    return _Values(list(solver.response_proto.solution), solver.objective_value), solver.wall_time
+        return None, _cost(control, solver)
+    return _Values(list(solver.response_proto.solution), solver.objective_value), _cost(control, solver)
 
 
 def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp_model.CpSolver:
+    """A solver for one step; `seconds` is in deterministic units when the control asks for them."""
     solver = control.new_solver(time_limit_s=seconds)
+    if control.deterministic_limit is not None:
+        # SolveControl gives each search the whole deterministic limit: give this step its share,
+        # with the wall-clock limit kept as a safety net only.
+        solver.parameters.max_deterministic_time = max(0.001, seconds)
+        solver.parameters.max_time_in_seconds = control.time_limit_s
     solver.parameters.linearization_level = linearization
     return solver
+
+
+def _budget(control: SolveControl) -> float:
+    return control.deterministic_limit if control.deterministic_limit is not None else control.time_limit_s
+
+
+def _cost(control: SolveControl, solver) -> float:
+    """What a step used, in the unit of the budget (deterministic time makes results reproducible)."""
+    if isinstance(solver, _Values):
+        return 0.0
+    return solver.deterministic_time if control.deterministic_limit is not None else solver.wall_time
 
 
 def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
@@ -487,24 +505,25 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     objective must equal that score (ModelMismatch otherwise).
     """
     control = control or SolveControl(time_limit_s=10.0)
-    budget = control.time_limit_s
+    budget = _budget(control)
+    clock = time.perf_counter()
     rng = random.Random(control.random_seed)
     relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
     played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
     g0 = gnome if gnome is not None else relaxed.cells[0]
     p0 = plan or Plan(relaxed.types[0], relaxed.types[0], (relaxed.types[0], relaxed.types[0]))
     first = [spec.options[0] for spec in days]
-    start, wall = None, 0.0
+    start, used = None, 0.0
     try:  # some legal game to start from, so a slow first search still has an answer
         game0 = plant_towards(catalog, Setup(side, drawing, g0, p0), first, {}, [], played)
-        start, wall = _start(relaxed, relaxed.assignment(game0, g0, p0), control, max(0.2, budget * 0.1))
+        start, used = _start(relaxed, relaxed.assignment(game0, g0, p0), control, max(0.2, budget * 0.1))
     except ValueError:
         pass
-    st1, s1, spent, bound = _search(relaxed, control, budget * 0.6 - wall, rng, start=start)
-    wall += spent
-    log.debug("relaxed: %s value %s bound %s after %.2fs", STATUS.get(st1), s1.objective_value, bound, wall)
+    st1, s1, spent, bound = _search(relaxed, control, budget * 0.6 - used, rng, start=start)
+    used += spent
+    log.debug("relaxed: %s value %s bound %s after %.2f", STATUS.get(st1), s1.objective_value, bound, used)
     if st1 == cp_model.INFEASIBLE:
-        return Solution("infeasible", None, None, [], gnome, plan, None, wall)
+        return Solution("infeasible", None, None, [], gnome, plan, None, time.perf_counter() - clock)
     if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         garden, box = relaxed.extract_garden(s1)
         chosen = relaxed.chosen_cards(s1)
@@ -516,15 +535,15 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     if st1 == cp_model.OPTIMAL:
         order = HorticultureModel(catalog, side, drawing, days, g, p)
         order.fix_final(garden, box, chosen, g, p)
-        st2, s2 = control.solve(order.m, _solver(control, max(0.5, min(budget * 0.2, budget - wall))))
-        wall += s2.wall_time
-        log.debug("planting order for the relaxed optimum: %s after %.2fs", STATUS.get(st2), wall)
+        st2, s2 = control.solve(order.m, _solver(control, max(0.5, min(budget * 0.2, budget - used))))
+        used += _cost(control, s2)
+        log.debug("planting order for the relaxed optimum: %s after %.2f", STATUS.get(st2), used)
         if st2 == cp_model.OPTIMAL:
             game, g, p = order.extract(s2)
             objective = int(round(s2.objective_value))
             if objective != int(round(s1.objective_value)):
                 raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
-            return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, wall)
+            return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, time.perf_counter() - clock)
     # The relaxed garden cannot be planted day by day as it is (or was not proven best): plant
     # towards it greedily (always legal), then let the exact day-by-day model improve that game.
     try:
@@ -535,13 +554,13 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     start = None
     if game is not None:
         start, spent = _start(full, full.assignment(game, g, p), control, max(0.2, budget * 0.1))
-        wall += spent
+        used += spent
     # (Posting objective <= bound here looks free but slowed the search by 10x in measurements.)
-    st3, s3, spent, b3 = _search(full, control, max(0.5, budget - wall), rng, known_bound=bound, start=start)
-    wall += spent
-    log.debug("day by day: %s value %s bound %s after %.2fs", STATUS.get(st3), s3.objective_value, b3, wall)
+    st3, s3, spent, b3 = _search(full, control, max(0.5, budget - used), rng, known_bound=bound, start=start)
+    used += spent
+    log.debug("day by day: %s value %s bound %s after %.2f", STATUS.get(st3), s3.objective_value, b3, used)
     if st3 == cp_model.INFEASIBLE:
-        return Solution("infeasible", None, None, [], gnome, plan, None, wall)
+        return Solution("infeasible", None, None, [], gnome, plan, None, time.perf_counter() - clock)
     if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = min(b for b in (bound, b3) if b is not None) if (bound, b3) != (None, None) else None
         found, fg, fp = full.extract(s3)
@@ -554,9 +573,9 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         if greedy_score > found_score:
             found, fg, fp, found_score = game, g, p, greedy_score
     if found is None:
-        return Solution("unknown", None, bound, [], gnome, plan, None, wall)
+        return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
-    return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, wall)
+    return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
 
 
 class _StopAt(cp_model.CpSolverSolutionCallback):
@@ -586,11 +605,11 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
     if start is not None:
         _hint_all(m, start.values)  # complete and feasible: the search starts from it at once
     st, first = control.solve(m, _solver(control, seconds * 0.3, linearization=2), stop)
-    spent = first.wall_time
+    spent = _cost(control, first)
     if st == cp_model.UNKNOWN and start is None and seconds - spent > 0.1:
         # the stronger LP sometimes finds no first garden in time; the default one always did
         st, first = control.solve(m, _solver(control, (seconds - spent) * 0.5, linearization=1), stop)
-        spent += first.wall_time
+        spent += _cost(control, first)
     m.clear_hints()
     if st in (cp_model.OPTIMAL, cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
         bound = int(first.best_objective_bound + 1e-6) if st == cp_model.OPTIMAL else None
@@ -618,7 +637,7 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
         _hint_all(sub, values)
         st2, s2 = control.solve(sub, _solver(control, min(0.5, max(0.05, seconds * 0.8 - spent)), linearization=2),
                                 stop)
-        spent += s2.wall_time
+        spent += _cost(control, s2)
         if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) and s2.objective_value > best_value:
             best = _Values(list(s2.response_proto.solution), s2.objective_value)
             best_value, values = best.objective_value, best.values
@@ -627,7 +646,7 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
     m.clear_hints()
     _hint_all(m, values)
     st3, s3 = control.solve(m, _solver(control, max(0.05, seconds - spent), linearization=2), stop)
-    spent += s3.wall_time
+    spent += _cost(control, s3)
     m.clear_hints()
     if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = min(bound, int(s3.best_objective_bound + 1e-6))

@@ -16,7 +16,7 @@ SETUP = {"side": "A", "path": {"start": 3, "moves": "DDDDDDD"}, "gnome": [3, 5],
 
 
 def test_solve_optimal_returns_a_valid_game_with_its_score():
-    out = api.solve_optimal({**SETUP, "nursery": [1, 50, 12, 33], "time_limit_s": 20})
+    out = api.solve_optimal({**SETUP, "nursery": [1, 50, 12, 33], "deterministic_time": 20, "time_limit_s": 300})
     assert out["status"] == "optimal" and out["score"] == out["bound"]
     check = api.validate({**SETUP, "days": out["days"], "nursery": [1, 50, 12, 33]})
     assert check["legal"] and check["score"]["total"] == out["score"] == out["score_sheet"]["total"]
@@ -40,7 +40,8 @@ def test_solve_optimal_input_errors():
 def test_best_plan_beats_or_matches_any_fixed_plan(tmp_path):
     cat = tiny_catalog(tmp_path, 3, 2)
     nursery = [1, 50, 12, 33]
-    request = {"side": "T", "path": {"start": 1, "moves": "DD"}, "nursery": nursery, "time_limit_s": 20}
+    request = {"side": "T", "path": {"start": 1, "moves": "DD"}, "nursery": nursery,
+               "deterministic_time": 20, "time_limit_s": 300}
     best = api.best_plan(request, cat)
     assert best["status"] == "optimal"
     plan = Plan(best["plan"]["border"], best["plan"]["path"], tuple(best["plan"]["companions"]))
@@ -55,7 +56,8 @@ def test_hint_with_known_future_ranks_by_final_score(tmp_path):
     setup = {"side": "T", "path": {"start": 1, "moves": "DD"}, "gnome": [2, 1],
              "plan": {"border": S, "path": U, "companions": [T, C]}}
     days = [{"chosen": 1, "plants": [{"plant": T, "at": [0, 0]}, {"plant": U, "at": [1, 0]}]}]
-    out = api.hint({**setup, "days": days, "today": [50, 12], "future": [33, 20], "time_limit_s": 20}, cat)
+    out = api.hint({**setup, "days": days, "today": [50, 12], "future": [33, 20],
+                    "deterministic_time": 20, "time_limit_s": 300}, cat)
     assert out["ranked_by"] == "final_score"
     scores = [o["final_score"] for o in out["options"]]
     assert scores == sorted(scores, reverse=True)
@@ -104,7 +106,7 @@ def oracle_after(cat, setup, days, card, future):
 
 def test_hint_without_future_uses_the_documented_estimate():
     days = [{"chosen": 1, "plants": [{"plant": T, "at": [2, 0]}, {"plant": U, "at": [3, 0]}]}]
-    out = api.hint({**SETUP, "days": days, "today": [50, 12], "time_limit_s": 10})
+    out = api.hint({**SETUP, "days": days, "today": [50, 12], "deterministic_time": 10, "time_limit_s": 300})
     assert out["ranked_by"] == "estimate" and len(out["options"]) == 2
     for o in out["options"]:
         now = api.score({**SETUP, "days": days + [{"chosen": o["card"], "plants": o["plants"]}]})
@@ -120,3 +122,14 @@ def test_hint_input_errors():
                   "today": [5, 2]})
     with pytest.raises(ValueError, match="today: expected"):
         api.hint({**SETUP, "today": []})
+
+
+def test_deterministic_time_gives_the_same_answer_twice():
+    request = {**SETUP, "nursery": [1, 50, 12, 33, 7, 20], "deterministic_time": 1.0, "time_limit_s": 120}
+    first, second = api.solve_optimal(dict(request)), api.solve_optimal(dict(request))
+    for out in (first, second):
+        out.pop("wall_time_s")
+    assert first == second
+    assert first["status"] in ("optimal", "feasible")
+    with pytest.raises(ValueError, match="deterministic_time"):
+        api.solve_optimal({**request, "deterministic_time": -1})
