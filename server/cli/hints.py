@@ -1,0 +1,112 @@
+"""`gardens progress|hint|repair|forced|deduce`: Gardeners hints from the command line, in-process."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from solver.core.solve import SolveControl
+from solver.games.gardeners import api
+from solver.games.gardeners.modes import MODES
+
+
+def _ids(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _load(path: str):
+    with (sys.stdin if path == "-" else open(path)) as f:
+        return json.load(f)
+
+
+def _print(args, data: dict, text: str) -> None:
+    print(json.dumps(data, indent=1, default=list) if args.json else text)
+
+
+def _common(p: argparse.ArgumentParser, garden: bool = True) -> None:
+    if garden:
+        p.add_argument("garden", help='garden JSON {"size": 6, "placements": [...]}; - for stdin')
+        p.add_argument("--cards", required=True, help="comma-separated card ids in play, e.g. S08,S16")
+    p.add_argument("--mode", default="normal", choices=sorted(MODES))
+    p.add_argument("--time-limit", type=float, default=10.0, help="seconds per solver run")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def cmd_progress(args) -> int:
+    r = api.check_progress(_load(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit))
+    data = {"completable": r.completable, "cards": [
+        {"card": c.card_id, "status": c.status, "cells": [list(x) for x in c.cells], "reason": c.reason}
+        for c in r.cards]}
+    lines = [f"{c.card_id:4s} {c.status:9s} {c.reason} {list(c.cells) if c.cells else ''}".rstrip() for c in r.cards]
+    lines.append({"solvable": "The garden can still be completed.",
+                  "unsolvable": "The garden can no longer be completed (proven)."}.get(r.completable, "Unknown."))
+    _print(args, data, "\n".join(lines))
+    return 0
+
+
+def cmd_hint(args) -> int:
+    h = api.hint(_load(args.garden), _ids(args.cards), args.mode, rules=args.rules,
+                 removal_rules=not args.free_removal, control=SolveControl(args.time_limit))
+    view = h.at_level(args.level)
+    if view.get("move") is not None:
+        m = view["move"]
+        view["move"] = {"kind": m.kind, "tile": m.tile, "cell": list(m.cell), "rotation": m.rotation}
+    _print(args, view, view["text"])
+    return 0
+
+
+def cmd_repair(args) -> int:
+    r = api.repair(_load(args.garden), _ids(args.cards), args.mode, removal_rules=args.removal_rules,
+                   control=SolveControl(args.time_limit))
+    data = {"verdict": r.verdict, "remove": [list(c) for c in r.remove], "removals_bound": r.bound,
+            "witness": r.witness.to_dict() if r.witness else None}
+    _print(args, data, f"{r.verdict}: remove {len(r.remove)} tile(s) {r.remove}")
+    return 0
+
+
+def cmd_forced(args) -> int:
+    r = api.forced_placements(_load(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit))
+    data = {"verdict": r.verdict, "forced": [{"cell": list(f.cell), "tiles": list(f.tiles),
+                                              "rotations": {k: list(v) for k, v in f.rotations.items()}}
+                                             for f in r.cells], "undecided": [list(c) for c in r.undecided]}
+    lines = [f"{f.cell}: {'/'.join(f.tiles)}" for f in r.cells] or ["no forced cell"]
+    _print(args, data, "\n".join([r.verdict] + lines))
+    return 0
+
+
+def cmd_deduce(args) -> int:
+    trials = _load(args.trials)
+    r = api.deduce_card(args.kind, trials, args.mode)
+    data = {"candidates": [c.id for c in r.candidates]}
+    text = f"candidates: {', '.join(c.id for c in r.candidates) or 'none'}"
+    if r.split:
+        s = r.split
+        data["split"] = {"kind": s.kind, "cells": [list(c) for c in s.cells], "rotation": s.rotation,
+                         "thrilled": s.thrilled, "angry": s.angry}
+        text += f"\ntry: {s.kind} {s.cells} -> thrilled {s.thrilled}, angry {s.angry}"
+    _print(args, data, text)
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("progress", help="per card: satisfied, broken, blocked (proven) or still possible")
+    _common(p)
+    p.set_defaults(func=cmd_progress)
+    p = sub.add_parser("hint", help="the next move with the card it serves, at level 1, 2 or 3")
+    _common(p)
+    p.add_argument("--level", type=int, default=3, choices=(1, 2, 3))
+    p.add_argument("--rules", default="normal", choices=("normal", "solo"))
+    p.add_argument("--free-removal", action="store_true", help="ignore the Normal-mode removal rules")
+    p.set_defaults(func=cmd_hint)
+    p = sub.add_parser("repair", help="the fewest tiles to remove so the garden can be completed again")
+    _common(p)
+    p.add_argument("--removal-rules", action="store_true", help="only from the edge, never splitting")
+    p.set_defaults(func=cmd_repair)
+    p = sub.add_parser("forced", help="cells whose content is the same in every valid completion")
+    _common(p)
+    p.set_defaults(func=cmd_forced)
+    p = sub.add_parser("deduce", help="card fronts of a kind consistent with the verdicts, and the best next test")
+    p.add_argument("kind", help="the kind on the card's back, e.g. distance")
+    p.add_argument("trials", help='JSON list [{"garden": {...}, "verdict": "thrilled"|"angry"}]; - for stdin')
+    _common(p, garden=False)
+    p.set_defaults(func=cmd_deduce)
