@@ -99,7 +99,8 @@ def _limits(time_limit: Any, seed: Any) -> tuple[float, int]:
 
 
 def _tile_sequence(tiles: Any, catalog: Catalog, where: str = "tiles", most: int | None = None) -> list:
-    most = most or catalog.setup.stages * catalog.setup.rounds_per_stage
+    if most is None:
+        most = catalog.setup.stages * catalog.setup.rounds_per_stage
     if not isinstance(tiles, list) or not 1 <= len(tiles) <= most:
         raise ValueError(f"{where}: expected a list of 1 to {most} tile ids, got {tiles!r}")
     out = []
@@ -148,8 +149,10 @@ def hint(garden: Any, next_tile: Any, upcoming: Any = None, time_limit: Any = 5.
     total = catalog.setup.stages * catalog.setup.rounds_per_stage
     if len(placements) >= total:
         raise ValueError(f"garden: already holds {len(placements)} tiles, the most a player receives")
-    future = [] if upcoming is None else _tile_sequence(upcoming, catalog, "upcoming",
-                                                        total - len(placements) - 1)
+    left = total - len(placements) - 1
+    if upcoming is not None and not (isinstance(upcoming, list) and 0 <= len(upcoming) <= left):
+        raise ValueError(f"upcoming: expected a list of at most {left} tile ids after this one, got {upcoming!r}")
+    future = _tile_sequence(upcoming, catalog, "upcoming", left) if upcoming else []
     if any(t.id == next_tile or t.id in {p.tile for p in placements} for t in future):
         raise ValueError("upcoming: a tile is repeated or already in the garden")
     tile = catalog.tiles[next_tile]

@@ -91,3 +91,10 @@ def test_cli_solves_and_scores(tmp_path, capsys):
     assert cli(["versailles", "validate", str(tmp_path / "bad.json")]) == 1
     assert cli(["versailles", "solve", str(tmp_path / "bad.json")]) == 2  # not a tile list: error, exit 2
     assert "tiles: expected a list" in capsys.readouterr().err
+
+
+def test_hint_for_the_last_tile_takes_no_upcoming_tiles():
+    garden = [{"tile": t, "x": 2 * i, "y": 0} for i, t in enumerate(range(1, 14))]
+    assert api.hint(garden, 14, upcoming=[], top=1)["placements"]
+    with pytest.raises(ValueError, match=r"upcoming: expected a list of at most 0 tile ids"):
+        api.hint(garden, 14, upcoming=[15])
