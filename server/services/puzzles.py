@@ -1,0 +1,215 @@
+"""gardens.v1.PuzzleService: daily puzzles from the SQLite store (generated on first request), answers checked.
+
+Configuration comes from the environment (read when the server starts): GARDENS_PUZZLES_DB (the
+SQLite file, default var/puzzles.sqlite), GARDENS_PUZZLES_PAST_DAYS and GARDENS_PUZZLES_FUTURE_DAYS
+(the served window around today in UTC, default 1 and 1: every time zone's today).
+"""
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import json
+import os
+import threading
+from dataclasses import dataclass
+
+import grpc
+
+from gardens.v1 import gardeners_pb2, puzzles_pb2 as pb, puzzles_pb2_grpc
+from generators import daily
+from generators.identity import PuzzleId, parse_date, parse_id
+from generators.store import Puzzle, Store, default_path
+from server import convert
+from server.errors import ServiceError
+from server.runtime import Runtime
+from solver.errors import InputError
+
+SERVICE = pb.DESCRIPTOR.services_by_name["PuzzleService"].full_name
+SOLVE_METHODS = ["GetDailyPuzzle"]          # may generate a puzzle (CP-SAT)
+LIGHT_METHODS = ["CheckAnswer", "ListPuzzles"]
+DEFAULT_PAGE, MAX_PAGE = 50, 500
+
+_GAMES = {pb.PUZZLE_GAME_GARDENERS: "gardeners", pb.PUZZLE_GAME_HORTICULTURE: "horticulture",
+          pb.PUZZLE_GAME_VERSAILLES: "versailles", pb.PUZZLE_GAME_GARTENBAU: "gartenbau"}
+_DIFFICULTIES = {pb.PUZZLE_DIFFICULTY_EASY: "easy", pb.PUZZLE_DIFFICULTY_MEDIUM: "medium",
+                 pb.PUZZLE_DIFFICULTY_HARD: "hard"}
+_OUTCOMES = {"correct": pb.ANSWER_OUTCOME_CORRECT, "wrong": pb.ANSWER_OUTCOME_WRONG,
+             "not_minimal": pb.ANSWER_OUTCOME_NOT_MINIMAL, "incomplete": pb.ANSWER_OUTCOME_INCOMPLETE}
+_GARDEN = {"garden": "garden", "placements": "garden.placements", "size": "garden.size"}
+
+
+@dataclass(frozen=True)
+class PuzzleSettings:
+    db: str
+    past_days: int = 1
+    future_days: int = 1
+
+    @classmethod
+    def from_env(cls, env=None) -> "PuzzleSettings":
+        env = os.environ if env is None else env
+
+        def days(name: str) -> int:
+            raw = env.get(name, "1")
+            try:
+                value = int(raw)
+            except ValueError:
+                raise ValueError(f"{name}: expected a number of days, got {raw!r}") from None
+            if value < 0:
+                raise ValueError(f"{name}: must be >= 0 (got {value})")
+            return value
+
+        return cls(str(env.get("GARDENS_PUZZLES_DB") or default_path()), days("GARDENS_PUZZLES_PAST_DAYS"),
+                   days("GARDENS_PUZZLES_FUTURE_DAYS"))
+
+
+def _today() -> dt.date:
+    return dt.datetime.now(dt.timezone.utc).date()
+
+
+class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
+    def __init__(self, runtime: Runtime, settings: PuzzleSettings, today=_today):
+        self.rt = runtime
+        self.settings = settings
+        self.today = today
+        self._lock = threading.Lock()
+        self._generation: daily.Generation | None = None
+
+    def generation(self) -> daily.Generation:
+        # The file is opened on first use: servers that never serve a puzzle create no database.
+        with self._lock:
+            if self._generation is None:
+                self._generation = daily.Generation(Store(self.settings.db))
+            return self._generation
+
+    def last_served(self) -> dt.date:
+        return self.today() + dt.timedelta(days=self.settings.future_days)
+
+    def _published(self, pid: PuzzleId, field: str) -> None:
+        if pid.date > self.last_served():
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                               f"{field}: {pid.date.isoformat()} is not published yet")
+
+    def _get(self, pid: PuzzleId, field: str) -> Puzzle:
+        """A served puzzle: generated on first request inside the window, stored ones before it."""
+        self._published(pid, field)
+        first = self.today() - dt.timedelta(days=self.settings.past_days)
+        gen = self.generation()
+        if pid.date < first:
+            daily.kind_of(pid)
+            stored = gen.store.get(pid)
+            if stored is None:
+                raise ServiceError(grpc.StatusCode.NOT_FOUND, f"{field}: no puzzle {pid} was published")
+            return stored
+        return gen.get(pid)[0]
+
+    def GetDailyPuzzle(self, request, context):
+        game = _name(_GAMES, request.game, "game")
+        kinds = [k for (g, _), k in daily.KINDS.items() if g == game]
+        if not kinds:
+            raise ServiceError(grpc.StatusCode.UNIMPLEMENTED, f"no daily puzzles for {game} yet")
+        variant = request.variant or kinds[0].variant
+        date = parse_date(request.date, "date") if request.date else self.today()
+        pid = PuzzleId(game, variant, _name(_DIFFICULTIES, request.difficulty, "difficulty"), date)
+        with convert.fields_under({"puzzle": "variant"}):
+            return puzzle_msg(self._get(pid, "date"))
+
+    def CheckAnswer(self, request, context):
+        pid = parse_id(request.puzzle_id, "puzzle_id")
+        with convert.fields_under({"puzzle": "puzzle_id", "difficulty": "puzzle_id"}):
+            puzzle = self._get(pid, "puzzle_id")
+        kind = request.WhichOneof("answer")
+        wanted = {"decree": "garden", "impossible": "discard"}.get(pid.variant)
+        if kind != wanted:
+            raise InputError(wanted or "answer", f"a {pid.variant} puzzle is answered with `{wanted}`")
+        if kind == "garden":
+            doc = convert.garden(request.garden, self.rt.config)
+            with convert.fields_under(_GARDEN):
+                result = daily.check_answer(puzzle, doc)
+            outcome = "correct" if result["correct"] else ("wrong" if result["complete"] else "incomplete")
+            return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
+                                          verdicts=[_verdict(v) for v in result["verdicts"]])
+        with convert.fields_under({"discard_card_ids": "discard.card_ids"}):
+            result = daily.check_answer(puzzle, list(request.discard.card_ids))
+        return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[result["outcome"]])
+
+    def ListPuzzles(self, request, context):
+        size = request.page_size
+        if size < 0:
+            raise InputError("page_size", "must not be negative", size)
+        size = min(size or DEFAULT_PAGE, MAX_PAGE)
+        game = _name(_GAMES, request.game, "game", optional=True)
+        difficulty = _name(_DIFFICULTIES, request.difficulty, "difficulty", optional=True)
+        date_from = parse_date(request.date_from, "date_from").isoformat() if request.date_from else ""
+        last = self.last_served()
+        date_to = min(parse_date(request.date_to, "date_to"), last) if request.date_to else last
+        filters = [game, request.variant, difficulty, date_from, date_to.isoformat()]
+        after = _read_token(request.page_token, filters) if request.page_token else None
+        rows = self.generation().store.list(game, request.variant, difficulty, date_from, date_to.isoformat(),
+                                            after, size + 1)
+        more = len(rows) > size
+        rows = rows[:size]
+        token = _make_token((rows[-1].id.date.isoformat(), str(rows[-1].id)), filters) if more else ""
+        return pb.ListPuzzlesResponse(puzzles=[puzzle_msg(p) for p in rows], next_page_token=token)
+
+
+def _name(table: dict, value: int, field: str, optional: bool = False) -> str:
+    if value == 0 and optional:
+        return ""
+    if value not in table:
+        raise InputError(field, "must be one of " + ", ".join(sorted(
+            (pb.PuzzleGame if table is _GAMES else pb.PuzzleDifficulty).Name(v) for v in table)), value)
+    return table[value]
+
+
+def _verdict(v: dict) -> gardeners_pb2.CardVerdict:
+    return convert.verdict_msg({**v, "cells": [tuple(c) for c in v["cells"]]})
+
+
+def _filters_digest(filters) -> str:
+    return hashlib.sha256(json.dumps(filters).encode()).hexdigest()[:12]
+
+
+def _make_token(after: tuple[str, str], filters) -> str:
+    raw = json.dumps({"after": list(after), "filters": _filters_digest(filters)}).encode()
+    return base64.urlsafe_b64encode(raw).decode()
+
+
+def _read_token(token: str, filters) -> tuple[str, str]:
+    try:
+        doc = json.loads(base64.urlsafe_b64decode(token.encode()))
+        after = doc["after"]
+        ok = (isinstance(after, list) and len(after) == 2 and all(isinstance(x, str) for x in after)
+              and doc["filters"] == _filters_digest(filters))
+    except (ValueError, KeyError, TypeError):
+        ok = False
+    if not ok:
+        raise InputError("page_token", "not a page token of this listing (the filters must stay the same)")
+    return after[0], after[1]
+
+
+_DIFFICULTY_ENUM = {v: k for k, v in _DIFFICULTIES.items()}
+_GAME_ENUM = {v: k for k, v in _GAMES.items()}
+
+
+def puzzle_msg(p: Puzzle) -> pb.Puzzle:
+    """The puzzle as clients see it: never the answer."""
+    msg = pb.Puzzle(id=str(p.id), game=_GAME_ENUM[p.id.game], variant=p.id.variant,
+                    difficulty=_DIFFICULTY_ENUM[p.id.difficulty], date=p.id.date.isoformat(),
+                    generator_version=p.generator_version, catalog_digest=p.catalog_digest)
+    if p.id.game == "gardeners":
+        pub = p.public
+        decree = pb.GardenersDecree(card_ids=pub["card_ids"], size=pub["size"], deck=pub["deck"])
+        if "grade" in pub:
+            g = pub["grade"]
+            decree.grade.CopyFrom(pb.DecreeGrade(score=g["score"], cards=g["cards"], effort=g["effort"],
+                                                 forced_cells=g["forced"],
+                                                 solutions_at_least=g["solutions_at_least"]))
+        msg.gardeners_decree.CopyFrom(decree)
+    return msg
+
+
+def register(server, runtime: Runtime) -> None:
+    servicer = PuzzleServicer(runtime, PuzzleSettings.from_env())
+    puzzles_pb2_grpc.add_PuzzleServiceServicer_to_server(servicer, server)
+    runtime.add_service(SERVICE, solve_methods=SOLVE_METHODS, light_methods=LIGHT_METHODS)

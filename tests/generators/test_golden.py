@@ -1,0 +1,138 @@
+"""Golden puzzles: fixed ids give the checked-in content hashes; answers are proven and checked both ways."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generators import daily, gardeners
+from generators.identity import GENERATOR_VERSION, parse_id
+from generators.store import Store
+from solver.errors import InputError
+from solver.games.gardeners import engine
+from solver.games.gardeners.cards import load_cards
+from solver.games.gardeners.checker import check
+from solver.games.gardeners.garden import parse_garden
+from solver.games.gardeners.tiles import load_catalog
+
+GOLDEN = {k: v for k, v in json.loads((Path(__file__).with_name("golden.json")).read_text()).items()
+          if not k.startswith("_")}
+DECREE_EASY = "gardeners/decree/easy/2027-01-01"
+IMPOSSIBLE = "gardeners/impossible/medium/2027-01-02"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """The golden puzzles generated once into a real SQLite file."""
+    s = Store(tmp_path_factory.mktemp("golden") / "puzzles.sqlite")
+    for pid in GOLDEN:
+        s.put(daily.generate(parse_id(pid)))
+    return s
+
+
+def test_version_is_the_one_the_hashes_were_made_with():
+    assert GENERATOR_VERSION == "gardeners-1"
+
+
+@pytest.mark.parametrize("pid", sorted(GOLDEN))
+def test_golden_content_hash(store, pid):
+    puzzle = store.get(parse_id(pid))
+    assert puzzle.content_hash == GOLDEN[pid]
+    assert store.stored_hash(puzzle.id) == GOLDEN[pid]
+    assert puzzle.generator_version == GENERATOR_VERSION
+    assert puzzle.catalog_digest == f"tiles:{load_catalog().digest}+cards:{load_cards().digest}"
+
+
+def test_regenerating_gives_the_identical_puzzle_and_the_store_keeps_the_first(store):
+    pid = parse_id(DECREE_EASY)
+    again = daily.generate(pid)
+    assert again == store.get(pid)
+    assert store.put(again) == store.get(pid)
+    assert store.verify() == []
+
+
+def test_difficulties_draw_their_card_counts_and_bands(store):
+    for pid in GOLDEN:
+        p = store.get(parse_id(pid))
+        if p.id.variant == "decree":
+            assert len(p.public["card_ids"]) in gardeners.DECREE_CARDS[p.id.difficulty]
+            g = p.public["grade"]
+            lo, hi = gardeners.DECREE_BANDS[p.id.difficulty]
+            assert lo <= g["score"] < hi
+            assert g["score"] == pytest.approx(gardeners.grade_score(g["cards"], g["effort"], g["forced"]), abs=1e-3)
+        else:
+            assert len(p.public["card_ids"]) == gardeners.IMPOSSIBLE_CARDS[p.id.difficulty]
+
+
+def _decree(store, pid):
+    p = store.get(parse_id(pid))
+    return p, load_cards().resolve(p.public["card_ids"])
+
+
+@pytest.mark.parametrize("pid", [k for k in sorted(GOLDEN) if "/decree/" in k])
+def test_decree_solution_is_valid_and_accepted(store, pid):
+    p, cards = _decree(store, pid)
+    garden = parse_garden(p.answer["solution"], load_catalog(), gardeners.MODE)
+    assert check(garden, cards).valid   # the pure checker, independent of the solver
+    verdict = daily.check_answer(p, p.answer["solution"])
+    assert verdict["correct"] and all(v["status"] == "satisfied" for v in verdict["verdicts"])
+
+
+def test_decree_checker_rejects_broken_and_incomplete_gardens(store):
+    p, cards = _decree(store, DECREE_EASY)
+    solution = p.answer["solution"]
+    placements = solution["placements"]
+    broken = None
+    # the first swap of two tiles (row-major) that breaks a card
+    for i in range(len(placements)):
+        for j in range(i + 1, len(placements)):
+            swapped = [dict(x) for x in placements]
+            for key in ("row", "col"):
+                swapped[i][key], swapped[j][key] = placements[j][key], placements[i][key]
+            doc = {"size": 6, "placements": swapped}
+            if not check(parse_garden(doc, load_catalog(), gardeners.MODE), cards).valid:
+                broken = doc
+                break
+        if broken:
+            break
+    assert broken is not None
+    verdict = daily.check_answer(p, broken)
+    assert not verdict["correct"] and verdict["complete"]
+    assert any(v["status"] == "violated" for v in verdict["verdicts"])
+    partial = daily.check_answer(p, {"size": 6, "placements": placements[:-1]})
+    assert not partial["correct"] and not partial["complete"]
+    with pytest.raises(InputError) as err:
+        daily.check_answer(p, {"size": 6, "placements": [{"tile": "nope", "row": 0, "col": 0}]})
+    assert err.value.field == "placements[0].tile"
+
+
+def test_impossible_decree_is_proven_and_its_discards_are_exactly_the_minimal_ones(store):
+    p = store.get(parse_id(IMPOSSIBLE))
+    deck, catalog = load_cards(), load_catalog()
+    cards = deck.resolve(p.public["card_ids"])
+    assert engine.solve(cards, gardeners.MODE, catalog).verdict == engine.UNSOLVABLE
+    discards = [frozenset(d) for d in p.answer["discards"]]
+    assert discards
+    for d in discards:
+        rest = [c for c in cards if c.id not in d]
+        solved = engine.solve(rest, gardeners.MODE, catalog)
+        assert solved.verdict == engine.SOLVABLE and check(solved.garden, rest).valid
+        for smaller in d:   # minimal: keeping any one of its cards back leaves a conflict
+            kept = [c for c in cards if c.id not in d - {smaller}]
+            assert engine.solve(kept, gardeners.MODE, catalog).verdict == engine.UNSOLVABLE
+
+
+def test_impossible_answers(store):
+    p = store.get(parse_id(IMPOSSIBLE))
+    first = p.answer["discards"][0]
+    assert daily.check_answer(p, first) == {"correct": True, "outcome": "correct"}
+    hit = set().union(*map(set, p.answer["discards"]))
+    innocent = [c for c in p.public["card_ids"] if c not in hit]
+    assert innocent, "the golden puzzle has a card that is in no discard set"
+    assert daily.check_answer(p, innocent[:1])["outcome"] == "wrong"
+    assert daily.check_answer(p, [])["outcome"] == "wrong"
+    assert daily.check_answer(p, first + innocent[:1])["outcome"] == "not_minimal"
+    with pytest.raises(InputError) as err:
+        daily.check_answer(p, ["S99"])
+    assert err.value.field == "discard_card_ids[0]"
