@@ -70,9 +70,9 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 
 
 def generate_range(db: str, start: dt.date, end: dt.date, games: list[str] | None = None, workers: int = 1,
-                   stream=None) -> Summary:
+                   stream=None, variants=None, difficulties=None) -> Summary:
     store = Store(db)
-    ids = [pid for d in dates(start, end) for pid in daily.ids_for(d, games)]
+    ids = [pid for d in dates(start, end) for pid in daily.ids_for(d, games, variants, difficulties)]
     todo = [pid for pid in ids if store.get(pid) is None]
     summary = Summary(skipped=len(ids) - len(todo))
     began = time.perf_counter()

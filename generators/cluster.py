@@ -31,10 +31,11 @@ def _generate(pid_text: str):
     return daily.generate(parse_id(pid_text))
 
 
-def generate_range_ray(address: str, db: str, start: dt.date, end: dt.date, games=None) -> Summary:
+def generate_range_ray(address: str, db: str, start: dt.date, end: dt.date, games=None, variants=None,
+                       difficulties=None) -> Summary:
     ray = _ray(address)
     store = Store(db)
-    ids = [pid for d in dates(start, end) for pid in daily.ids_for(d, games)]
+    ids = [pid for d in dates(start, end) for pid in daily.ids_for(d, games, variants, difficulties)]
     todo = [pid for pid in ids if store.get(pid) is None]
     summary = Summary(skipped=len(ids) - len(todo))
     began = time.perf_counter()

@@ -48,14 +48,18 @@ def kind_of(pid: PuzzleId) -> Kind:
     return kind
 
 
-def ids_for(date: dt.date, games: list[str] | None = None) -> list[PuzzleId]:
-    """Every puzzle of a date (optionally only some games), in a stable order."""
-    if games:
-        unknown = sorted(set(games) - {g for g, _ in KINDS})
+def ids_for(date: dt.date, games: list[str] | None = None, variants: list[str] | None = None,
+            difficulties: list[str] | None = None) -> list[PuzzleId]:
+    """Every puzzle of a date (optionally only some games, variants, difficulties), in a stable order."""
+    for field, chosen, known in (("games", games, {k.game for k in KINDS.values()}),
+                                 ("variants", variants, {k.variant for k in KINDS.values()}),
+                                 ("difficulties", difficulties, {d for k in KINDS.values() for d in k.difficulties})):
+        unknown = sorted(set(chosen or ()) - known)
         if unknown:
-            raise InputError("games", f"unknown game(s); one of {sorted({g for g, _ in KINDS})}", unknown)
+            raise InputError(field, f"unknown; one of {sorted(known)}", unknown)
     return [PuzzleId(k.game, k.variant, d, date) for k in KINDS.values()
-            if not games or k.game in games for d in k.difficulties]
+            if (not games or k.game in games) and (not variants or k.variant in variants)
+            for d in k.difficulties if not difficulties or d in difficulties]
 
 
 def generate(pid: PuzzleId) -> Puzzle:

@@ -14,18 +14,23 @@ def _db(args) -> str:
     return str(args.db or default_path())
 
 
+def _list(text: str | None) -> list[str] | None:
+    return [x.strip() for x in text.split(",") if x.strip()] if text else None
+
+
 def _workers(args) -> int:
     return args.workers or max(1, len(os.sched_getaffinity(0)))
 
 
 def cmd_generate(args) -> int:
-    games = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
+    games, variants, difficulties = _list(args.games), _list(args.variants), _list(args.difficulties)
     start, end = parse_date(args.date_from, "from"), parse_date(args.date_to, "to")
     if args.ray:
         from generators.cluster import generate_range_ray
-        summary = generate_range_ray(args.ray, _db(args), start, end, games)
+        summary = generate_range_ray(args.ray, _db(args), start, end, games, variants, difficulties)
     else:
-        summary = batch.generate_range(_db(args), start, end, games, _workers(args))
+        summary = batch.generate_range(_db(args), start, end, games, _workers(args), variants=variants,
+                                       difficulties=difficulties)
     times = sorted(summary.per_puzzle.values())
     p50 = times[len(times) // 2] if times else 0.0
     print(f"generated {summary.generated}, already stored {summary.skipped}, in {summary.seconds:.1f} s"
@@ -93,6 +98,8 @@ def register(subparsers) -> None:
     g.add_argument("--from", dest="date_from", required=True, help="first date, YYYY-MM-DD")
     g.add_argument("--to", dest="date_to", required=True, help="last date, YYYY-MM-DD (inclusive)")
     g.add_argument("--games", help=f"comma-separated games (default all: {sorted({k for k, _ in daily.KINDS})})")
+    g.add_argument("--variants", help="comma-separated variants, e.g. decree,impossible (default all)")
+    g.add_argument("--difficulties", help="comma-separated difficulties, e.g. easy,hard (default all)")
     g.add_argument("--workers", type=int, default=0, help="local processes (default: the cores)")
     g.add_argument("--ray", help="Ray cluster address (needs the optional 'cluster' extra)")
     _common(g)

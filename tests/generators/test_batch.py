@@ -1,0 +1,81 @@
+"""`gardens puzzles generate` and `gardens atlas build`: pool = sequential, resumable, claims re-proven."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from generators import atlas, batch
+from generators.store import Store
+from server.cli.main import main
+from solver.games.gardeners import engine
+from solver.games.gardeners.cards import load_cards
+from solver.games.gardeners.checker import check
+from solver.games.gardeners.modes import MODES
+from solver.games.gardeners.tiles import load_catalog
+
+
+def rows(db) -> list[tuple]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute("SELECT * FROM puzzles ORDER BY id").fetchall()
+    finally:
+        conn.close()
+
+
+def test_pool_and_sequential_runs_store_byte_identical_rows_and_resume(tmp_path, capsys):
+    pooled, sequential = tmp_path / "pool.sqlite", tmp_path / "seq.sqlite"
+    args = ["puzzles", "generate", "--from", "2027-01-01", "--to", "2027-01-02", "--variants", "decree",
+            "--difficulties", "easy"]
+    assert main([*args, "--workers", "2", "--db", str(pooled)]) == 0
+    assert "generated 2, already stored 0" in capsys.readouterr().out
+    assert main([*args, "--workers", "1", "--db", str(sequential)]) == 0
+    assert rows(pooled) == rows(sequential) and len(rows(pooled)) == 2
+    assert main([*args, "--workers", "2", "--db", str(pooled)]) == 0   # nothing left to do
+    assert "generated 0, already stored 2" in capsys.readouterr().out
+    assert main(["puzzles", "show", "gardeners/decree/easy/2027-01-01", "--db", str(pooled)]) == 0
+    shown = capsys.readouterr().out
+    assert '"card_ids"' in shown and '"answer"' not in shown   # the answer only with --answer
+
+
+def test_cli_refuses_bad_ranges_and_names(tmp_path, capsys):
+    db = str(tmp_path / "p.sqlite")
+    assert main(["puzzles", "generate", "--from", "2027-01-02", "--to", "2027-01-01", "--db", db]) == 2
+    assert main(["puzzles", "generate", "--from", "2027-01-01", "--to", "2027-01-01", "--games", "chess",
+                 "--db", db]) == 2
+    assert "games" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def small_atlas(tmp_path_factory):
+    db = tmp_path_factory.mktemp("atlas") / "atlas.sqlite"
+    ids = atlas.standard_ids()[:8]
+    first = batch.build_atlas(str(db), sizes=(2,), ids=ids)
+    second = batch.build_atlas(str(db), sizes=(3,), workers=2, ids=ids, chunk=20)
+    return Store(db), ids, first, second
+
+
+def test_atlas_is_resumable_and_complete(small_atlas):
+    store, ids, first, second = small_atlas
+    assert first.by_size == {1: 8, 2: 28}
+    assert second.skipped == 8 + 28 and second.by_size == {3: 56}
+    again = batch.build_atlas(str(store.path), sizes=(3,), ids=ids)
+    assert again.solved == 0 and again.skipped == 8 + 28 + 56
+    assert sum(store.atlas_counts().values()) == 8 + 28 + 56
+
+
+def test_atlas_claims_hold(small_atlas):
+    store, ids, _, _ = small_atlas
+    deck, catalog, mode = load_cards(), load_catalog(), MODES[atlas.ATLAS_MODE]
+    entries = [store.atlas_get(c) for k in (1, 2, 3) for c in atlas.combinations(k, ids)]
+    unsolvable = [e for e in entries if e.verdict == engine.UNSOLVABLE]
+    assert unsolvable, "the first 8 Standard cards hold a conflict"
+    for e in unsolvable:
+        ex = engine.explain(deck.resolve(list(e.cards)), mode, catalog)
+        assert ex.verdict == engine.UNSOLVABLE and ex.complete
+        assert sorted(map(sorted, ex.conflicts)) == sorted(map(sorted, e.conflicts))
+        assert sorted(map(sorted, ex.discards)) == sorted(map(sorted, e.discards))
+    for e in [e for e in entries if e.verdict == engine.SOLVABLE and len(e.cards) == 3][:4]:
+        cards = deck.resolve(list(e.cards))
+        solved = engine.solve(cards, mode, catalog)
+        assert solved.verdict == engine.SOLVABLE and check(solved.garden, cards).valid
