@@ -1,0 +1,153 @@
+"""PuzzleService over a real channel with a real SQLite file: window, generation on first request, answers, paging."""
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import grpc
+import pytest
+
+from gardens.v1 import common_pb2, puzzles_pb2 as pb, puzzles_pb2_grpc
+from generators.identity import PuzzleId
+from generators.store import Puzzle, Store
+
+GARDENERS, EASY, MEDIUM = pb.PUZZLE_GAME_GARDENERS, pb.PUZZLE_DIFFICULTY_EASY, pb.PUZZLE_DIFFICULTY_MEDIUM
+TIMEOUT = 120  # generation on first request runs CP-SAT on a loaded machine
+
+
+def today() -> dt.date:
+    return dt.datetime.now(dt.timezone.utc).date()
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    path = tmp_path / "puzzles.sqlite"
+    monkeypatch.setenv("GARDENS_PUZZLES_DB", str(path))
+    return path
+
+
+@pytest.fixture
+def stub(db, start_server):
+    return puzzles_pb2_grpc.PuzzleServiceStub(start_server(with_probe=False, workers=4).channel())
+
+
+@pytest.fixture
+def open_stub(db, start_server, monkeypatch):
+    """A server whose window is opened wide, so that fixed (golden) dates are served."""
+    monkeypatch.setenv("GARDENS_PUZZLES_PAST_DAYS", "100000")
+    monkeypatch.setenv("GARDENS_PUZZLES_FUTURE_DAYS", "100000")
+    return puzzles_pb2_grpc.PuzzleServiceStub(start_server(with_probe=False, workers=4).channel())
+
+
+def code_of(call, request) -> grpc.StatusCode:
+    with pytest.raises(grpc.RpcError) as err:
+        call(request, timeout=TIMEOUT)
+    return err.value.code()
+
+
+def test_todays_puzzle_is_generated_once_and_served_without_answer(stub, db):
+    request = pb.GetDailyPuzzleRequest(game=GARDENERS, difficulty=EASY)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(stub.GetDailyPuzzle(request, timeout=TIMEOUT)))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 2 and got[0] == got[1]
+    puzzle = got[0]
+    assert puzzle.id == f"gardeners/decree/easy/{today().isoformat()}"
+    assert puzzle.WhichOneof("content") == "gardeners_decree"
+    assert len(puzzle.gardeners_decree.card_ids) == 3 and puzzle.gardeners_decree.grade.score > 0
+    stored = Store(db).list()
+    assert [str(p.id) for p in stored] == [puzzle.id]
+    # nothing of the stored answer travels: no tile id of the solution appears in the message
+    wire = puzzle.SerializeToString()
+    assert not any(p["tile"].encode() in wire for p in stored[0].answer["solution"]["placements"])
+    assert stub.GetDailyPuzzle(request, timeout=TIMEOUT) == puzzle   # now from the store
+
+
+def test_the_window_never_leaks_the_future(stub, db):
+    later = (today() + dt.timedelta(days=2)).isoformat()
+    request = pb.GetDailyPuzzleRequest(game=GARDENERS, difficulty=EASY, date=later)
+    assert code_of(stub.GetDailyPuzzle, request) == grpc.StatusCode.FAILED_PRECONDITION
+    old = (today() - dt.timedelta(days=30)).isoformat()
+    assert code_of(stub.GetDailyPuzzle, pb.GetDailyPuzzleRequest(game=GARDENERS, difficulty=EASY, date=old)) == \
+        grpc.StatusCode.NOT_FOUND
+    # a puzzle stored ahead of time is not listed, and cannot be answered, before its day
+    pid = PuzzleId("gardeners", "decree", "easy", today() + dt.timedelta(days=5))
+    Store(db).put(Puzzle(pid, "test", "d", 1, {"card_ids": ["S01"], "size": 6, "deck": "standard"},
+                         {"kind": "garden", "solution": {}}))
+    assert stub.ListPuzzles(pb.ListPuzzlesRequest(), timeout=TIMEOUT).puzzles == []
+    check = pb.CheckAnswerRequest(puzzle_id=str(pid), garden=common_pb2.Garden())
+    assert code_of(stub.CheckAnswer, check) == grpc.StatusCode.FAILED_PRECONDITION
+
+
+@pytest.mark.parametrize("request_", [
+    pb.GetDailyPuzzleRequest(difficulty=EASY),
+    pb.GetDailyPuzzleRequest(game=GARDENERS),
+    pb.GetDailyPuzzleRequest(game=GARDENERS, difficulty=EASY, date="2027-02-30"),
+    pb.GetDailyPuzzleRequest(game=GARDENERS, difficulty=EASY, variant="sudoku"),
+], ids=["no-game", "no-difficulty", "bad-date", "bad-variant"])
+def test_bad_requests_are_invalid_arguments(stub, request_):
+    assert code_of(stub.GetDailyPuzzle, request_) == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_decree_answers(open_stub, db):
+    puzzle = open_stub.GetDailyPuzzle(pb.GetDailyPuzzleRequest(
+        game=GARDENERS, difficulty=EASY, date="2027-01-01"), timeout=TIMEOUT)
+    assert puzzle.id == "gardeners/decree/easy/2027-01-01"
+    solution = Store(db).get(PuzzleId("gardeners", "decree", "easy", dt.date(2027, 1, 1))).answer["solution"]
+    garden = common_pb2.Garden(size=6, placements=[common_pb2.Placement(**p) for p in solution["placements"]])
+    ok = open_stub.CheckAnswer(pb.CheckAnswerRequest(puzzle_id=puzzle.id, garden=garden), timeout=TIMEOUT)
+    assert ok.correct and ok.outcome == pb.ANSWER_OUTCOME_CORRECT
+    assert [v.card_id for v in ok.verdicts] == list(puzzle.gardeners_decree.card_ids)
+    partial = common_pb2.Garden(size=6, placements=garden.placements[:-1])
+    bad = open_stub.CheckAnswer(pb.CheckAnswerRequest(puzzle_id=puzzle.id, garden=partial), timeout=TIMEOUT)
+    assert not bad.correct and bad.outcome == pb.ANSWER_OUTCOME_INCOMPLETE
+    wrong_kind = pb.CheckAnswerRequest(puzzle_id=puzzle.id, discard=common_pb2.CardSet(card_ids=["S01"]))
+    assert code_of(open_stub.CheckAnswer, wrong_kind) == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_impossible_decree_answers(open_stub, db):
+    puzzle = open_stub.GetDailyPuzzle(pb.GetDailyPuzzleRequest(
+        game=GARDENERS, variant="impossible", difficulty=MEDIUM, date="2027-01-02"), timeout=TIMEOUT)
+    assert not puzzle.gardeners_decree.HasField("grade")
+    answer = Store(db).get(PuzzleId("gardeners", "impossible", "medium", dt.date(2027, 1, 2))).answer
+    right = answer["discards"][0]
+    ok = open_stub.CheckAnswer(pb.CheckAnswerRequest(
+        puzzle_id=puzzle.id, discard=common_pb2.CardSet(card_ids=right)), timeout=TIMEOUT)
+    assert ok.correct and ok.outcome == pb.ANSWER_OUTCOME_CORRECT
+    every = list(puzzle.gardeners_decree.card_ids)
+    more = open_stub.CheckAnswer(pb.CheckAnswerRequest(
+        puzzle_id=puzzle.id, discard=common_pb2.CardSet(card_ids=every)), timeout=TIMEOUT)
+    assert not more.correct and more.outcome == pb.ANSWER_OUTCOME_NOT_MINIMAL
+    none = open_stub.CheckAnswer(pb.CheckAnswerRequest(
+        puzzle_id=puzzle.id, discard=common_pb2.CardSet()), timeout=TIMEOUT)
+    assert none.outcome == pb.ANSWER_OUTCOME_WRONG
+    stranger = pb.CheckAnswerRequest(puzzle_id=puzzle.id, discard=common_pb2.CardSet(card_ids=["S99"]))
+    assert code_of(open_stub.CheckAnswer, stranger) == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_list_puzzles_pages(open_stub, db):
+    store = Store(db)
+    for day in range(1, 6):
+        pid = PuzzleId("gardeners", "decree", "easy", dt.date(2027, 3, day))
+        store.put(Puzzle(pid, "test", "d", day, {"card_ids": ["S01"], "size": 6, "deck": "standard"}, {}))
+    seen, token = [], ""
+    while True:
+        page = open_stub.ListPuzzles(pb.ListPuzzlesRequest(page_size=2, page_token=token), timeout=TIMEOUT)
+        assert len(page.puzzles) <= 2
+        seen += [p.id for p in page.puzzles]
+        token = page.next_page_token
+        if not token:
+            break
+    assert seen == [f"gardeners/decree/easy/2027-03-0{d}" for d in range(1, 6)]
+    first = open_stub.ListPuzzles(pb.ListPuzzlesRequest(page_size=2), timeout=TIMEOUT)
+    changed = pb.ListPuzzlesRequest(page_size=2, page_token=first.next_page_token, difficulty=EASY)
+    assert code_of(open_stub.ListPuzzles, changed) == grpc.StatusCode.INVALID_ARGUMENT
+    assert code_of(open_stub.ListPuzzles, pb.ListPuzzlesRequest(page_token="garbage")) == \
+        grpc.StatusCode.INVALID_ARGUMENT
+    ranged = open_stub.ListPuzzles(pb.ListPuzzlesRequest(date_from="2027-03-02", date_to="2027-03-03"),
+                                   timeout=TIMEOUT)
+    assert [p.id[-10:] for p in ranged.puzzles] == ["2027-03-02", "2027-03-03"]
