@@ -141,6 +141,40 @@ def removal_order(garden_cells: set[Cell], remove: set[Cell]) -> list[Cell] | No
     return search(frozenset(garden_cells), frozenset(remove))
 
 
+def enclosure_cuts(placed: set[Cell], kept: set[Cell], gone: set[Cell]) -> list[tuple[Cell, list[Cell]]]:
+    """Tiles to remove that the kept tiles wall in: (tile, the kept tiles around its pocket).
+
+    A tile in a pocket that kept tiles close off can never reach the garden's edge while those tiles
+    stay (removing others only widens nothing, keeping more only narrows the pocket), so
+    "keep the tile, or take off one tile of the wall" is a valid cut for every such tile.
+    """
+    rows = [r for r, _ in placed]
+    cols = [c for _, c in placed]
+    r0, r1, c0, c1 = min(rows) - 1, max(rows) + 1, min(cols) - 1, max(cols) + 1
+    out, done = [], set()
+    for t in sorted(gone):
+        if t in done:
+            continue
+        pocket, wall, stack, escapes = {t}, set(), [t], False
+        while stack:
+            cur = stack.pop()
+            if cur[0] in (r0, r1) or cur[1] in (c0, c1):
+                escapes = True
+            for d in DIRECTIONS:
+                n = step(cur, d)
+                if not (r0 <= n[0] <= r1 and c0 <= n[1] <= c1):
+                    continue
+                if n in kept:
+                    wall.add(n)
+                elif n not in pocket:
+                    pocket.add(n)
+                    stack.append(n)
+        done |= pocket
+        if not escapes:
+            out += [(x, sorted(wall)) for x in sorted(pocket & gone)]
+    return out
+
+
 def _keep_model(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog):
     gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
     if any(impossible(gm, c) for c in cards):
@@ -208,8 +242,12 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
         if not connected:
             # the optimum without the rules has no legal order: solve again with them posted
             return repair(garden, cards, mode, catalog, control, removal_rules=True, unordered_first=False)
-        # no legal order for exactly this removal set: forbid it and ask again
-        m.add_bool_or([keep[c].Not() for c in kept] + [keep[c] for c in gone])
+        cuts = enclosure_cuts(placed, kept, gone)
+        for t, frontier in cuts:
+            m.add_bool_or([keep[t]] + [keep[f].Not() for f in frontier])
+        if not cuts:
+            # no legal order for exactly this removal set: forbid it and ask again
+            m.add_bool_or([keep[c].Not() for c in kept] + [keep[c] for c in gone])
         status = None
     else:
         return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
