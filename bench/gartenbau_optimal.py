@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -37,7 +38,8 @@ def main() -> int:
     args = parser.parse_args()
     catalog = load_catalog()
     print(f"Gartenbau optimal garden: {args.count} seeded holdings per size, 6 plants, a Beginner hand; "
-          f"1 worker, limit {args.time_limit:g} s (times of unproven solves count as the limit)")
+          f"1 worker, limit {args.time_limit:g} s (times of unproven solves count as the limit); "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'tiles':>5} {'board':>5} {'optimal':>7} {'feasible':>8} {'none':>4} {'p50 s':>7} {'p95 s':>7} "
           f"{'max s':>7} {'mean gap':>8}")
     for tiles in (int(s) for s in args.sizes.split(",")):

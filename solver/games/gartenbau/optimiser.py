@@ -127,6 +127,26 @@ def _check(garden: Garden, catalog: Catalog, objective: int) -> Score:
     return pure
 
 
+def _hint_from(warm: GardenModel, solved: cp_model.CpSolver, gm: GardenModel, control: SolveControl,
+               limit: float) -> int | None:
+    """Hint the big-board model with the small board's garden, completed into a full assignment (a
+    hint of the layout alone is not completed reliably by the search). Returns that garden's
+    settled prestige, or None when the completion did not finish."""
+    found = {("x",) + k for k, v in warm.tile_vars.items() if solved.value(v)}
+    found |= {("y",) + k for k, v in warm.plant_vars.items() if solved.value(v)}
+    found |= {("w",) + k for k, v in warm.flower_vars.items() if solved.value(v)}
+    fixed = gm.model.clone()
+    for tag, table in (("x", gm.tile_vars), ("y", gm.plant_vars), ("w", gm.flower_vars)):
+        for k, v in table.items():
+            fixed.add(fixed.get_bool_var_from_proto_index(v.index) == int((tag,) + k in found))
+    status, solver = control.solve(fixed, control.new_solver(max(0.05, 0.5 * limit)))
+    if status != cp_model.OPTIMAL:
+        return None
+    for i in range(len(gm.model.proto.variables)):
+        gm.model.add_hint(gm.model.get_int_var_from_proto_index(i), solver.value(fixed.get_int_var_from_proto_index(i)))
+    return round(solver.objective_value)
+
+
 def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | None = None,
                   board: int | None = None, pinned: Pinned | None = None,
                   time_limit_s: float | None = None) -> Solution:
@@ -163,22 +183,9 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
             return Solution("optimal", size, time.perf_counter() - start, pure.total, ceiling, garden, pure)
         gm = model_on(size)
         if status0 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            found = {("x",) + k for k, v in warm.tile_vars.items() if solver0.value(v)}
-            found |= {("y",) + k for k, v in warm.plant_vars.items() if solver0.value(v)}
-            found |= {("w",) + k for k, v in warm.flower_vars.items() if solver0.value(v)}
-            # complete the small garden into a full assignment of the big model, then hint all of it
-            # (a hint of the layout alone is not completed reliably by the search)
-            fixed = gm.model.clone()
-            for tag, table in (("x", gm.tile_vars), ("y", gm.plant_vars), ("w", gm.flower_vars)):
-                for k, v in table.items():
-                    fixed.add(fixed.get_bool_var_from_proto_index(v.index) == int((tag,) + k in found))
-            status1, solver1 = control.solve(fixed, control.new_solver(max(0.05, 0.5 * limit)))
-            if status1 == cp_model.OPTIMAL:
-                fallback = (_extract(warm, lambda v: solver0.value(v), holding, catalog, None),
-                            round(solver1.objective_value))
-                for i in range(len(gm.model.proto.variables)):
-                    var = gm.model.get_int_var_from_proto_index(i)
-                    gm.model.add_hint(var, solver1.value(fixed.get_int_var_from_proto_index(i)))
+            settled = _hint_from(warm, solver0, gm, control, limit)
+            if settled is not None:
+                fallback = (_extract(warm, lambda v: solver0.value(v), holding, catalog, None), settled)
     else:
         gm = model_on(size)
     remaining = max(0.05, limit - (time.perf_counter() - start))
