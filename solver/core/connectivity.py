@@ -37,14 +37,21 @@ def connected_group(model: cp_model.CpModel, cells: list[Cell], allowed: dict[Ce
     model.add(sum(root.values()) <= 1)
     for c in cells:
         model.add_implication(z[c], allowed[c])
+    if roots is None:
+        # The root is the group's first member in row-major order: `before[i]` says some cell
+        # earlier than cells[i] is a member (a running OR, linear in the number of cells).
+        before = [model.new_constant(0)]
+        for i in range(1, len(cells)):
+            b = model.new_bool_var("")
+            model.add_bool_or([before[i - 1], z[cells[i - 1]], b.Not()])
+            model.add_implication(before[i - 1], b)
+            model.add_implication(z[cells[i - 1]], b)
+            before.append(b)
+        for c, r in root.items():
+            model.add_implication(r, before[index[c]].Not())
     for c, r in root.items():
         model.add_implication(r, z[c])
         model.add(depth[c] == 0).only_enforce_if(r)
-        if roots is None:
-            # the root is the first member in row-major order
-            for other in cells:
-                if index[other] < index[c]:
-                    model.add_implication(r, z[other].Not())
     for c in cells:
         parents = []
         for d in DIRECTIONS:
