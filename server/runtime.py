@@ -16,6 +16,9 @@ from solver.core.solve import SolveControl
 # Where each game's domain API lives; a test may replace any of them through Runtime(domains=...).
 DOMAIN_MODULES = {
     "gardeners": "solver.games.gardeners.api",
+    "gartenbau": "solver.games.gartenbau.api",
+    "versailles": "solver.games.versailles.api",
+    "horticulture": "solver.games.horticulture.api",
 }
 
 SOLVE = "solve"  # CPU-bound (CP-SAT) calls

@@ -1,0 +1,147 @@
+"""GartenbauService over a real channel on a real server: every RPC against solver.games.gartenbau.api, and bad input."""
+from __future__ import annotations
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from gardens.v1 import common_pb2, gartenbau_pb2 as pb, gartenbau_pb2_grpc
+from solver.core.solve import SolveControl
+from solver.games.gartenbau import api
+
+GARDEN = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+          "seedlings": [{"id": "S07", "cells": [[1, 0], [1, 1]]}],
+          "plants": [{"id": "P-red-1", "cells": [[0, 0], [1, 0]]}, {"id": "P-yellow-1", "cells": [[0, 1], [1, 1]]}],
+          "flowers": [{"id": "B-beetle-sweet-william", "at": [0, 0]}],
+          "tokens": {"flower_pot": True, "watering_can": False}}
+HOLDING = {"starter": {"id": "ST1", "side": "a"}, "seedlings": ["S07"], "plants": ["P-red-1", "P-yellow-1"],
+           "flowers": ["B-beetle-sweet-william"], "tokens": {"flower_pot": True}}
+LIMIT = SolveControl(time_limit_s=5)
+
+
+@pytest.fixture
+def stub(start_server):
+    return gartenbau_pb2_grpc.GartenbauServiceStub(start_server(with_probe=False, time_cap_s=5).channel())
+
+
+def cells(pairs):
+    return [common_pb2.Cell(row=r, col=c) for r, c in pairs]
+
+
+def garden_msg(doc) -> pb.GartenbauGarden:
+    st = doc["starter"]
+    return pb.GartenbauGarden(
+        starter=pb.GartenbauStarter(id=st["id"], side=st["side"], cells=cells(st["cells"])),
+        seedlings=[pb.GartenbauDomino(id=t["id"], cells=cells(t["cells"])) for t in doc.get("seedlings", [])],
+        plants=[pb.GartenbauDomino(id=p["id"], cells=cells(p["cells"])) for p in doc.get("plants", [])],
+        flowers=[pb.GartenbauFlower(id=f["id"], at=common_pb2.Cell(row=f["at"][0], col=f["at"][1]))
+                 for f in doc.get("flowers", [])],
+        tokens=pb.GartenbauTokens(**doc.get("tokens", {})))
+
+
+def as_doc(msg: pb.GartenbauGarden) -> dict:
+    def pairs(cs):
+        return [[c.row, c.col] for c in cs]
+    return {"starter": {"id": msg.starter.id, "side": msg.starter.side, "cells": pairs(msg.starter.cells)},
+            "seedlings": [{"id": t.id, "cells": pairs(t.cells)} for t in msg.seedlings],
+            "plants": [{"id": p.id, "cells": pairs(p.cells)} for p in msg.plants],
+            "flowers": [{"id": f.id, "at": [f.at.row, f.at.col]} for f in msg.flowers],
+            "tokens": {"flower_pot": msg.tokens.flower_pot, "watering_can": msg.tokens.watering_can}}
+
+
+def holding_msg(doc) -> pb.GartenbauHolding:
+    return pb.GartenbauHolding(starter=doc["starter"]["id"], side=doc["starter"]["side"], seedlings=doc["seedlings"],
+                               plants=doc["plants"], flowers=doc["flowers"],
+                               tokens=pb.GartenbauTokens(**doc.get("tokens", {})))
+
+
+def field_violations(err: grpc.RpcError) -> dict[str, str]:
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (err.code(), err.details())
+    bad = error_details_pb2.BadRequest()
+    assert rpc_status.from_call(err).details[0].Unpack(bad)
+    return {v.field: v.description for v in bad.field_violations}
+
+
+def test_validate_matches_the_domain(stub):
+    resp = stub.Validate(pb.GartenbauValidateRequest(garden=garden_msg(GARDEN)), timeout=30)
+    assert resp.legal and not resp.violations and api.validate(GARDEN)["legal"]
+    bad = dict(GARDEN, plants=[{"id": "P-red-1", "cells": [[0, 0], [0, 1]]}], flowers=[])
+    resp = stub.Validate(pb.GartenbauValidateRequest(garden=garden_msg(bad)), timeout=30)
+    domain = api.validate(bad)
+    assert not resp.legal and not domain["legal"]
+    assert [(v.rule, v.message) for v in resp.violations] == [(v["rule"], v["message"]) for v in domain["violations"]]
+
+
+def test_score_matches_the_domain(stub):
+    resp = stub.Score(pb.GartenbauScoreRequest(garden=garden_msg(GARDEN)), timeout=30)
+    domain = api.score(GARDEN)
+    s = resp.score
+    assert (s.total, dict(s.flowers), s.plants, s.tokens, s.flowers_placed, s.plants_showing) == \
+        (domain["total"], domain["flowers"], domain["plants"], domain["tokens"], domain["flowers_placed"],
+         domain["plants_showing"])
+    assert list(resp.tie_break) == domain["tie_break"]
+
+
+def test_unset_tokens_keep_the_engines_defaults(stub):
+    # a garden's tokens are unused unless said otherwise: 2 prestige each
+    doc = {k: v for k, v in GARDEN.items() if k != "tokens"}
+    resp = stub.Score(pb.GartenbauScoreRequest(garden=garden_msg(doc)), timeout=30)
+    assert resp.score.tokens == api.score(doc)["tokens"] == 4
+
+
+def test_solve_optimal_is_the_domains_optimum_and_rescores_to_it(stub):
+    resp = stub.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(HOLDING)), timeout=60)
+    domain = api.solve_optimal(HOLDING, control=LIMIT)
+    assert domain["status"] == "optimal"
+    assert resp.status == pb.GARTENBAU_SOLVE_STATUS_OPTIMAL
+    assert resp.prestige == resp.bound == domain["prestige"]
+    assert resp.score.total == resp.prestige and resp.picture == domain["picture"]
+    rescored = stub.Score(pb.GartenbauScoreRequest(garden=resp.garden), timeout=30)
+    assert rescored.score.total == resp.prestige
+    assert stub.Validate(pb.GartenbauValidateRequest(garden=resp.garden), timeout=30).legal
+
+
+def test_hint_ranks_like_the_domain(stub):
+    garden = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+              "tokens": {"flower_pot": False, "watering_can": False}}
+    known = {"seedlings": [], "plants": ["P-red-1", "P-yellow-1"], "flowers": ["B-beetle-sweet-william"]}
+    resp = stub.Hint(pb.GartenbauHintRequest(garden=garden_msg(garden), tile="S07", known=pb.GartenbauKnownTiles(**known)),
+                     timeout=60)
+    domain = api.hint(garden, "S07", known, control=LIMIT)
+    assert resp.tile == "S07"
+    got = [([[c.row, c.col] for c in o.placement.cells], o.prestige) for o in resp.options]
+    assert got == [(o["placement"]["cells"], o["prestige"]) for o in domain["options"]]
+    assert all(o.status == pb.GARTENBAU_SOLVE_STATUS_OPTIMAL for o in resp.options)
+    assert resp.options[0].prestige == 16
+
+
+def test_hint_of_a_flower_places_it_at_a_space(stub):
+    garden = dict(GARDEN, flowers=[])
+    resp = stub.Hint(pb.GartenbauHintRequest(garden=garden_msg(garden), tile="B-beetle-sweet-william"), timeout=60)
+    assert [(o.placement.id, o.placement.HasField("at"), o.placement.at.row, o.placement.at.col)
+            for o in resp.options] == [("B-beetle-sweet-william", True, 0, 0)]
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda s: s.Score(pb.GartenbauScoreRequest(garden=garden_msg(
+        dict(GARDEN, seedlings=[{"id": "S99", "cells": [[1, 0], [1, 1]]}])))), "garden.seedlings[0].id"),
+    (lambda s: s.Validate(pb.GartenbauValidateRequest(garden=garden_msg(
+        dict(GARDEN, plants=[{"id": "P-red-1", "cells": [[0, 0]]}])))), "garden.plants[0].cells"),
+    (lambda s: s.Validate(pb.GartenbauValidateRequest(garden=pb.GartenbauGarden())), "garden.starter.id"),
+    (lambda s: s.Score(pb.GartenbauScoreRequest(garden=garden_msg(
+        dict(GARDEN, plants=[{"id": "P-red-1", "cells": [[0, 0], [0, 1]]}], flowers=[])))), "garden"),
+    (lambda s: s.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(
+        dict(HOLDING, plants=["P-red-1", "P-nope"])))), "holding.plants[1]"),
+    (lambda s: s.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(
+        dict(HOLDING, starter={"id": "ST1", "side": "z"})))), "holding.side"),
+    (lambda s: s.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(HOLDING), board=500)), "board"),
+    (lambda s: s.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S99")), "tile"),
+    (lambda s: s.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S08",
+                                              known=pb.GartenbauKnownTiles(flowers=["F-nope"]))), "known.flowers[0]"),
+    (lambda s: s.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S08", margin=9)), "margin"),
+])
+def test_malformed_input_names_the_field(stub, call, field):
+    with pytest.raises(grpc.RpcError) as err:
+        call(stub)
+    assert field in field_violations(err.value)
