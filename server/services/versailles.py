@@ -1,0 +1,163 @@
+"""gardens.v1.VersaillesService: thin adapters over solver.games.versailles.api (convert, call, convert back)."""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+
+from gardens.v1 import versailles_pb2 as pb, versailles_pb2_grpc
+from server import convert
+from server.runtime import Runtime
+from solver.errors import InputError
+
+GAME = "versailles"
+SERVICE = pb.DESCRIPTOR.services_by_name["VersaillesService"].full_name
+SOLVE_METHODS = ["SolveOptimal", "Hint"]
+LIGHT_METHODS = ["Validate", "Score", "ScoreGame"]
+MAX_TIME_LIMIT_S = 600.0  # the engine refuses longer limits; a server cap above it must not blame the client
+
+_STATUS = {"optimal": pb.VERSAILLES_SOLVE_STATUS_OPTIMAL, "feasible": pb.VERSAILLES_SOLVE_STATUS_FEASIBLE,
+           "infeasible": pb.VERSAILLES_SOLVE_STATUS_INFEASIBLE, "unknown": pb.VERSAILLES_SOLVE_STATUS_UNKNOWN,
+           None: pb.VERSAILLES_SOLVE_STATUS_UNSPECIFIED}
+# The engine names a garden's placements "placements" (validate, score) or "garden" (hint); on the
+# wire they sit under `garden.placements`.
+_PLACEMENTS = {"placements": "garden.placements"}
+_HINT_GARDEN = {"garden": "garden.placements"}
+_FIELD_MESSAGE = re.compile(r"^([A-Za-z_][\w.\[\]]*): (.+)$", re.S)
+
+
+@contextmanager
+def value_errors_under(renames: dict[str, str]):
+    """Like convert.fields_under, for engines that raise plain ValueError("field: message")."""
+    try:
+        yield
+    except InputError:
+        with convert.fields_under(renames):
+            raise
+    except ValueError as exc:
+        m = _FIELD_MESSAGE.match(str(exc))
+        if m is None:
+            raise
+        raise InputError(rename(m.group(1), renames), m.group(2)) from exc
+
+
+def rename(field: str, renames: dict[str, str]) -> str:
+    head = field.split(".", 1)[0].split("[", 1)[0]
+    return renames[head] + field[len(head):] if head in renames else field
+
+
+def time_limit(control) -> float:
+    return min(control.time_limit_s, MAX_TIME_LIMIT_S)
+
+
+# ---- requests -> domain -------------------------------------------------------------------
+
+def placements(msg: pb.VersaillesGarden) -> list[dict]:
+    return [{"tile": p.tile, "x": p.x, "y": p.y, "rotation": p.rotation} for p in msg.placements]
+
+
+def game_record(request: pb.VersaillesScoreGameRequest) -> dict:
+    def placement(p):
+        doc = {"player": p.player, "x": p.x, "y": p.y, "rotation": p.rotation}
+        if p.HasField("tile"):
+            doc["tile"] = p.tile
+        return doc
+
+    def round_(r):
+        doc = {"placements": [placement(p) for p in r.placements]}
+        if r.cards:
+            doc["cards"] = dict(r.cards)
+        return doc
+
+    def stage(s):
+        doc = {"rounds": [round_(r) for r in s.rounds]}
+        if s.row:
+            doc["row"] = list(s.row)
+        return doc
+
+    return {"players": list(request.players), "stages": [stage(s) for s in request.stages]}
+
+
+# ---- domain -> responses ------------------------------------------------------------------
+
+def placement_msg(doc: dict) -> pb.VersaillesPlacement:
+    return pb.VersaillesPlacement(tile=doc["tile"], x=doc["x"], y=doc["y"], rotation=doc.get("rotation", 0))
+
+
+def areas_msg(items) -> list[pb.VersaillesArea]:
+    return [pb.VersaillesArea(type=a["type"], size=a["size"]) for a in items]
+
+
+def stage_score_msg(doc: dict | None) -> pb.VersaillesStageScore | None:
+    if doc is None:
+        return None
+    return pb.VersaillesStageScore(
+        areas_counted=areas_msg(doc["areas_counted"]), area_points=doc["area_points"],
+        large_tokens=doc["large_tokens"], large_token_points=doc["large_token_points"],
+        small_tokens=doc["small_tokens"], small_token_points=doc["small_token_points"], total=doc["total"])
+
+
+def _holders(doc: dict) -> dict[str, str]:
+    return {t: p for t, p in doc.items() if p is not None}
+
+
+class VersaillesServicer(versailles_pb2_grpc.VersaillesServiceServicer):
+    def __init__(self, runtime: Runtime):
+        self.rt = runtime
+        self.config = runtime.config
+
+    def _fn(self, name: str):
+        return self.rt.function(GAME, name)
+
+    def Validate(self, request, context):
+        with value_errors_under(_PLACEMENTS):
+            result = self._fn("validate")({"placements": placements(request.garden)})
+        return pb.VersaillesValidateResponse(valid=result["valid"], violations=[
+            pb.VersaillesViolation(index=v["index"], field=rename(v["field"], _PLACEMENTS), reason=v["reason"])
+            for v in result["violations"]])
+
+    def Score(self, request, context):
+        with value_errors_under(_PLACEMENTS):
+            r = self._fn("score")({"placements": placements(request.garden)})
+        return pb.VersaillesScoreResponse(
+            tiles=r["tiles"], areas=r["areas"], construction_site=r["construction_site"],
+            intermediate_area_points=r["intermediate_area_points"], intermediate_areas=areas_msg(r["intermediate_areas"]),
+            final_area_points=r["final_area_points"], final_areas=areas_msg(r["final_areas"]),
+            solo_points=r["solo_points"])
+
+    def ScoreGame(self, request, context):
+        r = self._fn("score_game")(game_record(request))
+        return pb.VersaillesScoreGameResponse(
+            players=[pb.VersaillesPlayerResult(player=name, intermediate=stage_score_msg(p["intermediate"]),
+                                               final=stage_score_msg(p["final"]), areas=p["areas"], total=p["total"])
+                     for name, p in r["players"].items()],
+            large_token_holders=_holders(r["large_token_holders"]),
+            small_token_winners=_holders(r["small_token_winners"]),
+            transfers=[pb.VersaillesTokenTransfer(type=t["type"], to=t["to"], previous=t["from"] or "", size=t["size"],
+                                                  stage=t["stage"], round=t["round"]) for t in r["transfers"]],
+            winners=r["winners"], complete=r["complete"])
+
+    def SolveOptimal(self, request, context):
+        board = request.board if request.HasField("board") else None
+        # The engine takes a time limit, not a SolveControl: cancellation does not reach its search yet.
+        limit = time_limit(self.rt.control(context))
+        r = self._fn("solve_optimal")(list(request.tiles), time_limit=limit, seed=self.config.seed, board=board)
+        msg = pb.VersaillesSolveOptimalResponse(status=_STATUS[r["status"]], points=r["points"], bound=r["bound"],
+                                                board=r["board"], heuristic_points=r["heuristic_points"])
+        if r["placements"]:
+            msg.garden.placements.extend(placement_msg(p) for p in r["placements"])
+        return msg
+
+    def Hint(self, request, context):
+        limit = time_limit(self.rt.control(context))
+        with value_errors_under(_HINT_GARDEN):
+            r = self._fn("hint")(placements(request.garden), request.next_tile, list(request.upcoming) or None,
+                                 time_limit=limit, seed=self.config.seed, top=request.top or 10)
+        return pb.VersaillesHintResponse(tile=r["tile"], placements=[
+            pb.VersaillesHintOption(placement=placement_msg(o), points=o["points"], reachable=o.get("reachable"),
+                                    status=_STATUS[o.get("status")], bound=o.get("bound"))
+            for o in r["placements"]])
+
+
+def register(server, runtime: Runtime) -> None:
+    versailles_pb2_grpc.add_VersaillesServiceServicer_to_server(VersaillesServicer(runtime), server)
+    runtime.add_service(SERVICE, solve_methods=SOLVE_METHODS, light_methods=LIGHT_METHODS)
