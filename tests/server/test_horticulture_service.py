@@ -1,0 +1,192 @@
+"""HorticultureService over a real channel on a real server: every RPC against solver.games.horticulture.api, and bad input."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from gardens.v1 import common_pb2, horticulture_pb2 as pb, horticulture_pb2_grpc
+from solver.games.horticulture import api
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "solver" / "data" / "horticulture" / "examples"
+SAMANTHA = json.loads((EXAMPLES / "samantha.json").read_text())
+NURSERY = json.loads((EXAMPLES / "solve.json").read_text())["nursery"]
+SETUP = {k: SAMANTHA[k] for k in ("side", "path", "gnome", "plan")}
+TIME = 5  # the server's cap per search below; the domain gets the same
+
+
+@pytest.fixture
+def stub(start_server):
+    return horticulture_pb2_grpc.HorticultureServiceStub(start_server(with_probe=False, time_cap_s=TIME).channel())
+
+
+@pytest.fixture(scope="module")
+def one_day():
+    """The domain's best one-day game (two cards): a legal record to validate and score."""
+    return api.solve_optimal(dict(SETUP, nursery=NURSERY[:2], time_limit_s=TIME))
+
+
+def cell(square) -> common_pb2.Cell:
+    return common_pb2.Cell(row=square[1], col=square[0])
+
+
+def planting(doc) -> pb.HorticulturePlanting:
+    if doc["at"] == "window":
+        return pb.HorticulturePlanting(plant=doc["plant"], window_box=True)
+    return pb.HorticulturePlanting(plant=doc["plant"], at=cell(doc["at"]))
+
+
+def day(doc) -> pb.HorticultureDay:
+    return pb.HorticultureDay(chosen=doc["chosen"], cards=doc.get("cards", []), plants=[planting(p) for p in doc["plants"]])
+
+
+def setup_fields(doc) -> dict:
+    return {"side": doc["side"], "path": pb.HorticulturePath(**doc["path"]), "gnome": cell(doc["gnome"]),
+            "plan": pb.HorticulturePlan(**doc["plan"])}
+
+
+def as_planting(msg: pb.HorticulturePlanting) -> dict:
+    return {"plant": msg.plant, "at": "window" if msg.window_box else [msg.at.col, msg.at.row]}
+
+
+def as_day(msg: pb.HorticultureDay) -> dict:
+    return {"chosen": msg.chosen, "cards": list(msg.cards), "plants": [as_planting(p) for p in msg.plants]}
+
+
+def score_doc(msg: pb.HorticultureScore) -> dict:
+    return {"groups": {p: {"sizes": list(g.sizes), "complete": g.complete, "points": g.points}
+                       for p, g in msg.groups.items()},
+            "groups_total": msg.groups_total, "gnome": msg.gnome, "window_box": msg.window_box,
+            "plan": {"border": msg.plan.border, "path": msg.plan.path, "companions": msg.plan.companions},
+            "total": msg.total, "title": msg.title}
+
+
+def field_violations(err: grpc.RpcError) -> dict[str, str]:
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (err.code(), err.details())
+    bad = error_details_pb2.BadRequest()
+    assert rpc_status.from_call(err).details[0].Unpack(bad)
+    return {v.field: v.description for v in bad.field_violations}
+
+
+@pytest.mark.parametrize("path", [{"start": 2, "moves": "DRD"}, {"start": 3, "moves": "DDDDDDD"},
+                                  {"start": 3, "moves": "DUD"}, {"start": 1, "moves": "DL"}])
+def test_validate_path_matches_the_domain(stub, path):
+    resp = stub.ValidatePath(pb.HorticultureValidatePathRequest(side="A", path=pb.HorticulturePath(**path)), timeout=30)
+    d = api.validate_path({"side": "A", "path": path})
+    assert (resp.legal, resp.complete, list(resp.next_directions)) == (d["legal"], d["complete"], d["next_directions"])
+    assert [(v.where, v.reason) for v in resp.violations] == [(v["where"], v["reason"]) for v in d["violations"]]
+
+
+def test_score_of_samanthas_sheet_matches_the_domain(stub):
+    resp = stub.Score(pb.HorticultureScoreRequest(**setup_fields(SAMANTHA),
+                                                  garden=[planting(p) for p in SAMANTHA["garden"]],
+                                                  window_box=SAMANTHA["window_box"]), timeout=30)
+    assert score_doc(resp.score) == api.score(SAMANTHA)
+    assert (resp.score.total, resp.score.title) == (54, "Greens Keeper")
+
+
+def test_validate_and_score_a_record_like_the_domain(stub, one_day):
+    record = dict(SETUP, days=one_day["days"])
+    resp = stub.Validate(pb.HorticultureValidateRequest(**setup_fields(SETUP), days=[day(d) for d in record["days"]],
+                                                        nursery=NURSERY[:2]), timeout=30)
+    d = api.validate(dict(record, nursery=NURSERY[:2]))
+    assert resp.legal and d["legal"] and not resp.violations
+    assert score_doc(resp.score) == d["score"]
+    scored = stub.Score(pb.HorticultureScoreRequest(**setup_fields(SETUP), days=[day(x) for x in record["days"]]),
+                        timeout=30)
+    assert score_doc(scored.score) == api.score(record) == d["score"]
+
+
+def test_validate_lists_every_refusal_like_the_domain(stub, one_day):
+    bad_days = [dict(one_day["days"][0], plants=[{"plant": p["plant"], "at": [0, 6]} for p in one_day["days"][0]["plants"]])]
+    resp = stub.Validate(pb.HorticultureValidateRequest(**setup_fields(SETUP), days=[day(d) for d in bad_days]),
+                         timeout=30)
+    d = api.validate(dict(SETUP, days=bad_days))
+    assert not resp.legal and not d["legal"]
+    assert [(v.where, v.reason) for v in resp.violations] == [(v["where"], v["reason"]) for v in d["violations"]]
+
+
+def test_solve_optimal_is_the_domains_optimum_and_rescores_to_it(stub, one_day):
+    resp = stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:2]), timeout=60)
+    assert one_day["status"] == "optimal" and resp.status == pb.HORTICULTURE_SOLVE_STATUS_OPTIMAL
+    assert resp.score == resp.bound == one_day["score"]
+    assert score_doc(resp.score_sheet)["total"] == resp.score
+    rescored = stub.Score(pb.HorticultureScoreRequest(**setup_fields(SETUP), days=resp.days), timeout=30)
+    assert rescored.score.total == resp.score
+
+
+def test_solve_best_plan_returns_a_game_that_rescores_to_its_claim(stub):
+    resp = stub.SolveBestPlan(pb.HorticultureSolveBestPlanRequest(
+        side="A", path=pb.HorticulturePath(start=3, moves="DDDDDDD"), nursery=NURSERY[:2]), timeout=60)
+    assert resp.status in (pb.HORTICULTURE_SOLVE_STATUS_OPTIMAL, pb.HORTICULTURE_SOLVE_STATUS_FEASIBLE)
+    assert resp.HasField("gnome") and resp.HasField("plan") and len(resp.days) == 1
+    assert not resp.HasField("bound") or resp.score <= resp.bound
+    rescored = stub.Score(pb.HorticultureScoreRequest(side="A", path=pb.HorticulturePath(start=3, moves="DDDDDDD"),
+                                                      gnome=resp.gnome, plan=resp.plan, days=resp.days), timeout=30)
+    assert rescored.score.total == resp.score
+    # the gnome and plan were chosen: the domain's own best plan cannot be proven better than ours
+    d = api.best_plan({"side": "A", "path": {"start": 3, "moves": "DDDDDDD"}, "nursery": NURSERY[:2],
+                       "time_limit_s": TIME})
+    if d["status"] == "optimal":
+        assert resp.score <= d["score"]
+        if resp.status == pb.HORTICULTURE_SOLVE_STATUS_OPTIMAL:
+            assert resp.score == d["score"]
+
+
+def test_hint_with_a_known_future_ranks_by_final_score_like_the_domain(stub):
+    # the last day of a game: today's two cards, nothing after (an empty but known future)
+    resp = stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=NURSERY[:2],
+                                                future=pb.HorticultureNursery()), timeout=60)
+    d = api.hint(dict(SETUP, today=NURSERY[:2], future=[], time_limit_s=TIME))
+    assert resp.ranked_by == pb.HORTICULTURE_HINT_RANKING_FINAL_SCORE and d["ranked_by"] == "final_score"
+    assert sorted(o.card for o in resp.options) == sorted(o["card"] for o in d["options"]) == sorted(NURSERY[:2])
+    mine = {o.card: o for o in resp.options}
+    for o in d["options"]:
+        got = mine[o["card"]]
+        assert got.HasField("final_score") and not got.HasField("estimate") and len(got.plants) == 2
+        if o["status"] == "optimal" and got.status == pb.HORTICULTURE_SOLVE_STATUS_OPTIMAL:
+            assert got.final_score == o["final_score"]
+    scores = [o.final_score for o in resp.options]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_hint_without_a_future_ranks_by_the_estimate(stub):
+    resp = stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=NURSERY[:2]), timeout=60)
+    d = api.hint(dict(SETUP, today=NURSERY[:2], time_limit_s=TIME))
+    assert resp.ranked_by == pb.HORTICULTURE_HINT_RANKING_ESTIMATE and d["ranked_by"] == "estimate"
+    assert sorted(o.card for o in resp.options) == sorted(o["card"] for o in d["options"])
+    assert all(o.HasField("estimate") and not o.HasField("final_score") for o in resp.options)
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda s: s.ValidatePath(pb.HorticultureValidatePathRequest(side="Z", path=pb.HorticulturePath(start=3))), "side"),
+    (lambda s: s.ValidatePath(pb.HorticultureValidatePathRequest(side="A")), "path"),
+    (lambda s: s.ValidatePath(pb.HorticultureValidatePathRequest(side="A", path=pb.HorticulturePath(start=3, moves="DX"))),
+     "path.moves"),
+    (lambda s: s.Score(pb.HorticultureScoreRequest(**dict(setup_fields(SETUP), plan=pb.HorticulturePlan(
+        border="cactus", path="turnip", companions=["topiary", "carrot"])))), "plan.border"),
+    (lambda s: s.Score(pb.HorticultureScoreRequest(**setup_fields(SETUP), garden=[
+        pb.HorticulturePlanting(plant="carrot", at=common_pb2.Cell(row=0, col=40))])), "garden[0].at"),
+    (lambda s: s.Score(pb.HorticultureScoreRequest(**setup_fields(SETUP), window_box=["carrot"],
+                                                   days=[pb.HorticultureDay(chosen=NURSERY[0])])), "garden"),
+    (lambda s: s.Score(pb.HorticultureScoreRequest(**dict(setup_fields(SETUP), gnome=common_pb2.Cell(row=9, col=9)))),
+     "gnome"),
+    (lambda s: s.Validate(pb.HorticultureValidateRequest(**setup_fields(SETUP), days=[pb.HorticultureDay(chosen=999)])),
+     "days[0].chosen"),
+    (lambda s: s.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:3])), "nursery"),
+    (lambda s: s.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=[NURSERY[0], 999])),
+     "nursery[1]"),
+    (lambda s: s.SolveBestPlan(pb.HorticultureSolveBestPlanRequest(side="A", nursery=NURSERY[:2])), "path"),
+    (lambda s: s.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP))), "today"),
+    (lambda s: s.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=NURSERY[:2],
+                                                 future=pb.HorticultureNursery(cards=[999, NURSERY[3]]))),
+     "future.cards[0]"),
+])
+def test_malformed_input_names_the_field(stub, call, field):
+    with pytest.raises(grpc.RpcError) as err:
+        call(stub)
+    assert field in field_violations(err.value)
