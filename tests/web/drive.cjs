@@ -1,0 +1,89 @@
+// Drives the page in Debian's headless Chromium (playwright-core from web/node_modules) for tests/web/test_browser.py.
+// Usage: node drive.cjs <page url> <artifacts dir>. Prints JSON lines; reads the decree's solution as one JSON line on stdin.
+const path = require("node:path");
+const readline = require("node:readline");
+const { chromium } = require(path.resolve(__dirname, "../../web/node_modules/playwright-core"));
+
+const [url, artifacts] = process.argv.slice(2);
+const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const say = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
+const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
+
+async function workshop(page) {
+  await page.waitForSelector('[data-testid="card-list"] input[data-card="S04"]', { timeout: 30_000 });
+  await page.check('input[data-card="S04"]');
+  await page.check('input[data-card="S08"]');
+  await page.click('[data-testid="check-solvable"]');
+  await page.waitForSelector('[data-testid="workshop-result"] [data-testid="verdict"]', { timeout: 60_000 });
+  const result = {
+    verdict: await page.textContent('[data-testid="verdict"]'),
+    conflicts: await page.$$eval('[data-testid="conflict"]', (els) => els.map((e) => e.textContent)),
+    discard: await page.textContent('[data-testid="discard"]'),
+  };
+  await shot(page, "workshop-conflict.png");
+  // Too many cards: the server refuses with INVALID_ARGUMENT and a field violation; the page says so.
+  for (let i = 1; i <= 13; i++) await page.check(`input[data-card="S${String(i).padStart(2, "0")}"]`);
+  await page.click('[data-testid="check-solvable"]');
+  await page.waitForSelector('[data-testid="workshop-result"] [data-testid="error"]', { timeout: 30_000 });
+  result.error = await page.textContent('[data-testid="error"]');
+  await shot(page, "workshop-error.png");
+  return result;
+}
+
+async function decree(page) {
+  await page.click('[data-testid="tab-decree"]');
+  const heading = await page.waitForSelector('[data-testid="puzzle-id"]', { timeout: 150_000 });
+  const puzzle = await heading.getAttribute("data-puzzle");
+  say({ puzzle });
+  const { placements } = JSON.parse((await lines.next()).value);
+  const result = { puzzle };
+
+  const place = async (p) => {
+    await page.click(`[data-testid="tray"] [data-tile="${p.tile}"]`);
+    await page.click(`[data-testid="garden"] [data-row="${p.row}"][data-col="${p.col}"]`);
+    for (let r = 0; r < p.rotation; r++) await page.click('[data-testid="rotate"]');
+    await page.click(`[data-testid="garden"] [data-row="${p.row}"][data-col="${p.col}"]`);  // deselect
+  };
+  // Half a garden first: the server calls it unfinished, and a hint is given.
+  const half = placements.slice(0, 18);
+  for (const p of half) await place(p);
+  await page.click('[data-testid="check"]');
+  await page.waitForSelector('[data-testid="decree-result"] [data-testid="incomplete"]', { timeout: 30_000 });
+  result.incomplete = await page.textContent('[data-testid="incomplete"]');
+  await page.click('[data-testid="hint-button"]');
+  await page.waitForSelector('[data-testid="hint"] .notice', { timeout: 60_000 });
+  result.hint = await page.textContent('[data-testid="hint"]');
+
+  for (const p of placements.slice(18)) await place(p);
+  result.planted = await page.$$eval('[data-testid="garden"] [data-tile]', (els) =>
+    els.map((e) => ({ tile: e.dataset.tile, row: +e.dataset.row, col: +e.dataset.col, rotation: +e.dataset.rotation })));
+  await page.click('[data-testid="check"]');
+  await page.waitForSelector('[data-testid="decree-result"] [data-testid="thrilled"]', { timeout: 30_000 });
+  result.thrilled = await page.textContent('[data-testid="thrilled"]');
+  result.verdicts = await page.$$eval('[data-testid="decree-result"] li[data-card]', (els) =>
+    els.map((e) => [e.dataset.card, e.dataset.status]));
+  await shot(page, "decree-thrilled.png");
+  return result;
+}
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+  const errors = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(url);
+    const w = await workshop(page);
+    const d = await decree(page);
+    say({ workshop: w, decree: d, pageErrors: errors });
+  } finally {
+    await browser.close();
+  }
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,130 @@
+"""End to end in a real browser: Debian's headless Chromium (playwright-core) -> Envoy gRPC-Web -> the gRPC server.
+
+The stack is `python -m server.web` (what `make run` starts) on free ports with a fresh puzzle store.
+The workshop names the conflict of S04 + S08 and shows a refused request in plain words; today's
+decree is planted tile by tile from the server's own stored answer (read from the store: the test
+hook) and His Majesty is thrilled. Screenshots go to var/web-artifacts/ (git-ignored).
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from generators.identity import parse_id
+from generators.store import Store
+
+REPO = Path(__file__).resolve().parents[2]
+WEB = REPO / "web"
+HERE = Path(__file__).resolve().parent
+ARTIFACTS = REPO / "var" / "web-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def _run(cmd, cwd=REPO, timeout=900):
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    assert out.returncode == 0, f"{' '.join(map(str, cmd))} failed:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    """Debian's Chromium; installed with apt-get when missing (CI runs as root on Debian)."""
+    if not Path(CHROMIUM).exists():
+        if os.geteuid() != 0 or not shutil.which("apt-get"):
+            pytest.skip(f"{CHROMIUM} is missing and cannot be installed here (needs root and apt-get)")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=1200, env=env)
+            if done.returncode != 0:
+                pytest.skip(f"chromium could not be installed ({' '.join(cmd)}): {done.stderr[-500:]}")
+    return CHROMIUM
+
+
+def _stale(built: Path) -> bool:
+    if not built.exists():
+        return True
+    sources = [WEB / "build.mjs", WEB / "package-lock.json", *(WEB / "src").rglob("*"), *(WEB / "static").rglob("*"),
+               *(REPO / "proto").rglob("*.proto")]
+    return any(p.stat().st_mtime > built.stat().st_mtime for p in sources if p.is_file())
+
+
+@pytest.fixture(scope="module")
+def built_page() -> Path:
+    """`npm ci` (when web/node_modules is missing or older than the lock file) and the page's build."""
+    npm = shutil.which("npm")
+    assert npm and shutil.which("node"), "the browser test needs node and npm on PATH"
+    marker = WEB / "node_modules" / ".package-lock.json"
+    if _stale(marker):
+        _run([npm, "ci", "--no-audit", "--no-fund"], cwd=WEB)
+    if _stale(WEB / "dist" / "app.js"):
+        _run(["node", "build.mjs"], cwd=WEB, timeout=300)
+    return WEB / "dist"
+
+
+@pytest.fixture(scope="module")
+def stack(built_page, tmp_path_factory):
+    """`python -m server.web` on free ports; yields (page url, puzzle store path)."""
+    db = tmp_path_factory.mktemp("web") / "puzzles.sqlite"
+    env = {**os.environ, "GARDENS_PUZZLES_DB": str(db), "GARDENS_WORKERS": "2"}
+    proc = subprocess.Popen([sys.executable, "-m", "server.web", "--address", "localhost:0", "--envoy-port", "0",
+                             "--port", "0"], cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout] and None, daemon=True).start()
+    try:
+        while True:
+            line = lines.get(timeout=120)
+            if line.startswith("PAGE "):
+                break
+        yield line.split()[1], db
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=60) == 0
+
+
+def test_workshop_and_todays_decree_in_chromium(chromium, stack):
+    page, db = stack
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver = subprocess.Popen(["node", str(HERE / "drive.cjs"), page, str(ARTIFACTS)], cwd=REPO,
+                              env={**os.environ, "CHROMIUM": chromium},
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # The page asked for today's puzzle; the server generated and stored it with its answer.
+        first = json.loads(driver.stdout.readline() or "{}")
+        assert "puzzle" in first, driver.stderr.read()
+        stored = Store(db).get(parse_id(first["puzzle"], "puzzle"))
+        solution = stored.answer["solution"]["placements"]
+        driver.stdin.write(json.dumps({"placements": solution}) + "\n")
+        driver.stdin.flush()
+        out, err = driver.communicate(timeout=240)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+    assert driver.returncode == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+
+    w = result["workshop"]
+    assert w["verdict"].startswith("Unsolvable")
+    assert len(w["conflicts"]) == 1 and "S04 + S08 cannot hold together" in w["conflicts"][0]
+    assert "green trees" in w["conflicts"][0] and "Two tiles with trees cannot" in w["conflicts"][0]
+    assert "discard S04 or S08" in w["discard"]
+    assert "could not accept" in w["error"] and "card_ids" in w["error"]
+
+    d = result["decree"]
+    assert d["puzzle"].startswith("gardeners/decree/easy/")
+    assert "not finished: 18 of 36" in d["incomplete"]
+    assert d["hint"].startswith("Hint (level 1)")
+    key = lambda p: (p["row"], p["col"])  # noqa: E731
+    assert sorted(d["planted"], key=key) == sorted(
+        ({k: p[k] for k in ("tile", "row", "col", "rotation")} for p in solution), key=key)
+    assert d["thrilled"] == "His Majesty is thrilled!"
+    assert d["verdicts"] == [[cid, "satisfied"] for cid in stored.public["card_ids"]]
+    assert result["pageErrors"] == []
+    for name in ("workshop-conflict.png", "workshop-error.png", "decree-thrilled.png"):
+        assert (ARTIFACTS / name).stat().st_size > 10_000
