@@ -36,6 +36,7 @@ UNKNOWN = "unknown"           # the limit was reached before either was shown
 NORMAL_RULES, SOLO_RULES = "normal", "solo"
 MAX_REPAIR_ROUNDS = 25   # re-solves after refusing a removal set that cannot be removed in order
 MAX_ORDER_SEARCH = 20000  # states explored when looking for a legal removal order
+DIVERSE_DETERMINISTIC_TIME = 0.3  # forced placements: budget of the search for a very different completion
 
 
 # ---- check so far ---------------------------------------------------------------------------
@@ -82,6 +83,13 @@ def check_progress(garden: Garden, cards: list[Card], mode: Mode, catalog: Catal
     report = check(garden, cards)
     joint = engine.complete(garden, cards, mode, catalog, control)
     out = []
+    rest = None
+    if joint.verdict == engine.UNSOLVABLE and any(v.status == VIOLATED for v in report.verdicts):
+        # the broken cards explain the dead end; one solve of the others can vouch for all of them
+        others = [c for c, v in zip(cards, report.verdicts) if v.status == OPEN]
+        if others:
+            rest = engine.complete(garden, others, mode, catalog, control).verdict
+    out = []
     for card, v in zip(cards, report.verdicts):
         if v.status == SATISFIED:
             out.append(CardProgress(card.id, card.kind, SATISFIED_NOW, v.cells, ""))
@@ -89,8 +97,8 @@ def check_progress(garden: Garden, cards: list[Card], mode: Mode, catalog: Catal
             if joint.verdict == engine.SOLVABLE:
                 raise engine.EngineError(f"{card.id} is broken for good but a completion satisfies it")
             out.append(CardProgress(card.id, card.kind, BROKEN, v.cells, v.reason))
-        elif joint.verdict == engine.SOLVABLE:
-            # the joint witness meets every card, so each open card is still possible
+        elif joint.verdict == engine.SOLVABLE or rest == engine.SOLVABLE:
+            # a witness meets every open card together, so each of them is still possible
             out.append(CardProgress(card.id, card.kind, POSSIBLE, v.cells, v.reason))
         else:
             alone = engine.complete(garden, [card], mode, catalog, control)
@@ -207,6 +215,12 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     placed = set(garden.cells)
     if removal_rules and placed and len(components(placed)) > 1:
         raise InputError("garden", "under Normal removal rules the garden must be one piece")
+    if unordered_first:
+        # Most gardens can still be completed: one feasibility solve with the tiles fixed (strong
+        # presolve) proves "nothing to remove" faster than the optimisation would.
+        done = engine.complete(garden, cards, mode, catalog, control)
+        if done.verdict == engine.SOLVABLE:
+            return Repair("optimal", [], len(placed), 0, done.garden, removal_rules, time.perf_counter() - start)
     gm, keep = _keep_model(garden, cards, mode, catalog)
     if keep is None:
         return Repair("unsolvable", removal_rules=removal_rules, seconds=time.perf_counter() - start)
@@ -463,6 +477,23 @@ def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
     witness = gm.chosen(solver)
     engine._verify(gm.to_garden(witness, {c: (p.tile.id, p.rotation) for c, p in garden.cells.items()}), cards)
     candidates = {c: s for c, s in witness.items() if c not in garden.cells}
+    # A short search for a completion differing from the witness on as many candidates as possible
+    # clears most non-forced cells at once; only feasible solutions are used, nothing is claimed.
+    for _ in range(2):
+        if not candidates:
+            break
+        m.minimize(cp_model.LinearExpr.sum([gm.y[(c, s)] for c, s in candidates.items()]))
+        diverse = engine._solver(control, DIVERSE_DETERMINISTIC_TIME)
+        status, solver = control.solve(m, diverse)
+        m.clear_objective()
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        other = gm.chosen(solver)
+        before = len(candidates)
+        candidates = {c: s for c, s in candidates.items() if other[c] == s}
+        witness = other
+        if status == cp_model.OPTIMAL or len(candidates) == before:
+            break
     forced, undecided = [], []
     for cell in sorted(candidates):
         if cell not in candidates:
