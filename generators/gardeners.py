@@ -38,7 +38,7 @@ class Settings:
 
     solve_limit: float = 1.0    # deterministic seconds for the witness search (beyond: not a daily)
     probe_limit: float = 0.2    # deterministic seconds for each forced-cell probe
-    probes: int = 6             # forced-cell probes at most
+    probes: int = 6             # forced-cell probes at most (probing stops at the first undecided one)
     attempts: int = 30          # candidates drawn before settling for the nearest grade
     screen_limit: float = 0.3   # deterministic seconds to screen an impossible-decree candidate
     explain_limit: float = 1.0  # deterministic seconds per subset when explaining an impossible decree
@@ -109,22 +109,29 @@ def grade(cards: list[Card], settings: Settings = SETTINGS):
     undecided = set(gm.cells)
     forced, solutions, probes = 0, 1, 0
     probe_control = puzzle_control(settings.probe_limit)
+    # Starting from the witness, a garden differing in one cell is usually a short repair away.
+    for (cell, sig), var in gm.y.items():
+        gm.model.add_hint(var, 1 if witness[cell] == sig else 0)
     for cell in gm.cells:
         if cell not in undecided:
             continue
         if probes >= settings.probes:
             break
         probes += 1
-        undecided.discard(cell)
         gm.model.clear_assumptions()
         gm.model.add_assumptions([gm.y[(cell, witness[cell])].Not()])
         status, solver = probe_control.solve(gm.model, _solver(probe_control))
         if status == cp_model.INFEASIBLE:
             forced += 1
+            undecided.discard(cell)
         elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             other = gm.chosen(solver)
             solutions += 1
             undecided -= {c for c in gm.cells if other[c] != witness[c]}
+        else:
+            # measured: once one probe runs out of its limit, the others on the same model do too;
+            # stop paying for probes that decide nothing
+            break
     gm.model.clear_assumptions()
     unresolved = len(undecided)
     score = grade_score(len(cards), effort, forced, len(gm.cells))
