@@ -27,6 +27,14 @@ async function workshop(page) {
   await page.waitForSelector('[data-testid="workshop-result"] [data-testid="error"]', { timeout: 30_000 });
   result.error = await page.textContent('[data-testid="error"]');
   await shot(page, "workshop-error.png");
+  // One card alone is solvable: the witness garden is drawn, tile by tile.
+  await page.click('[data-testid="clear"]');
+  await page.check('input[data-card="S08"]');
+  await page.click('[data-testid="check-solvable"]');
+  await page.waitForSelector('[data-testid="workshop-result"] [data-testid="witness"]', { timeout: 60_000 });
+  result.solvable = await page.textContent('[data-testid="verdict"]');
+  result.witnessTiles = await page.$$eval('[data-testid="witness"] [data-tile] svg', (els) => els.length);
+  await shot(page, "workshop-witness.png");
   return result;
 }
 

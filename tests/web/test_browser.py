@@ -62,7 +62,7 @@ def built_page() -> Path:
     assert npm and shutil.which("node"), "the browser test needs node and npm on PATH"
     marker = WEB / "node_modules" / ".package-lock.json"
     if _stale(marker):
-        _run([npm, "ci", "--no-audit", "--no-fund"], cwd=WEB)
+        _run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=WEB)
     if _stale(WEB / "dist" / "app.js"):
         _run(["node", "build.mjs"], cwd=WEB, timeout=300)
     return WEB / "dist"
@@ -108,6 +108,7 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
             driver.kill()
     assert driver.returncode == 0, err
     result = json.loads(out.strip().splitlines()[-1])
+    print("hint shown:", result["decree"]["hint"])
 
     w = result["workshop"]
     assert w["verdict"].startswith("Unsolvable")
@@ -115,6 +116,7 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     assert "green trees" in w["conflicts"][0] and "Two tiles with trees cannot" in w["conflicts"][0]
     assert "discard S04 or S08" in w["discard"]
     assert "could not accept" in w["error"] and "card_ids" in w["error"]
+    assert w["solvable"].startswith("Solvable") and w["witnessTiles"] == 36
 
     d = result["decree"]
     assert d["puzzle"].startswith("gardeners/decree/easy/")
@@ -126,5 +128,5 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     assert d["thrilled"] == "His Majesty is thrilled!"
     assert d["verdicts"] == [[cid, "satisfied"] for cid in stored.public["card_ids"]]
     assert result["pageErrors"] == []
-    for name in ("workshop-conflict.png", "workshop-error.png", "decree-thrilled.png"):
+    for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "decree-thrilled.png"):
         assert (ARTIFACTS / name).stat().st_size > 10_000

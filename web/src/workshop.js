@@ -31,7 +31,7 @@ export const workshop = {
     const modeSelect = h("select", { "data-testid": "mode", onchange: () => { mode = Number(modeSelect.value); } },
       Object.entries(MODE_NAMES).map(([v, n]) => h("option", { value: v, selected: Number(v) === mode }, n)));
     const ask = h("button", { class: "action", "data-testid": "check-solvable", onclick: () => check() }, "Can these cards hold together?");
-    const clear = h("button", { class: "plain", onclick: () => { chosen.clear(); drawList(); } }, "Clear");
+    const clear = h("button", { class: "plain", "data-testid": "clear", onclick: () => { chosen.clear(); drawList(); } }, "Clear");
 
     function drawPicked() {
       picked.textContent = chosen.size ? `Picked: ${[...chosen].join(", ")}` : "Pick two or more cards.";
