@@ -245,12 +245,13 @@ def placements(garden: Garden, catalog: Catalog, tile_id: str) -> list[tuple[dic
     """Every legal placement of one new tile (seedling, plant or flower) in the current garden."""
     out = []
     if tile_id in catalog.seedling_tiles:
-        for a in sorted(orthogonal(garden.seedling_at.keys())):
-            for b in sorted(orthogonal([a])):
-                if not seedling_refusals(garden, tile_id, (a, b)):
-                    tile = PlacedSeedlingTile(tile_id, (a, b), catalog.seedling_tiles[tile_id].seedlings)
-                    out.append(({"id": tile_id, "cells": [list(a), list(b)]},
-                                replace(garden, tiles=garden.tiles + [tile])))
+        # one of the two spaces touches the garden; the tile's first seedling may lie on either
+        frontier = orthogonal(garden.seedling_at.keys())
+        pairs = {pair for f in frontier for n in orthogonal([f]) for pair in ((f, n), (n, f))}
+        for a, b in sorted(pairs):
+            if not seedling_refusals(garden, tile_id, (a, b)):
+                tile = PlacedSeedlingTile(tile_id, (a, b), catalog.seedling_tiles[tile_id].seedlings)
+                out.append(({"id": tile_id, "cells": [list(a), list(b)]}, replace(garden, tiles=garden.tiles + [tile])))
     elif tile_id in catalog.plants:
         plant = catalog.plants[tile_id]
         for a in sorted(garden.seedling_at):

@@ -86,7 +86,7 @@ ADVANCED = [f.id for f in CATALOG.flowers.values() if f.level == "advanced"]
 BEGINNER = [f.id for f in CATALOG.flowers.values() if f.level == "beginner"]
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10**6))
 def test_fixed_random_gardens_score_the_same_in_both_faces(anything_goes, seed):
     rng = random.Random(seed)
@@ -100,10 +100,10 @@ def test_fixed_random_gardens_score_the_same_in_both_faces(anything_goes, seed):
 
 def test_every_advanced_rule_meets_the_model_on_a_rich_garden(anything_goes):
     """All 24 advanced flowers offered to fixed gardens: each placed flower's rule is compared."""
-    rng = random.Random(9)
+    rng = random.Random(43)  # a seed whose gardens place a flower of every rule kind (asserted below)
     seen = set()
-    offered = ADVANCED + ADVANCED[:4]
-    for round_ in range(7):
+    offered = ADVANCED + ADVANCED[:8]
+    for round_ in range(8):
         garden = random_garden(rng, anything_goes, 14, 14, offered[round_ * 4:(round_ + 1) * 4])
         seen |= {f.flower.scoring.rule for f in garden.flowers}
         sol = solve_fixed(garden, anything_goes)
@@ -131,7 +131,7 @@ def brute_force(holding: Holding, catalog) -> int:
     return best
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_optimum_matches_an_exhaustive_oracle(seed):
     rng = random.Random(seed)

@@ -133,3 +133,16 @@ def test_bad_garden_documents_name_the_field(doc, field):
     with pytest.raises(InputError) as err:
         garden_from_dict(doc, CATALOG)
     assert err.value.field == field
+
+
+def test_placements_offer_both_orientations_of_a_new_tile():
+    from solver.games.gartenbau.optimiser import placements
+    # next to the lone starter at (0,0)-(0,1): 6 frontier spaces; the domino may lie with either
+    # seedling on the frontier space, and either space may be the one touching the garden
+    g = garden_from_dict({"starter": BASE["starter"]}, CATALOG)  # starter on (0,0) and (1,0)
+    cells = {tuple(map(tuple, p["cells"])) for p, _ in placements(g, CATALOG, "S02")}
+    assert ((1, 1), (2, 1)) in cells and ((2, 1), (1, 1)) in cells  # first seedling away from the garden
+    assert ((-1, 0), (-2, 0)) in cells and ((-2, 0), (-1, 0)) in cells
+    # every placement is legal and none is repeated
+    assert all(not rules.seedling_refusals(g, "S02", c) for c in cells)
+    assert len(cells) == len(placements(g, CATALOG, "S02"))
