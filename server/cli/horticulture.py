@@ -121,6 +121,8 @@ def _limits(args, req: dict) -> dict:
         req["time_limit_s"] = args.time_limit
     if args.seed is not None:
         req["random_seed"] = args.seed
+    if args.work is not None:
+        req["deterministic_time"] = args.work
     return req
 
 
@@ -165,6 +167,8 @@ def register(subparsers) -> None:
         if solver:
             p.add_argument("--time-limit", type=float, default=None, help="seconds for CP-SAT (overrides the file)")
             p.add_argument("--seed", type=int, default=None, help="CP-SAT random seed (overrides the file)")
+            p.add_argument("--work", type=float, default=None,
+                           help="deterministic work limit (CP-SAT deterministic time): same answer on any machine")
         p.set_defaults(func=func)
         return p
 
