@@ -1,10 +1,10 @@
 // Drives the page in Debian's headless Chromium (playwright-core from web/node_modules) for tests/web/test_browser.py.
-// Usage: node drive.cjs <page url> <artifacts dir>. Prints JSON lines; reads the decree's solution as one JSON line on stdin.
+// Usage: node drive.cjs <page url> <artifacts dir> <an address where nothing listens>. Prints JSON lines; reads the decree's solution as one JSON line on stdin.
 const path = require("node:path");
 const readline = require("node:readline");
 const { chromium } = require(path.resolve(__dirname, "../../web/node_modules/playwright-core"));
 
-const [url, artifacts] = process.argv.slice(2);
+const [url, artifacts, deadApi] = process.argv.slice(2);
 const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 const say = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
@@ -87,7 +87,13 @@ async function decree(page) {
     await page.goto(url);
     const w = await workshop(page);
     const d = await decree(page);
-    say({ workshop: w, decree: d, pageErrors: errors });
+    // No server behind the address: the page says so in words instead of staying blank.
+    const lost = await browser.newPage({ viewport: { width: 1000, height: 400 } });
+    await lost.goto(`${url}?api=${encodeURIComponent(deadApi)}`);
+    await lost.waitForSelector('[data-testid="error"]', { timeout: 30_000 });
+    const unreachable = await lost.textContent('[data-testid="error"]');
+    await shot(lost, "unreachable.png");
+    say({ workshop: w, decree: d, unreachable, pageErrors: errors });
   } finally {
     await browser.close();
   }

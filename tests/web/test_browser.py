@@ -3,7 +3,7 @@
 The stack is `python -m server.web` (what `make run` starts) on free ports with a fresh puzzle store.
 The workshop names the conflict of S04 + S08 and shows a refused request in plain words; today's
 decree is planted tile by tile from the server's own stored answer (read from the store: the test
-hook) and His Majesty is thrilled. Screenshots go to var/web-artifacts/ (git-ignored).
+hook) and His Majesty is thrilled; with no server behind the address the page says so. Screenshots go to var/web-artifacts/ (git-ignored).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import pytest
 
 from generators.identity import parse_id
 from generators.store import Store
+from server.web import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 WEB = REPO / "web"
@@ -91,7 +92,8 @@ def stack(built_page, tmp_path_factory):
 def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     page, db = stack
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    driver = subprocess.Popen(["node", str(HERE / "drive.cjs"), page, str(ARTIFACTS)], cwd=REPO,
+    nobody = f"http://127.0.0.1:{free_port()}"
+    driver = subprocess.Popen(["node", str(HERE / "drive.cjs"), page, str(ARTIFACTS), nobody], cwd=REPO,
                               env={**os.environ, "CHROMIUM": chromium},
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -127,6 +129,7 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
         ({k: p[k] for k in ("tile", "row", "col", "rotation")} for p in solution), key=key)
     assert d["thrilled"] == "His Majesty is thrilled!"
     assert d["verdicts"] == [[cid, "satisfied"] for cid in stored.public["card_ids"]]
+    assert "cannot be reached" in result["unreachable"]
     assert result["pageErrors"] == []
     for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "decree-thrilled.png"):
         assert (ARTIFACTS / name).stat().st_size > 10_000

@@ -188,7 +188,7 @@ function play(area, api, puzzle, decree, tiles, cards) {
     h("p", {}, "Click a tile in the tray, then a cell of the garden. Click a planted tile to select it: rotate it, move it (click another cell), or send it back."),
     h("div", { class: "columns" },
       h("section", {}, boardBox, h("div", { class: "toolbar" }, rotateBtn, backBtn, clearBtn), count),
-      h("section", {}, h("h3", {}, "The tray"), tray,
+      h("section", { class: "side" }, h("h3", {}, "The tray"), tray,
         h("div", { class: "toolbar" }, checkBtn, hintBtn), hintBox, result)));
 }
 
