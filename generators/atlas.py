@@ -92,3 +92,21 @@ def solve_chunk(chunk: list[tuple[str, ...]], known: dict[tuple[str, ...], str])
         _worker = Worker()
     _worker.known_conflicts = known
     return [_worker.entry(c) for c in chunk]
+
+
+ATLAS_MODES = ("solo", "normal", "beginner")  # 6x6 with all 36 tiles: the atlas's verdicts hold for each
+
+
+def check_solvable(card_ids, mode: str | None = None, control=None, catalog: str | None = None,
+                   cards: str | None = None, store=None) -> engine.Explanation:
+    """CheckSolvable that consults the atlas first: a stored unsolvable entry (complete) answers
+    without a search; everything else (solvable needs a witness garden, which the atlas does not
+    keep) goes to the engine. Only for the reference data: other catalogs or decks skip the atlas."""
+    from solver.games.gardeners import api
+    if store is not None and catalog is None and cards is None and (mode or "normal") in ATLAS_MODES:
+        ids = list(card_ids)
+        if 1 <= len(ids) <= 3 and len(set(ids)) == len(ids):
+            entry = store.atlas_get(ids)
+            if entry is not None and entry.verdict == engine.UNSOLVABLE and entry.complete:
+                return engine.Explanation(engine.UNSOLVABLE, None, entry.conflicts, entry.discards, True)
+    return api.check_solvable(card_ids, mode, control, catalog, cards)

@@ -79,3 +79,16 @@ def test_atlas_claims_hold(small_atlas):
         cards = deck.resolve(list(e.cards))
         solved = engine.solve(cards, mode, catalog)
         assert solved.verdict == engine.SOLVABLE and check(solved.garden, cards).valid
+
+
+def test_check_solvable_answers_stored_conflicts_from_the_atlas(small_atlas):
+    store, ids, _, _ = small_atlas
+    conflict = next(e for e in (store.atlas_get(c) for c in atlas.combinations(3, ids))
+                    if e.verdict == engine.UNSOLVABLE)
+    from_atlas = atlas.check_solvable(list(conflict.cards), "normal", store=store)
+    from_engine = atlas.check_solvable(list(conflict.cards), "normal")
+    assert from_atlas.verdict == from_engine.verdict == engine.UNSOLVABLE
+    assert sorted(map(sorted, from_atlas.conflicts)) == sorted(map(sorted, from_engine.conflicts))
+    assert sorted(map(sorted, from_atlas.discards)) == sorted(map(sorted, from_engine.discards))
+    solvable = next(c for c in atlas.combinations(2, ids) if store.atlas_get(c).verdict == engine.SOLVABLE)
+    assert atlas.check_solvable(list(solvable), "normal", store=store).garden is not None
