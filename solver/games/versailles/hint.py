@@ -78,18 +78,12 @@ def _reachable(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalo
     if n > rounds:
         checkpoints.append((n, catalog.setup.final_areas))
 
-    def model():
-        return build_solo_model(tiles, catalog, checkpoints, board, offset, break_symmetry=False)
-
-    solo = model()
+    solo = build_solo_model(tiles, catalog, checkpoints, board, offset, break_symmetry=False)
     solo.fix(fixed)
     start = _continue(fixed, upcoming, catalog, checkpoints, board, offset)
     if start is not None:
-        known = model()
-        known.fix(start)
-        if run(known, tiles, max(0.5, time_limit / 2), seed).status == "optimal":
-            solo.hint_all(known.last_values)
-    res = run(solo, tiles, max(0.05, time_limit / 2), seed, presolve=False)
+        solo.hint_garden(start)  # a complete assignment: CP-SAT starts from this garden at once
+    res = run(solo, tiles, max(0.05, time_limit), seed, presolve=False)
     placements = res.placements or start
     if placements is None:
         return {"reachable": None, "status": res.status, "bound": res.bound}

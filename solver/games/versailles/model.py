@@ -8,8 +8,20 @@ from ortools.sat.python import cp_model
 
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.rules import Placement, border, distinct_rotations, footprint
+from solver.games.versailles.scoring import components
 
 Cell = tuple[int, int]
+
+
+@dataclass
+class AreaVars:
+    """Handles of one contiguous-area tree (one garden type at one scoring)."""
+
+    use: cp_model.IntVar
+    member: dict[Cell, cp_model.IntVar]
+    root: dict[Cell, cp_model.IntVar]
+    depth: dict[Cell, cp_model.IntVar]
+    parent: dict[tuple[Cell, Cell], cp_model.IntVar]  # (field, its parent field)
 
 
 @dataclass
@@ -25,12 +37,65 @@ class SoloModel:
     tiles: Sequence[Tile] = ()
     regions: dict[tuple[int, str], dict[Cell, cp_model.IntVar]] = field(default_factory=dict)
     last_values: list[int] = field(default_factory=list)  # full assignment of the last solve
+    before: list[dict[Cell, cp_model.IntVar]] = field(default_factory=list)
+    areas: dict[tuple[int, str], AreaVars] = field(default_factory=dict)
+    checkpoints: Sequence[tuple[int, int]] = ()
+    catalog: Catalog | None = None
 
-    def hint_all(self, values: Sequence[int]) -> None:
-        """Hint every variable (a complete hint from an identically built model)."""
+    def hint_garden(self, placements: Sequence[Placement]) -> int:
+        """Hint a complete assignment built in Python from a legal garden: its placements, the
+        covered fields, and for each scoring the largest areas of the k largest types as BFS trees.
+        Returns the objective value of that assignment (the garden's solo points)."""
+        assert self.catalog is not None
         self.model.clear_hints()
-        self.model.proto.solution_hint.vars.extend(range(len(values)))
-        self.model.proto.solution_hint.values.extend(values)
+        n = len(self.tiles)
+        fields_at: list[dict[Cell, str]] = [{}]
+        for i, p in enumerate(placements):
+            rotation = canonical_rotation(self.tiles[i], p.rotation)
+            want = (p.x + self.offset[0], p.y + self.offset[1], rotation)
+            for o, lit in zip(self.options[i], self.place[i]):
+                self.model.add_hint(lit, o == want)
+            after = dict(fields_at[-1])
+            after.update(zip(footprint(want[0], want[1]), self.tiles[i].oriented(rotation)))
+            fields_at.append(after)
+        for i in range(1, n + 1):
+            for c, v in self.before[i].items():
+                self.model.add_hint(v, c in fields_at[i])
+        jokers = set(self.catalog.joker_types)
+        value = 0
+        for cp, (upto, k) in enumerate(self.checkpoints):
+            largest = {}
+            for t in self.catalog.garden_types:
+                groups = components(fields_at[upto], {t, *jokers})
+                largest[t] = max(groups, key=lambda g: (len(g), sorted(g)), default=set())
+            chosen = sorted((t for t in largest if (cp, t) in self.areas and largest[t]),
+                            key=lambda t: -len(largest[t]))[:k]
+            for t in self.catalog.garden_types:
+                a = self.areas.get((cp, t))
+                if a is None:
+                    continue
+                group = largest[t] if t in chosen else set()
+                value += len(group)
+                self.model.add_hint(a.use, t in chosen)
+                start = min(group) if group else None
+                dist = {start: 0} if group else {}
+                par: dict[Cell, Cell] = {}
+                queue = [start] if group else []
+                while queue:
+                    c = queue.pop(0)
+                    x, y = c
+                    for d in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                        if d in group and d not in dist:
+                            dist[d] = dist[c] + 1
+                            par[d] = c
+                            queue.append(d)
+                for c, v in a.member.items():
+                    self.model.add_hint(v, c in group)
+                    self.model.add_hint(a.root[c], c == start)
+                    self.model.add_hint(a.depth[c], dist.get(c, 0))
+                for (c, d), v in a.parent.items():
+                    self.model.add_hint(v, par.get(c) == d)
+        return value
 
     def placements(self, solver: cp_model.CpSolver, tiles: Sequence[Tile]) -> list[Placement]:
         out = []
@@ -54,12 +119,6 @@ class SoloModel:
             if not hit:
                 # the rotation may be a duplicate of a kept one, or the placement may leave the board
                 raise ValueError(f"placements[{i}]: ({p.x}, {p.y}) rotation {p.rotation} is not on the board")
-
-    def hint(self, placements: Sequence[Placement]) -> None:
-        for i, p in enumerate(placements):
-            want = (p.x + self.offset[0], p.y + self.offset[1], p.rotation)
-            for o, lit in zip(self.options[i], self.place[i]):
-                self.model.add_hint(lit, o == want)
 
 
 def canonical_rotation(tile: Tile, rotation: int) -> int:
@@ -116,6 +175,7 @@ def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Seque
     jokers = set(catalog.joker_types)
     objective_terms = []
     regions = {}
+    areas: dict[tuple[int, str], AreaVars] = {}
     for cp, (upto, k) in enumerate(checkpoints):
         uses = []
         for t in catalog.garden_types:
@@ -126,9 +186,10 @@ def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Seque
             use = m.new_bool_var(f"use{cp}_{t}")
             uses.append(use)
             has = {c: [lit for j in range(upto) for lit, code in covering[j][c] if code in counts] for c in cells}
-            z = _tree_area(m, cells, has, use, available, f"a{cp}{t}")
-            regions[(cp, t)] = z
-            objective_terms.extend(z.values())
+            area = _tree_area(m, cells, has, use, available, f"a{cp}{t}")
+            areas[(cp, t)] = area
+            regions[(cp, t)] = area.member
+            objective_terms.extend(area.member.values())
         m.add(sum(uses) <= k)
         # the k largest areas cannot exceed the k largest field counts; stated so propagation sees it
         counts = sorted((sum(1 for tile in tiles[:upto] for code in tile.fields if code in {t, *jokers})
@@ -136,11 +197,12 @@ def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Seque
         m.add(sum(v for (c, _), z in regions.items() if c == cp for v in z.values()) <= sum(counts[:k]))
     objective = cp_model.LinearExpr.sum(objective_terms)
     m.maximize(objective)
-    return SoloModel(m, board, offset, options, place, objective, tuple(tiles), regions)
+    return SoloModel(m, board, offset, options, place, objective, tuple(tiles), regions,
+                     before=before, areas=areas, checkpoints=tuple(checkpoints), catalog=catalog)
 
 
 def _tree_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], use, limit: int,
-               name: str) -> dict[Cell, cp_model.IntVar]:
+               name: str) -> AreaVars:
     """Choose a contiguous group of fields, each holding a field that counts for the type.
 
     Spanning tree by parent pointers with depth labels: every member but the root points to a
@@ -157,6 +219,7 @@ def _tree_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], us
     root = {c: m.new_bool_var(f"{name}r{c}") for c in z}
     m.add(sum(root.values()) <= 1)
     depth = {c: m.new_int_var(0, limit - 1, f"{name}d{c}") for c in z}
+    parent: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
     for c in z:
         m.add_implication(root[c], z[c])
         x, y = c
@@ -168,11 +231,12 @@ def _tree_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], us
             m.add_implication(p, z[d])
             m.add(depth[c] >= depth[d] + 1).only_enforce_if(p)
             parents.append(p)
+            parent[(c, d)] = p
         m.add_bool_or(parents + [root[c], z[c].Not()])
         for p in parents:
             m.add_implication(p, z[c])
             m.add_implication(p, root[c].Not())
-    return z
+    return AreaVars(use, z, root, depth, parent)
 
 
 @dataclass

@@ -50,9 +50,8 @@ def counting_bound(tiles: Sequence[Tile], catalog: Catalog) -> int:
     return total
 
 
-def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], values: list[int],
-            points: int, ceiling: int, rng: random.Random, steps: int, seed: int,
-            deadline: float) -> tuple[list[Placement], list[int], int]:
+def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], points: int, ceiling: int,
+            rng: random.Random, steps: int, seed: int, deadline: float) -> tuple[list[Placement], int]:
     """Large neighbourhood search: keep all but a few tiles where they are, let CP-SAT re-place
     those few (a window of consecutive tiles or a random handful), keep any improvement."""
     n = len(tiles)
@@ -72,13 +71,15 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
                 keep.extend(lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want)
         solo.model.clear_assumptions()
         solo.model.add_assumptions(keep)
-        solo.hint_all(values)
+        solo.hint_garden(placements)
         step = run(solo, tiles, max(0.05, min(2.0, deadline - time.perf_counter())), seed,
                    deterministic_limit=1.0, presolve=False)
-        if step.objective is not None and step.objective > points:
-            placements, values, points = step.placements, solo.last_values, step.objective
+        if step.placements is not None:
+            exact = solo_points(step.placements, solo.catalog)
+            if exact > points:
+                placements, points = step.placements, exact
     solo.model.clear_assumptions()
-    return placements, values, points
+    return placements, points
 
 
 def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0, seed: int = 0,
@@ -98,67 +99,54 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0
         restarts = max(8, round(3 * time_limit))
     hint, hint_points = greedy_garden(tiles, catalog, random.Random(seed), board, restarts, ceiling,
                                       deadline=started + 0.4 * time_limit)
-
-    def model() -> SoloModel:
-        return build_solo_model(tiles, catalog, checkpoints, board)
-
-    solo = model()
-    known: list[Placement] | None = None  # best garden CP-SAT has accepted so far
-    known_points = -1
-    exact_garden: tuple[list[Placement], int] | None = None  # a garden with its exact model value
+    solo = build_solo_model(tiles, catalog, checkpoints, board)
+    best, best_points = hint, hint_points
     if hint:
-        # complete the greedy garden to a full assignment (regions, trees) so CP-SAT starts from it
-        fixed = model()
-        fixed.fix(hint)
-        done = run(fixed, tiles, max(1.0, time_limit / 3), seed)
-        if done.status == "optimal":
-            _check(done.placements, done.objective, catalog, "hint completion")
-            exact_garden = (done.placements, done.objective)
-            # measured: a neighbourhood step on 14 tiles takes 4-8 s and never improved the greedy
-            # garden within 10 s, on 7 tiles it takes ~0.2 s and sometimes does
-            small = len(tiles) <= catalog.setup.rounds_per_stage
-            steps = search_steps if search_steps is not None else (3 * len(tiles) if small else 0)
-            known, values, known_points = improve(solo, tiles, done.placements, fixed.last_values,
-                                                  done.objective, ceiling, random.Random(seed), steps, seed,
-                                                  started + time_limit / 2)
-            solo.hint_all(values)
+        # measured: a neighbourhood step on 14 tiles takes 4-8 s and never improved the greedy
+        # garden within 10 s, on 7 tiles it takes ~0.2 s and sometimes does
+        small = len(tiles) <= catalog.setup.rounds_per_stage
+        steps = search_steps if search_steps is not None else (3 * len(tiles) if small else 0)
+        best, best_points = improve(solo, tiles, hint, hint_points, ceiling, random.Random(seed), steps, seed,
+                                    started + time_limit / 2)
+        # a complete assignment (areas as trees) built from the garden: CP-SAT starts from it at once
+        hinted = solo.hint_garden(best)
+        if hinted != best_points:
+            raise ModelMismatch(f"hint: assignment worth {hinted} != pure scorer {best_points}")
     left = max(0.1, time_limit - (time.perf_counter() - started))
     if presolve is None:
         # measured: presolve pays back on 7 tiles (more proofs) but eats the whole budget on 14,
         # and is wasted when the hint already meets the posted counting bound (proof is immediate)
-        presolve = len(tiles) <= catalog.setup.rounds_per_stage and known_points < ceiling
+        presolve = len(tiles) <= catalog.setup.rounds_per_stage and best_points < ceiling
     result = run(solo, tiles, left, seed, presolve=presolve)
-    status, placements, bound = result.status, result.placements, result.bound
-    if placements is None and known is not None:
-        # the full solve ran out of time before re-reading its hint: fall back to the best garden
-        # the neighbourhood search had (a solution of this same model), bounded by the field counts
-        status, placements = "feasible", known
+    status, placements, points, bound = result.status, result.placements, result.objective, result.bound
+    if placements is None and hint:
+        # the full solve stopped before it had read its hint back: the hinted garden is a solution
+        # of this model (checked below), bounded by the field counts
+        status, placements, points = "feasible", best, None
     if status == "feasible":
         # the field-count bound is posted in the model, so a looser CP-SAT bound only means its
         # linear relaxation was not built yet; report the tighter of the two
         bound = ceiling if bound is None or bound <= 0 else min(bound, ceiling)
-    points = result.objective if status == "optimal" else None
-    if status == "feasible" and exact_garden is not None and placements == exact_garden[0]:
-        points = exact_garden[1]  # nothing improved on the completed hint: its value is exact
-    elif status == "feasible" and placements is not None:
-        # the best garden found may not yet have its largest areas chosen: score it exactly
-        polish = model()
-        polish.fix(placements)
-        exact = run(polish, tiles, max(1.0, time_limit / 4), seed)
-        if exact.status == "optimal":
-            points = exact.objective
-        else:
-            # no time left to rescore: the model's value can only undercount the garden's areas
-            points = solo_points(placements, catalog)
-            found = exact.objective if exact.objective is not None else result.objective
-            if found is not None and found > points:
-                raise ModelMismatch(f"{status}: CP-SAT objective {found} > pure scorer {points}")
-            build_garden(catalog.tiles, placements)
-            return SoloResult(status, placements, points, max(bound, points), board,
-                              time.perf_counter() - started, hint_points)
+        exact = solo_points(placements, catalog)
+        if points is None or points != exact:
+            # the solution may not have its largest areas chosen yet: have CP-SAT accept the
+            # garden with its exact areas (placements fixed, exact assignment hinted)
+            points = _rescore(tiles, catalog, checkpoints, board, placements, seed)
     if placements is not None:
         _check(placements, points, catalog, status)
     return SoloResult(status, placements, points, bound, board, time.perf_counter() - started, hint_points)
+
+
+def _rescore(tiles: Sequence[Tile], catalog: Catalog, checkpoints, board: int, placements: list[Placement],
+             seed: int) -> int:
+    """The model's value of a garden with its placements fixed, starting from the exact areas."""
+    fixed = build_solo_model(tiles, catalog, checkpoints, board)
+    fixed.fix(placements)
+    fixed.hint_garden(placements)
+    res = run(fixed, tiles, 5.0, seed, presolve=False)
+    if res.objective is None:
+        raise ModelMismatch("the model rejected a garden it had returned")
+    return res.objective
 
 
 def _check(placements: Sequence[Placement] | None, objective: int | None, catalog: Catalog, what: str) -> None:

@@ -142,3 +142,20 @@ def test_feasible_results_carry_a_bound_no_garden_beats():
     assert result.points == solo_points(result.placements, CAT) <= result.bound
     from solver.games.versailles.solo import counting_bound
     assert result.bound <= counting_bound(tiles, CAT)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 10))
+def test_assignment_built_in_python_is_a_solution_of_the_model(seed, n):
+    # the hint the optimiser starts from: every variable set from the garden, worth its solo points
+    placements = random_sequence(random.Random(seed), n, wild=False)
+    solo, tiles = _fixed_model(placements)
+    value = solo.hint_garden(placements)
+    assert value == solo_points(placements, CAT)
+    from ortools.sat.python import cp_model
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.fix_variables_to_their_hinted_value = True
+    solver.parameters.max_time_in_seconds = 20
+    assert solver.solve(solo.model) == cp_model.OPTIMAL
+    assert round(solver.objective_value) == value
