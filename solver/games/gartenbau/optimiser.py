@@ -275,7 +275,7 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
     """Placements of the newly acquired `tile_id`, ranked by the best final prestige reachable with the
     tiles still to come (`known`: its seedlings/plants/flowers are the ones not yet in the garden).
     Each option is solved on a board of the current garden plus `margin` spaces on every side, with
-    an equal share of the control's time limit; an option not proved optimal says so."""
+    an equal share of the time still left; an option not proved optimal says so."""
     violations = garden_violations(garden, catalog)
     if violations:
         raise InputError("garden", "; ".join(map(str, violations)))
@@ -283,8 +283,10 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
     starter = garden.tiles[0]
     options = []
     choices = placements(garden, catalog, tile_id)
-    share = max(0.2, control.time_limit_s / max(1, len(choices)))
-    for placement, after in choices:
+    began = time.perf_counter()
+    for index, (placement, after) in enumerate(choices):
+        # what quick options leave over goes to the later ones
+        share = max(0.2, (control.time_limit_s - (time.perf_counter() - began)) / (len(choices) - index))
         rows = [c[0] for c in after.filled]
         cols = [c[1] for c in after.filled]
         grow = 2 * len(known.seedlings)
