@@ -251,3 +251,23 @@ def test_bad_input_names_the_field():
     assert exc.value.field == "level"
     with pytest.raises(InputError):
         hints.next_move(Garden(6, {}), [DECK.get("S08")], NORMAL, CAT, ctl(), rules="chess")
+
+
+def test_repair_under_removal_rules_digs_from_the_edge():
+    """A full garden with two interior tiles swapped: the free repair takes them out directly; under the
+    Normal rules a way in from the edge has to be opened, in a legal order, and the rest completes."""
+    cards = [DECK.get(i) for i in ("S08", "S16")]
+    solution = engine.solve(cards, NORMAL, CAT, ctl()).garden
+    inner = [c for c in sorted(solution.cells) if 1 <= c[0] <= 4 and 1 <= c[1] <= 4]
+    garden = next(g for a in inner for b in inner if a < b
+                  if not check(g := Garden(6, {**solution.cells, a: solution.get(b), b: solution.get(a)}), cards).valid)
+    free = hints.repair(garden, cards, NORMAL, CAT, ctl())
+    ruled = hints.repair(garden, cards, NORMAL, CAT, ctl(), removal_rules=True)
+    assert free.verdict == ruled.verdict == "optimal"
+    assert len(ruled.remove) > len(free.remove) >= 1
+    cur = set(garden.cells)
+    for c in ruled.remove:
+        assert moves.removable(cur, c).legal
+        cur.discard(c)
+    left = Garden(6, {c: garden.get(c) for c in cur})
+    assert engine.complete(left, cards, NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
