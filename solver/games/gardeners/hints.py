@@ -199,7 +199,7 @@ def _keep_model(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog)
 
 
 def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None,
-           removal_rules: bool = False, unordered_first: bool = True) -> Repair:
+           removal_rules: bool = False, unordered_first: bool = True, _completion_checked: bool = False) -> Repair:
     """The fewest tiles to take off so that the rest can be completed into a valid garden.
 
     CP-SAT maximises the tiles kept (same cell, same signature) with the current garden as hints.
@@ -215,7 +215,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     placed = set(garden.cells)
     if removal_rules and placed and len(components(placed)) > 1:
         raise InputError("garden", "under Normal removal rules the garden must be one piece")
-    if unordered_first:
+    if unordered_first and not _completion_checked:
         # Most gardens can still be completed: one feasibility solve with the tiles fixed (strong
         # presolve) proves "nothing to remove" faster than the optimisation would.
         done = engine.complete(garden, cards, mode, catalog, control)
@@ -373,7 +373,8 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         # nothing has to go: every route adds the missing tiles one by one, so it is shortest
         rep = Repair("optimal", [], len(garden.cells), 0, progress.witness)
     else:
-        rep = repair(garden, cards, mode, catalog, control, removal_rules=removal_rules and rules == NORMAL_RULES)
+        rep = repair(garden, cards, mode, catalog, control, removal_rules=removal_rules and rules == NORMAL_RULES,
+                     _completion_checked=progress.completable == engine.UNSOLVABLE)
     if rep.verdict == "unsolvable":
         return Hint("unsolvable", reason="No valid garden exists for these cards (proven).",
                     seconds=time.perf_counter() - start)
@@ -400,11 +401,15 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         card = _serving_card(progress, cards, cell, placed.tile, True)
         move = (moves.Move(moves.REMOVE, tile=placed.tile.id, cell=cell) if rules == SOLO_RULES else
                 moves.Move(moves.REMOVE, 0, placed.tile.id, cell, to_player=1))
-        what = "breaks" if card.status == BROKEN and cell in card.cells else "stands in the way of"
-        reason = (f"Remove {placed.tile.id} from {cell}: it {what} card {card.card_id} ({card.kind}), and "
-                  f"{len(rep.remove)} removal{'s' if len(rep.remove) > 1 else ''} "
-                  f"{'are' if len(rep.remove) > 1 else 'is'} the fewest that make the garden completable"
-                  f"{' (proven)' if rep.proven else ''}.")
+        count = (f"{len(rep.remove)} removal{'s' if len(rep.remove) > 1 else ''} "
+                 f"{'are' if len(rep.remove) > 1 else 'is'} the fewest" if rep.proven else
+                 f"{len(rep.remove)} removal{'s' if len(rep.remove) > 1 else ''} (the fewest found)")
+        if card.status == BROKEN and cell in card.cells:
+            reason = (f"Remove {placed.tile.id} from {cell}: it breaks card {card.card_id} ({card.kind}); "
+                      f"{count} that make the garden completable again.")
+        else:
+            reason = (f"Remove {placed.tile.id} from {cell} for card {card.card_id} ({card.kind}): {count} "
+                      f"that make the garden completable again, and this one comes first.")
         return _hint(card, cell, move, reason, length, proven, start)
     empty = [c for c in sorted(target.cells) if c not in garden.cells]
     if rules == NORMAL_RULES and garden.cells:
