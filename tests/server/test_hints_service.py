@@ -134,3 +134,70 @@ def test_bad_requests_name_the_field(stub):
     with pytest.raises(grpc.RpcError) as err:
         stub.DeduceCard(pb.DeduceCardRequest(kind="colour"), timeout=30)
     assert "kind" in field_violations(err.value)
+
+
+# ---- arbitrary requests: answered or refused with a precise status, never INTERNAL/UNKNOWN -------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from server.app import create_server  # noqa: E402
+from server.config import ServerConfig  # noqa: E402
+
+TILES = [t.id for t in CAT.tiles]
+ALLOWED = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.DEADLINE_EXCEEDED}
+_small = st.integers(-2, 7)
+_placement = st.builds(common_pb2.Placement, tile=st.sampled_from(TILES) | st.text(max_size=3), row=_small,
+                       col=_small, rotation=_small)
+
+
+@st.composite
+def _gardens(draw):
+    order = draw(st.permutations(TILES))
+    n = draw(st.integers(0, 36))
+    return common_pb2.Garden(size=draw(st.sampled_from([0, 6])), placements=[
+        common_pb2.Placement(tile=t, row=i // 6, col=i % 6, rotation=draw(st.integers(0, 3)))
+        for i, t in enumerate(order[:n])])
+
+
+_garden = _gardens() | _gardens() | st.builds(common_pb2.Garden, size=_small, placements=st.lists(_placement, max_size=8))
+_cards = st.lists(st.sampled_from([f"S{i:02d}" for i in range(1, 60)]), min_size=1, max_size=3, unique=True) | \
+    st.lists(st.text(max_size=3), max_size=2)
+_mode = st.sampled_from([0, NORMAL]) | st.integers(0, 7)
+FUZZ = {
+    "CheckProgress": st.builds(pb.CheckProgressRequest, garden=_garden, card_ids=_cards, mode=_mode),
+    "SuggestRepair": st.builds(pb.SuggestRepairRequest, garden=_garden, card_ids=_cards, mode=_mode,
+                               removal_rules=st.booleans()),
+    "GetHint": st.builds(pb.GetHintRequest, garden=_garden, card_ids=_cards, mode=_mode, level=st.integers(-1, 4),
+                         rules=st.integers(0, 3)),
+    "ListForcedPlacements": st.builds(pb.ListForcedPlacementsRequest, garden=_garden, card_ids=_cards, mode=_mode),
+    "DeduceCard": st.builds(pb.DeduceCardRequest, kind=st.sampled_from(["distance", "link", "colour", ""]),
+                            trials=st.lists(st.builds(pb.DeductionTrial, garden=_garden, verdict=st.integers(0, 3)),
+                                            max_size=2), mode=_mode),
+}
+
+
+@pytest.fixture(scope="module")
+def fuzz_stub():
+    server, port = create_server(ServerConfig(address="localhost:0", time_cap_s=1.0, call_time_cap_s=3.0))
+    server.start()
+    with grpc.insecure_channel(f"localhost:{port}") as channel:
+        yield hints_pb2_grpc.HintServiceStub(channel)
+    server.stop(0).wait()
+    server.runtime.metrics.close()
+
+
+@pytest.mark.parametrize("method", sorted(FUZZ))
+def test_arbitrary_requests_get_a_deliberate_status(fuzz_stub, method):
+    rpc = getattr(fuzz_stub, method)
+
+    @settings(max_examples=10, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(FUZZ[method])
+    def check_one(request):
+        try:
+            rpc(request, timeout=10)
+        except grpc.RpcError as err:
+            assert err.code() in ALLOWED, (err.code(), err.details(), request)
+
+    check_one()
