@@ -81,27 +81,30 @@ def check_progress(garden: Garden, cards: list[Card], mode: Mode, catalog: Catal
     _check_garden(garden, mode, catalog)
     start = time.perf_counter()
     report = check(garden, cards)
-    joint = engine.complete(garden, cards, mode, catalog, control)
-    out = []
+    broken = [c.id for c, v in zip(cards, report.verdicts) if v.status == VIOLATED]
+    others = [c for c, v in zip(cards, report.verdicts) if v.status == OPEN]
     rest = None
-    if joint.verdict == engine.UNSOLVABLE and any(v.status == VIOLATED for v in report.verdicts):
-        # the broken cards explain the dead end; one solve of the others can vouch for all of them
-        others = [c for c, v in zip(cards, report.verdicts) if v.status == OPEN]
+    if broken:
+        # The pure checker's "violated" is final (no tile added can mend it), so the garden cannot be
+        # completed; one solve of the open cards together can still vouch for all of them.
+        joint = engine.Solved(engine.UNSOLVABLE, reason=f"card {broken[0]} is broken for good")
         if others:
-            rest = engine.complete(garden, others, mode, catalog, control).verdict
+            rest = engine.complete(garden, others, mode, catalog, control)
+    else:
+        joint = engine.complete(garden, cards, mode, catalog, control)
+        rest = joint
     out = []
     for card, v in zip(cards, report.verdicts):
         if v.status == SATISFIED:
             out.append(CardProgress(card.id, card.kind, SATISFIED_NOW, v.cells, ""))
         elif v.status == VIOLATED:
-            if joint.verdict == engine.SOLVABLE:
-                raise engine.EngineError(f"{card.id} is broken for good but a completion satisfies it")
             out.append(CardProgress(card.id, card.kind, BROKEN, v.cells, v.reason))
-        elif joint.verdict == engine.SOLVABLE or rest == engine.SOLVABLE:
+        elif rest is not None and rest.verdict == engine.SOLVABLE:
             # a witness meets every open card together, so each of them is still possible
             out.append(CardProgress(card.id, card.kind, POSSIBLE, v.cells, v.reason))
         else:
-            alone = engine.complete(garden, [card], mode, catalog, control)
+            alone = rest if len(others) == 1 and rest is not None else \
+                engine.complete(garden, [card], mode, catalog, control)
             status = {engine.SOLVABLE: POSSIBLE, engine.UNSOLVABLE: BLOCKED}.get(alone.verdict, UNKNOWN)
             why = v.reason
             if status == BLOCKED:
