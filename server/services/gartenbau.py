@@ -11,6 +11,10 @@ SERVICE = pb.DESCRIPTOR.services_by_name["GartenbauService"].full_name
 SOLVE_METHODS = ["SolveOptimal", "Hint"]
 LIGHT_METHODS = ["Validate", "Score"]
 MAX_BOARD = 24  # a board is a model of board^2 spaces: capped before any model is built
+# What one search may be asked to place, checked before any model is built: building the model
+# ignores the deadline and alone took ~10 s for 24 seedling tiles, 12 plants and 6 flowers (2-core
+# machine). A hand holds 5 or 6 flowers (8 while drafting in a 2-player game).
+MAX_TILES = {"seedlings": 24, "plants": 24, "flowers": 8}
 
 _STATUS = {"optimal": pb.GARTENBAU_SOLVE_STATUS_OPTIMAL, "feasible": pb.GARTENBAU_SOLVE_STATUS_FEASIBLE,
            "infeasible": pb.GARTENBAU_SOLVE_STATUS_INFEASIBLE, "unknown": pb.GARTENBAU_SOLVE_STATUS_UNKNOWN}
@@ -45,6 +49,16 @@ def garden(msg: pb.GartenbauGarden) -> dict:
 def holding(msg: pb.GartenbauHolding) -> dict:
     return {"starter": {"id": msg.starter, "side": msg.side}, "seedlings": list(msg.seedlings),
             "plants": list(msg.plants), "flowers": list(msg.flowers), "tokens": _tokens(msg.tokens)}
+
+
+def capped(doc: dict, field: str, garden: dict | None = None) -> dict:
+    """`doc`'s tile lists (plus the garden's tiles, for a hint) within MAX_TILES."""
+    for kind, most in MAX_TILES.items():
+        count = len(doc[kind]) + len(garden[kind] if garden else ())
+        if count > most:
+            where = " together with the garden's" if garden else ""
+            raise InputError(f"{field}.{kind}", f"at most {most} {kind}{where} per search", count)
+    return doc
 
 
 def board(request) -> int | None:
@@ -102,7 +116,7 @@ class GartenbauServicer(gartenbau_pb2_grpc.GartenbauServiceServicer):
         return pb.GartenbauScoreResponse(score=score_msg(result), tie_break=result["tie_break"])
 
     def SolveOptimal(self, request, context):
-        doc, size = holding(request.holding), board(request)
+        doc, size = capped(holding(request.holding), "holding"), board(request)
         result = self._fn("solve_optimal")(doc, board=size, seed=self.config.seed, control=self.rt.control(context))
         msg = pb.GartenbauSolveOptimalResponse(status=_STATUS[result["status"]], board=result["board"],
                                                prestige=result["prestige"], bound=result["bound"])
@@ -113,11 +127,12 @@ class GartenbauServicer(gartenbau_pb2_grpc.GartenbauServiceServicer):
         return msg
 
     def Hint(self, request, context):
-        known = {"seedlings": list(request.known.seedlings), "plants": list(request.known.plants),
-                 "flowers": list(request.known.flowers)}
+        current = garden(request.garden)
+        known = capped({"seedlings": list(request.known.seedlings), "plants": list(request.known.plants),
+                        "flowers": list(request.known.flowers)}, "known", current)
         margin = request.margin if request.HasField("margin") else 2
         with convert.fields_under(_KNOWN):
-            result = self._fn("hint")(garden(request.garden), request.tile, known, margin=margin,
+            result = self._fn("hint")(current, request.tile, known, margin=margin,
                                       seed=self.config.seed, control=self.rt.control(context))
         return pb.GartenbauHintResponse(tile=result["tile"], options=[
             pb.GartenbauHintOption(placement=placement_msg(o["placement"]), status=_STATUS[o["status"]],

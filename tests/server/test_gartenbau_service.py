@@ -129,6 +129,14 @@ def test_hint_of_a_flower_places_it_at_a_space(stub):
             for o in resp.options] == [("B-beetle-sweet-william", True, 0, 0)]
 
 
+def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
+    for call in (lambda: stub.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(HOLDING)), timeout=0.2),
+                 lambda: stub.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S08"), timeout=0.2)):
+        with pytest.raises(grpc.RpcError) as err:
+            call()
+        assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
 @pytest.mark.parametrize("call, field", [
     (lambda s: s.Score(pb.GartenbauScoreRequest(garden=garden_msg(
         dict(GARDEN, seedlings=[{"id": "S99", "cells": [[1, 0], [1, 1]]}])))), "garden.seedlings[0].id"),
@@ -146,6 +154,11 @@ def test_hint_of_a_flower_places_it_at_a_space(stub):
     (lambda s: s.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S08",
                                               known=pb.GartenbauKnownTiles(flowers=["F-nope"]))), "known.flowers[0]"),
     (lambda s: s.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S08", margin=9)), "margin"),
+    # capped before any model is built (building alone ignores the deadline)
+    (lambda s: s.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(
+        dict(HOLDING, seedlings=[f"S{i:02d}" for i in range(1, 31)])))), "holding.seedlings"),
+    (lambda s: s.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S08", known=pb.GartenbauKnownTiles(
+        flowers=[f"F{i}" for i in range(8)]))), "known.flowers"),
 ])
 def test_malformed_input_names_the_field(stub, call, field):
     with pytest.raises(grpc.RpcError) as err:

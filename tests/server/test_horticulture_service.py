@@ -165,6 +165,17 @@ def test_hint_without_a_future_ranks_by_the_estimate(stub):
     assert all(o.HasField("estimate") and not o.HasField("final_score") for o in resp.options)
 
 
+def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
+    for call in (lambda: stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:2]),
+                                           timeout=0.2),
+                 lambda: stub.SolveBestPlan(pb.HorticultureSolveBestPlanRequest(
+                     side="A", path=pb.HorticulturePath(start=3, moves="DDDDDDD"), nursery=NURSERY[:2]), timeout=0.2),
+                 lambda: stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=NURSERY[:2]), timeout=0.2)):
+        with pytest.raises(grpc.RpcError) as err:
+            call()
+        assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
 @pytest.mark.parametrize("call, field", [
     (lambda s: s.ValidatePath(pb.HorticultureValidatePathRequest(side="Z", path=pb.HorticulturePath(start=3))), "side"),
     (lambda s: s.ValidatePath(pb.HorticultureValidatePathRequest(side="A")), "path"),

@@ -138,6 +138,14 @@ def test_hint_with_upcoming_tiles_reports_reachable_points(stub):
         assert o.status in (pb.VERSAILLES_SOLVE_STATUS_OPTIMAL, pb.VERSAILLES_SOLVE_STATUS_FEASIBLE)
 
 
+def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
+    for call in (lambda: stub.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 5]), timeout=0.2),
+                 lambda: stub.Hint(pb.VersaillesHintRequest(garden=garden_msg(GARDEN), next_tile=7), timeout=0.2)):
+        with pytest.raises(grpc.RpcError) as err:
+            call()
+        assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
 def _bad_record():
     record = copy.deepcopy(RECORD)
     record["stages"][0]["rounds"][1]["cards"]["Ann"] = 10
