@@ -46,11 +46,26 @@ async function decree(page) {
   const { placements } = JSON.parse((await lines.next()).value);
   const result = { puzzle };
 
+  // Every sixth tile is dragged and turned with the R key; the others are clicked and turned with the button.
+  let n = 0;
+  const turns = [];
   const place = async (p) => {
-    await page.click(`[data-testid="tray"] [data-tile="${p.tile}"]`);
-    await page.click(`[data-testid="garden"] [data-row="${p.row}"][data-col="${p.col}"]`);
-    for (let r = 0; r < p.rotation; r++) await page.click('[data-testid="rotate"]');
-    await page.click(`[data-testid="garden"] [data-row="${p.row}"][data-col="${p.col}"]`);  // deselect
+    const cell = `[data-testid="garden"] [data-row="${p.row}"][data-col="${p.col}"]`;
+    if (n++ % 6 === 0) {
+      await page.dragAndDrop(`[data-testid="tray"] [data-tile="${p.tile}"]`, cell);
+      for (let r = 0; r < p.rotation; r++) await page.keyboard.press("r");
+    } else {
+      await page.click(`[data-testid="tray"] [data-tile="${p.tile}"]`);
+      await page.click(cell);
+      for (let r = 0; r < p.rotation; r++) await page.click('[data-testid="rotate"]');
+    }
+    if (n <= 2) {  // the first two tiles make one full extra turn, a quarter at a time (key, then button)
+      for (let q = 1; q <= 4; q++) {
+        await (n === 1 ? page.keyboard.press("r") : page.click('[data-testid="rotate"]'));
+        turns.push([p.tile, (p.rotation + q) % 4, Number(await page.getAttribute(cell, "data-rotation"))]);
+      }
+    }
+    await page.click(cell);  // deselect
   };
   // Half a garden first: the server calls it unfinished, and a hint is given.
   const half = placements.slice(0, 18);
@@ -68,6 +83,7 @@ async function decree(page) {
   await page.click('[data-testid="check"]');
   await page.waitForSelector('[data-testid="decree-result"] [data-testid="thrilled"]', { timeout: 30_000 });
   result.thrilled = await page.textContent('[data-testid="thrilled"]');
+  result.turns = turns;
   result.verdicts = await page.$$eval('[data-testid="decree-result"] li[data-card]', (els) =>
     els.map((e) => [e.dataset.card, e.dataset.status]));
   await shot(page, "decree-thrilled.png");

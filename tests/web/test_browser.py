@@ -127,6 +127,7 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     key = lambda p: (p["row"], p["col"])  # noqa: E731
     assert sorted(d["planted"], key=key) == sorted(
         ({k: p[k] for k in ("tile", "row", "col", "rotation")} for p in solution), key=key)
+    assert len(d["turns"]) == 8 and all(want == got for _, want, got in d["turns"])
     assert d["thrilled"] == "His Majesty is thrilled!"
     assert d["verdicts"] == [[cid, "satisfied"] for cid in stored.public["card_ids"]]
     assert "cannot be reached" in result["unreachable"]

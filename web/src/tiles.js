@@ -87,8 +87,10 @@ export function describe(tile, rotation = 0) {
 /**
  * A size x size board. `placements` are {tile, row, col, rotation}; `tiles` maps id -> Tile.
  * `onCell(row, col)` makes the cells clickable; `marks` maps "r,c" -> class ("bad", "hint", "selected").
+ * `onDrop(source, row, col)` makes planted cells draggable and every cell a drop target; `source` is
+ * the dragged "tray:<tile id>" or "cell:<row>,<col>".
  */
-export function board(size, placements, tiles, { onCell, marks = new Map(), small = false, testid } = {}) {
+export function board(size, placements, tiles, { onCell, onDrop, marks = new Map(), small = false, testid } = {}) {
   const at = new Map(placements.map((p) => [`${p.row},${p.col}`, p]));
   const grid = h("div", { class: `board${small ? " small" : ""}`, "data-testid": testid });
   grid.style.gridTemplateColumns = `repeat(${size}, auto)`;
@@ -100,6 +102,10 @@ export function board(size, placements, tiles, { onCell, marks = new Map(), smal
         class: cls, "data-row": r, "data-col": c, "data-tile": p?.tile, "data-rotation": p ? p.rotation : undefined,
         "aria-label": p ? `row ${r + 1}, column ${c + 1}: ${describe(tiles.get(p.tile) || { id: p.tile, elements: [], pathEdges: [] }, p.rotation)}` : `row ${r + 1}, column ${c + 1}: empty`,
         onclick: onCell ? () => onCell(r, c) : undefined,
+        draggable: onDrop && p ? "true" : undefined,
+        ondragstart: onDrop && p ? (e) => e.dataTransfer.setData("text/plain", `cell:${r},${c}`) : undefined,
+        ondragover: onDrop ? (e) => e.preventDefault() : undefined,
+        ondrop: onDrop ? (e) => { e.preventDefault(); onDrop(e.dataTransfer.getData("text/plain"), r, c); } : undefined,
       });
       if (p && tiles.get(p.tile)) cell.append(tileSvg(tiles.get(p.tile), p.rotation));
       grid.append(cell);

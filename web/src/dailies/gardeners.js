@@ -86,10 +86,11 @@ function play(area, api, puzzle, decree, tiles, cards) {
   function draw() {
     const m = new Map([...marks].map(([k, v]) => [k, [...v]]));
     if (selected?.cell) m.set(selected.cell, [...(m.get(selected.cell) || []), "selected"]);
-    boardBox.replaceChildren(board(size, placements(), tiles, { onCell: clickCell, marks: m, testid: "garden" }));
+    boardBox.replaceChildren(board(size, placements(), tiles, { onCell: clickCell, onDrop: drop, marks: m, testid: "garden" }));
     const used = new Set([...garden.values()].map((v) => v.tile));
     tray.replaceChildren(...[...tiles.values()].filter((t) => !used.has(t.id)).map((t) =>
-      h("button", { class: `tray-tile${selected?.tray === t.id ? " selected" : ""}`, "data-tile": t.id,
+      h("button", { class: `tray-tile${selected?.tray === t.id ? " selected" : ""}`, "data-tile": t.id, draggable: "true",
+        ondragstart: (e) => e.dataTransfer.setData("text/plain", `tray:${t.id}`),
         "aria-label": describe(t), onclick: () => { selected = selected?.tray === t.id ? null : { tray: t.id }; draw(); } },
         tileSvg(t))));
     count.textContent = `${garden.size} of ${size * size} cells planted`;
@@ -114,6 +115,15 @@ function play(area, api, puzzle, decree, tiles, cards) {
       return changed();
     }
     if (garden.has(key)) { selected = { cell: key }; draw(); }
+  }
+
+  // Drag and drop does what the two clicks do: pick up (tray tile or planted tile), put down.
+  function drop(source, r, c) {
+    const [from, what] = [source.slice(0, 5), source.slice(5)];
+    if (from === "tray:" && tiles.has(what)) selected = { tray: what };
+    else if (from === "cell:" && garden.has(what)) selected = what === `${r},${c}` ? null : { cell: what };
+    else return;
+    if (selected) clickCell(r, c);
   }
 
   function rotate() {
@@ -184,8 +194,13 @@ function play(area, api, puzzle, decree, tiles, cards) {
   }
 
   draw();
+  document.onkeydown = (e) => {   // R turns the selected tile, Delete/Backspace sends it back to the tray
+    if (!area.isConnected || /INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) return;
+    if (e.key === "r" || e.key === "R") rotate();
+    else if (e.key === "Delete" || e.key === "Backspace") toTray();
+  };
   area.replaceChildren(...header(puzzle, decree, cards),
-    h("p", {}, "Click a tile in the tray, then a cell of the garden. Click a planted tile to select it: rotate it, move it (click another cell), or send it back."),
+    h("p", {}, "Click a tile in the tray, then a cell of the garden (or drag it there). Click a planted tile to select it: rotate it (R), move it (click another cell, or drag it), or send it back (Delete)."),
     h("div", { class: "columns" },
       h("section", {}, boardBox, h("div", { class: "toolbar" }, rotateBtn, backBtn, clearBtn), count),
       h("section", { class: "side" }, h("h3", {}, "The tray"), tray,
