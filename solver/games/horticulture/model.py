@@ -13,7 +13,7 @@ from solver.core.solve import SolveControl
 from .data import Catalog
 from .garden import Cell, Garden, PathDrawing, Plan
 from .rules import replay
-from .schedule import plant_towards
+from .schedule import plant_towards, play_greedy
 from .scoring import ScoreSheet, score_sheet
 from .state import WINDOW, Day, Planting, Setup
 
@@ -518,13 +518,13 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
     g0 = gnome if gnome is not None else relaxed.cells[0]
     p0 = plan or Plan(relaxed.types[0], relaxed.types[0], (relaxed.types[0], relaxed.types[0]))
-    first = [spec.options[0] for spec in days]
-    start, used = None, 0.0
-    try:  # some legal game to start from, so a slow first search still has an answer
-        game0 = plant_towards(catalog, Setup(side, drawing, g0, p0), first, {}, [], played)
+    start, used, game0 = None, 0.0, None
+    try:  # a greedy game to start from: good on its own, and a slow search still has an answer
+        game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), [spec.options for spec in days], played)
         start, used = _start(relaxed, relaxed.assignment(game0, g0, p0), control, max(0.2, budget * 0.1))
     except ValueError:
         pass
+    greedy0 = (game0, g0, p0, int(round(start.objective_value))) if start is not None else None
     used = spent_so_far(used)
     st1, s1, spent, bound = _search(relaxed, control, budget * 0.6 - used, rng, start=start)
     used = spent_so_far(used + spent)
@@ -582,6 +582,9 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         log.debug("greedy planting scores %s, search %s", greedy_score, found_score)
         if greedy_score > found_score:
             found, fg, fp, found_score = game, g, p, greedy_score
+    if greedy0 is not None and greedy0[3] > found_score:
+        found, fg, fp, found_score = greedy0
+        log.debug("the first greedy game stays best: %s", found_score)
     if found is None:
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"

@@ -77,3 +77,71 @@ def plant_towards(catalog: Catalog, setup: Setup, chosen: list[int], target: dic
             plants.append(p)
         days.append(Day(cid, tuple(plants)))
     return days
+
+
+def _outlook(catalog: Catalog, garden: Garden, sheet: Sheet) -> float:
+    """Score now plus partial credit for groups still growing: the greedy player's yardstick."""
+    from .scoring import groups_of, score_sheet  # local: scoring imports nothing from here
+
+    value = float(score_sheet(catalog, sheet).total)
+    for plant, cells in groups_of(garden, sheet.garden):
+        minimum = catalog.plants[plant].minimum_group_size
+        if len(cells) < minimum:
+            value += 0.6 * len(cells)  # most of a point per plant while a group is on its way
+    return value
+
+
+def play_greedy(catalog: Catalog, setup: Setup, options: list[tuple[int, ...]],
+                played: dict[int, object] | None = None) -> list[Day]:
+    """A whole legal game, day by day: each plant goes where the outlook improves most, and the
+    card (and wild choice) with the best outlook is brought home. Deterministic."""
+    sheet_side = catalog.sheet(setup.side)
+    garden = Garden(sheet_side, setup.drawing)
+    slots = sheet_side.window_box_slots
+    sheet = Sheet(setup)
+    places = garden.cells + [WINDOW]
+    days = []
+
+    def best_spot(trial: Sheet, plant: str) -> tuple[float, Planting] | None:
+        top = None
+        for at in places:
+            p = Planting(plant, at)
+            if planting_refusal(garden, trial, p, slots):
+                continue
+            after = Sheet(setup, dict(trial.garden), list(trial.window_box))
+            _draw(after, p)
+            v = _outlook(catalog, garden, after)
+            if top is None or v > top[0]:
+                top = (v, p)
+        return top
+
+    for d, cards in enumerate(options):
+        if played and d in played:
+            for p in played[d].fixed:
+                _draw(sheet, p)
+            days.append(Day(cards[0], tuple(played[d].fixed)))
+            continue
+        best = None
+        for cid in cards:
+            a, b = catalog.card(cid).plants
+            kinds_a = list(catalog.plants) if a == catalog.wild else [a]
+            kinds_b = list(catalog.plants) if b == catalog.wild else [b]
+            for ka in kinds_a:
+                for kb in kinds_b:
+                    trial = Sheet(setup, dict(sheet.garden), list(sheet.window_box))
+                    first = best_spot(trial, ka)
+                    if first is None:
+                        continue
+                    _draw(trial, first[1])
+                    second = best_spot(trial, kb)
+                    if second is None:
+                        continue
+                    if best is None or second[0] > best[0]:
+                        best = (second[0], cid, (first[1], second[1]))
+        if best is None:
+            raise ValueError(f"day {d}: no legal planting for any card")
+        _, cid, plants = best
+        for p in plants:
+            _draw(sheet, p)
+        days.append(Day(cid, plants))
+    return days

@@ -119,3 +119,16 @@ def test_fixed_past_days_are_kept():
     sol = solve(CAT, "A", setup.drawing, days, setup.gnome, setup.plan, control(30))
     assert sol.status in ("optimal", "feasible")
     assert [(d.chosen, set(d.plants)) for d in sol.days[:3]] == [(d.chosen, set(d.plants)) for d in past]
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), cards=st.sampled_from([8, 16, 32]))
+def test_greedy_player_always_plays_a_legal_game(seed, cards):
+    from solver.games.horticulture.schedule import play_greedy
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(CAT.deck.cards), cards)
+    setup = Setup("A", PathDrawing(3, "DDDDDDD"), (rng.randrange(6), rng.randrange(7)), Plan(S, U, (T, C)))
+    game = play_greedy(CAT, setup, [tuple(nursery[i:i + 2]) for i in range(0, cards, 2)])
+    _, violations = replay(CAT, setup, game)
+    assert violations == [] and len(game) == cards // 2
+    assert all(day.chosen in nursery[2 * d: 2 * d + 2] for d, day in enumerate(game))
