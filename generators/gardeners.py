@@ -126,6 +126,8 @@ def grade(cards: list[Card], settings: Settings = SETTINGS):
             undecided.discard(cell)
         elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             other = gm.chosen(solver)
+            if not check(gm.to_garden(other), cards).valid:
+                raise engine.EngineError("probe garden fails the pure checker")
             solutions += 1
             undecided -= {c for c in gm.cells if other[c] != witness[c]}
         else:

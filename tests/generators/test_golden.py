@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,12 @@ from solver.games.gardeners.checker import check
 from solver.games.gardeners.garden import parse_garden
 from solver.games.gardeners.tiles import load_catalog
 
-GOLDEN = {k: v for k, v in json.loads((Path(__file__).with_name("golden.json")).read_text()).items()
-          if not k.startswith("_")}
+GOLDEN_FILE = Path(__file__).with_name("golden.json")
+GOLDEN = {k: v for k, v in json.loads(GOLDEN_FILE.read_text()).items() if not k.startswith("_")}
+# The puzzles depend on the engine's model (the witness, the solver effort in the grade): an engine
+# change that alters them must come with a GENERATOR_VERSION bump (stored puzzles keep theirs);
+# then refresh this file with: GARDENS_GOLDEN_WRITE=1 .venv/bin/python -m pytest tests/generators/test_golden.py
+REFRESH = "generated content changed: bump GENERATOR_VERSION, then refresh golden.json (see test_golden.py)"
 DECREE_EASY = "gardeners/decree/easy/2027-01-01"
 IMPOSSIBLE = "gardeners/impossible/medium/2027-01-02"
 
@@ -28,17 +33,23 @@ def store(tmp_path_factory):
     s = Store(tmp_path_factory.mktemp("golden") / "puzzles.sqlite")
     for pid in GOLDEN:
         s.put(daily.generate(parse_id(pid)))
+    if os.environ.get("GARDENS_GOLDEN_WRITE"):
+        doc = json.loads(GOLDEN_FILE.read_text())
+        doc.update({pid: s.stored_hash(parse_id(pid)) for pid in GOLDEN})
+        doc["_version"] = GENERATOR_VERSION
+        GOLDEN_FILE.write_text(json.dumps(doc, indent=1) + "\n")
+        GOLDEN.update({pid: doc[pid] for pid in GOLDEN})
     return s
 
 
 def test_version_is_the_one_the_hashes_were_made_with():
-    assert GENERATOR_VERSION == "gardeners-1"
+    assert GENERATOR_VERSION == json.loads(GOLDEN_FILE.read_text())["_version"], REFRESH
 
 
 @pytest.mark.parametrize("pid", sorted(GOLDEN))
 def test_golden_content_hash(store, pid):
     puzzle = store.get(parse_id(pid))
-    assert puzzle.content_hash == GOLDEN[pid]
+    assert puzzle.content_hash == GOLDEN[pid], REFRESH
     assert store.stored_hash(puzzle.id) == GOLDEN[pid]
     assert puzzle.generator_version == GENERATOR_VERSION
     assert puzzle.catalog_digest == f"tiles:{load_catalog().digest}+cards:{load_cards().digest}"
