@@ -186,6 +186,35 @@ def enclosure_cuts(placed: set[Cell], kept: set[Cell], gone: set[Cell]) -> list[
     return out
 
 
+def _post_escape(m: cp_model.CpModel, placed: set[Cell], keep: dict) -> None:
+    """Every tile taken off must reach the outside through cells left open (tiles taken off, empty
+    cells): a necessary condition of a legal order, posted as reachability from the ring around the
+    garden's box with depth labels (each reached cell has an open neighbour one step nearer the ring)."""
+    rows = [r for r, _ in placed]
+    cols = [c for _, c in placed]
+    r0, r1, c0, c1 = min(rows) - 1, max(rows) + 1, min(cols) - 1, max(cols) + 1
+    box = [(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+    ring = {x for x in box if x[0] in (r0, r1) or x[1] in (c0, c1)}
+    inner = [x for x in box if x not in ring]
+    reach = {x: m.new_bool_var("") for x in inner}
+    depth = {x: m.new_int_var(1, len(inner), "") for x in inner}
+    for x in inner:
+        if x in placed:
+            m.add_implication(reach[x], keep[x].Not())
+            m.add_implication(keep[x].Not(), reach[x])
+        via = []
+        for d in DIRECTIONS:
+            n = step(x, d)
+            if n in ring:
+                via.append(reach[x])   # next to the ring: reached as soon as it is open
+                continue
+            p = m.new_bool_var("")
+            m.add_implication(p, reach[n])
+            m.add(depth[n] < depth[x]).only_enforce_if(p)
+            via.append(p)
+        m.add_bool_or(via).only_enforce_if(reach[x])
+
+
 def _keep_model(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog):
     gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
     if any(impossible(gm, c) for c in cards):
@@ -237,6 +266,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
         z = connected_group(m, cells, keep, any_kept, name="kept")
         for c in cells:
             m.add(z[c] == keep[c])
+        _post_escape(m, placed, keep)
     for lit in keep.values():
         m.add_hint(lit, 1)
     m.maximize(cp_model.LinearExpr.sum(list(keep.values())))
