@@ -97,8 +97,9 @@ async function decree(page) {
       "--disable-component-update", "--disable-sync"],
   });
   const errors = [];
+  let page = null;
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.goto(url);
     const w = await workshop(page);
@@ -110,6 +111,11 @@ async function decree(page) {
     const unreachable = await lost.textContent('[data-testid="error"]');
     await shot(lost, "unreachable.png");
     say({ workshop: w, decree: d, unreachable, pageErrors: errors });
+  } catch (e) {
+    // The page as it stood when a step failed, for the CI log reader; and what the page itself threw.
+    if (page) await shot(page, "failure.png").catch(() => {});
+    console.error("page errors:", errors);
+    throw e;
   } finally {
     await browser.close();
   }
