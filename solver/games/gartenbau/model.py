@@ -114,13 +114,22 @@ class _Builder:
             self.m.add(f == sum(cover[c]))
             self.filled[c] = f
         self.kind = {(c, s): sum(kind_at[c, s]) for c in self.cells for s in self.kinds}
-        self.colour = {(c, col): sum(self.kind[c, s] for s in self.kinds if s.colour == col)
-                       for c in self.cells for col in self.cat.colours}
+        # named literals (not long sums) for what many constraints read: keeps presolve light
+        self.colour = {}
+        for c in self.cells:
+            for col in self.cat.colours:
+                v = self.bool(f"col{c}{col}")
+                self.m.add(v == sum(self.kind[c, s] for s in self.kinds if s.colour == col))
+                self.colour[c, col] = v
+        for p in self.positions:
+            v = self.bool(f"onetile{p}")
+            self.m.add(v == sum(self.one_tile[p]))
+            self.one_tile[p] = v
         if self.pinned:
             for tid, pos in self.pinned.tiles:
                 halves = self.starter if tid == "@starter" else self.cat.seedling_tiles[tid].seedlings
                 k = next(i for i, (h, ids) in enumerate(self.tile_classes) if tid in ids)
-                if pos not in self.one_tile:
+                if pos not in self.one_tile:  # (a dict keyed by the board's positions)
                     pos, halves = pos[::-1], halves[::-1]
                 o = 0 if tuple(halves) == tuple(self.tile_classes[k][0]) else 1
                 self.m.add(self.x[k, pos, o] == 1)
@@ -181,7 +190,7 @@ class _Builder:
                 pcover[p[0]].append(v)
                 pcover[p[1]].append(v)
                 # "a Plant Tile may not be placed to cover only one Seedling Tile"
-                self.m.add(v + sum(self.one_tile[p]) <= 1)
+                self.m.add(v + self.one_tile[p] <= 1)
                 pairs = [self.pair_literal(cache, (p, a, b), self.colour[p[0], a], self.colour[p[1], b])
                          for pair in self.cat.requirements[colour] for a, b in {pair, pair[::-1]}]
                 self.m.add(v <= sum(pairs))
