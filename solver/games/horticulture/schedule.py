@@ -1,4 +1,4 @@
-"""Greedy day-by-day planting towards a target garden: a legal starting game for the exact model."""
+"""Greedy players (towards a target garden, or by outlook): legal starting games for the optimiser."""
 from __future__ import annotations
 
 from collections import deque
@@ -6,6 +6,7 @@ from collections import deque
 from .data import Catalog
 from .garden import Cell, Garden
 from .rules import _draw, planting_refusal
+from .scoring import groups_of, score_sheet
 from .state import WINDOW, Day, Planting, Setup, Sheet
 
 
@@ -81,8 +82,6 @@ def plant_towards(catalog: Catalog, setup: Setup, chosen: list[int], target: dic
 
 def _outlook(catalog: Catalog, garden: Garden, sheet: Sheet) -> float:
     """Score now plus partial credit for groups still growing: the greedy player's yardstick."""
-    from .scoring import groups_of, score_sheet  # local: scoring imports nothing from here
-
     value = float(score_sheet(catalog, sheet).total)
     for plant, cells in groups_of(garden, sheet.garden):
         minimum = catalog.plants[plant].minimum_group_size
