@@ -56,6 +56,9 @@ export function explain(err) {
     case Code.NotFound:
     case Code.FailedPrecondition:
       return { title: "The server says:", lines: [message] };
+    case Code.Unauthenticated:
+    case Code.PermissionDenied:
+      return { title: "The server wants a token this page does not send (it is meant for a server without --auth-token).", lines: [message] };
     case Code.Canceled:
       return { title: "The request was cancelled.", lines: [] };
     default:
