@@ -514,6 +514,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         return used if deterministic else max(used, time.perf_counter() - clock)
 
     rng = random.Random(control.random_seed)
+    counted = counting_bound(catalog, side, drawing, days, gnome, plan)
     relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
     played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
     g0 = gnome if gnome is not None else relaxed.cells[0]
@@ -528,6 +529,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     used = spent_so_far(used)
     st1, s1, spent, bound = _search(relaxed, control, budget * 0.6 - used, rng, start=start)
     used = spent_so_far(used + spent)
+    bound = counted if bound is None else min(bound, counted)
     log.debug("relaxed: %s value %s bound %s after %.2f", STATUS.get(st1), s1.objective_value, bound, used)
     if st1 == cp_model.INFEASIBLE:
         return Solution("infeasible", None, None, [], gnome, plan, None, time.perf_counter() - clock)
@@ -589,6 +591,46 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
+
+
+def counting_bound(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec],
+                   gnome: Cell | None, plan: Plan | None) -> int:
+    """An upper bound on any game's score by counting alone (valid even when no search ran).
+
+    Groups score at most one point per garden plant, and the window box at most one per plant
+    plus its bonus, so together at most (plants + bonus). The gnome repeats at most one group per
+    linked square, at most the largest minimum each. Each plan line scores 2 per plant of its kind,
+    capped by the squares that can hold it.
+    """
+    garden = Garden(catalog.sheet(side), drawing)
+    table = catalog.scoring
+    minimum = max(p.minimum_group_size for p in catalog.plants.values())
+    plants = 2 * len(days)
+    slots = catalog.sheet(side).window_box_slots
+    groups_and_box = plants * max(1, table.window_box_points_per_plant) + (table.window_box_full_bonus if slots else 0)
+    if gnome is not None:
+        linked = len(garden.linked(gnome))
+    else:
+        linked = max(len(garden.linked(c)) for c in garden.cells)
+    gnome_points = min(plants, linked * minimum)
+
+    def most(kind: str) -> int:
+        # the most plants of `kind` any choice of cards (and wilds) can bring home
+        total = 0
+        for spec in days:
+            if spec.fixed is not None:
+                total += sum(p.plant == kind for p in spec.fixed)
+            else:
+                total += max(sum(x in (kind, catalog.wild) for x in catalog.card(c).plants) for c in spec.options)
+        return total
+
+    kinds = list(catalog.plants)
+    border_cells = sum(garden.on_border(c) for c in garden.cells)
+    path_cells = sum(garden.next_to_path(c) for c in garden.cells)
+    border = max(min(most(k), border_cells) for k in ([plan.border] if plan else kinds))
+    path = max(min(most(k), path_cells) for k in ([plan.path] if plan else kinds))
+    first = max(most(k) for k in ([plan.companions[0]] if plan else kinds))
+    return groups_and_box + gnome_points + table.plan_points_per_plant * (border + path + first)
 
 
 class _StopAt(cp_model.CpSolverSolutionCallback):
