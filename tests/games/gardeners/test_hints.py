@@ -31,8 +31,8 @@ def kind_of(tile):
 
 # ---- 3x3 oracle ------------------------------------------------------------------------------
 
-# Six cards of the oracle pool: one per kind that reads only backgrounds and elements.
-SUBPOOL = [0, 2, 5, 8, 11, 14]
+# Oracle pool cards with cheap checkers and some solutions on 3x3 (geometry checks are slow to enumerate).
+SUBPOOL = [0, 2, 5, 6, 8, 10, 12]
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def legal_order_exists(cells: set, remove: set) -> bool:
 def test_progress_and_repair_agree_with_enumeration(tiny_valid):
     rng = random.Random(99)
     seen = {"blocked": 0, "repaired": 0, "ruled": 0}
-    for _ in range(30):
+    for _ in range(24):
         combo = sorted(rng.sample(SUBPOOL, rng.choice([1, 2, 3])))
         cards = [POOL[i] for i in combo]
         partial = random_partial(rng)
