@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from solver.core.solve import SolveControl
 from solver.games.horticulture.data import default_catalog
 from solver.games.horticulture.garden import Garden, PathDrawing, Plan
-from solver.games.horticulture.model import DaySpec, _exact_score, solve
+from solver.games.horticulture.model import DaySpec, _exact_score, counting_bound, solve
 from solver.games.horticulture.rules import _draw, planting_refusal, replay
 from solver.games.horticulture.scoring import score_sheet
 from solver.games.horticulture.state import WINDOW, Day, Planting, Setup, Sheet
@@ -58,7 +58,10 @@ def test_two_days_on_tiny_winding_sheet_match_oracle(tiny4, seed, start, gnome):
     setup = Setup("T", PathDrawing(*start), gnome, plan)
     sol = solve(tiny4, "T", setup.drawing, pairs(nursery), gnome, plan, control())
     assert sol.status == "optimal"
-    assert sol.score == oracle(tiny4, setup, nursery)
+    best = oracle(tiny4, setup, nursery)
+    assert sol.score == best
+    assert best <= counting_bound(tiny4, "T", setup.drawing, pairs(nursery), gnome, plan)
+    assert best <= counting_bound(tiny4, "T", setup.drawing, pairs(nursery), None, None)
     sheet, violations = replay(tiny4, setup, sol.days)
     assert violations == [] and score_sheet(tiny4, sheet).total == sol.score
     assert all(day.chosen in nursery[2 * d: 2 * d + 2] for d, day in enumerate(sol.days))
