@@ -201,3 +201,19 @@ def test_arbitrary_requests_get_a_deliberate_status(fuzz_stub, method):
             assert err.code() in ALLOWED, (err.code(), err.details(), request)
 
     check_one()
+
+
+def test_cli_hint_levels_and_progress(tmp_path, capsys, solution):
+    import json
+
+    from server.cli.main import main
+    path = tmp_path / "garden.json"
+    path.write_text(json.dumps(partial(solution, 24, wrong_cell=3)))
+    views = []
+    for level in (1, 2, 3):
+        assert main(["hint", str(path), "--cards", ",".join(CARDS), "--level", str(level), "--json"]) == 0
+        views.append(json.loads(capsys.readouterr().out))
+    assert views[0]["card_id"] == views[1]["card_id"] == views[2]["card_id"]
+    assert "cells" not in views[0] and "move" in views[2] and views[2]["text"].startswith(views[1]["text"])
+    assert main(["progress", str(path), "--cards", ",".join(CARDS), "--json"]) == 0
+    assert {c["card"] for c in json.loads(capsys.readouterr().out)["cards"]} == set(CARDS)
