@@ -18,6 +18,8 @@ from solver.games.gardeners.checker import check
 from solver.games.gardeners.tiles import load_catalog
 
 ATLAS_LIMIT = 1.0  # deterministic seconds per search
+EXTEND_BY = 2          # extra cards tried together with an uncovered combination
+LOOK_AHEAD_LIMIT = 0.1  # deterministic seconds for that try
 ATLAS_MODE = "solo"
 
 
@@ -82,6 +84,41 @@ class Worker:
         return AtlasEntry(cards, result.verdict, [], [], False)
 
 
+    def covered(self, cards) -> bool:
+        chosen = frozenset(cards)
+        return any(chosen <= w for w in self.witnesses)
+
+    def has_known_conflict(self, cards) -> bool:
+        return any(self.known_conflicts.get(sub) is not None
+                   for k in range(1, len(cards)) for sub in itertools.combinations(cards, k))
+
+    def look_ahead(self, chunk: list[tuple[str, ...]], i: int, extra: int = EXTEND_BY) -> None:
+        """Before solving chunk[i] alone, try it together with cards of the next uncovered
+        combinations: one garden meeting them all covers several combinations at once. Only a
+        found garden counts (it is checked); a failure here proves nothing and costs a short limit."""
+        cards = list(chunk[i])
+        for later in chunk[i + 1:]:
+            if len(cards) >= len(chunk[i]) + extra:
+                break
+            if self.covered(later) or self.has_known_conflict(later):
+                continue
+            cards += [c for c in later if c not in cards][:len(chunk[i]) + extra - len(cards)]
+        if len(cards) == len(chunk[i]):
+            return
+        self.solves += 1
+        result = engine.solve(self.deck.resolve(cards), self.mode, self.catalog, puzzle_control(LOOK_AHEAD_LIMIT))
+        if result.verdict == engine.SOLVABLE:
+            report = check(result.garden, self.standard)
+            self.witnesses.append(frozenset(v.card_id for v in report.verdicts if v.status == "satisfied"))
+
+    def entries(self, chunk: list[tuple[str, ...]]) -> list[AtlasEntry]:
+        out = []
+        for i, cards in enumerate(chunk):
+            if len(cards) >= 3 and not self.covered(cards) and not self.has_known_conflict(cards):
+                self.look_ahead(chunk, i)
+            out.append(self.entry(cards))
+        return out
+
 _worker: Worker | None = None
 
 
@@ -91,7 +128,7 @@ def solve_chunk(chunk: list[tuple[str, ...]], known: dict[tuple[str, ...], str])
     if _worker is None:
         _worker = Worker()
     _worker.known_conflicts = known
-    return [_worker.entry(c) for c in chunk]
+    return _worker.entries(chunk)
 
 
 ATLAS_MODES = ("solo", "normal", "beginner")  # 6x6 with all 36 tiles: the atlas's verdicts hold for each
