@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import grpc
 
@@ -209,7 +209,21 @@ def puzzle_msg(p: Puzzle) -> pb.Puzzle:
     return msg
 
 
+def settings_for(config, env=None) -> PuzzleSettings:
+    """The environment, overridden by ServerConfig fields puzzles_db / puzzles_past_days /
+    puzzles_future_days when the config has them (their env names are the same GARDENS_PUZZLES_*)."""
+    settings = PuzzleSettings.from_env(env)
+    overrides = {}
+    if getattr(config, "puzzles_db", ""):
+        overrides["db"] = str(config.puzzles_db)
+    for name in ("past_days", "future_days"):
+        value = getattr(config, f"puzzles_{name}", None)
+        if isinstance(value, int) and value >= 0:
+            overrides[name] = value
+    return replace(settings, **overrides)
+
+
 def register(server, runtime: Runtime) -> None:
-    servicer = PuzzleServicer(runtime, PuzzleSettings.from_env())
+    servicer = PuzzleServicer(runtime, settings_for(runtime.config))
     puzzles_pb2_grpc.add_PuzzleServiceServicer_to_server(servicer, server)
     runtime.add_service(SERVICE, solve_methods=SOLVE_METHODS, light_methods=LIGHT_METHODS)

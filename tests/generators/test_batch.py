@@ -92,3 +92,14 @@ def test_check_solvable_answers_stored_conflicts_from_the_atlas(small_atlas):
     assert sorted(map(sorted, from_atlas.discards)) == sorted(map(sorted, from_engine.discards))
     solvable = next(c for c in atlas.combinations(2, ids) if store.atlas_get(c).verdict == engine.SOLVABLE)
     assert atlas.check_solvable(list(solvable), "normal", store=store).garden is not None
+
+
+def test_ray_back_end_without_ray_is_a_clear_error(tmp_path, capsys):
+    try:
+        import ray  # noqa: F401
+        pytest.skip("ray is installed: test_cluster.py covers it")
+    except ImportError:
+        pass
+    assert main(["puzzles", "generate", "--from", "2027-01-01", "--to", "2027-01-01", "--ray", "local",
+                 "--db", str(tmp_path / "p.sqlite")]) == 2
+    assert "pip install '.[cluster]'" in capsys.readouterr().err

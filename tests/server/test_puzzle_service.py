@@ -151,3 +151,17 @@ def test_list_puzzles_pages(open_stub, db):
     ranged = open_stub.ListPuzzles(pb.ListPuzzlesRequest(date_from="2027-03-02", date_to="2027-03-03"),
                                    timeout=TIMEOUT)
     assert [p.id[-10:] for p in ranged.puzzles] == ["2027-03-02", "2027-03-03"]
+
+
+def test_settings_from_env_and_config_fields(tmp_path):
+    from types import SimpleNamespace
+
+    from server.services.puzzles import settings_for
+    env = {"GARDENS_PUZZLES_DB": "/x.sqlite", "GARDENS_PUZZLES_FUTURE_DAYS": "3"}
+    assert settings_for(SimpleNamespace(), env) == type(settings_for(SimpleNamespace(), env))("/x.sqlite", 1, 3)
+    # config fields (when the server config grows them) win over the environment
+    config = SimpleNamespace(puzzles_db=str(tmp_path / "p.sqlite"), puzzles_past_days=0, puzzles_future_days=2)
+    got = settings_for(config, env)
+    assert (got.db, got.past_days, got.future_days) == (str(tmp_path / "p.sqlite"), 0, 2)
+    with pytest.raises(ValueError, match="GARDENS_PUZZLES_PAST_DAYS"):
+        settings_for(SimpleNamespace(), {"GARDENS_PUZZLES_PAST_DAYS": "-1"})
