@@ -105,12 +105,12 @@ def solve(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl
     if any(c.kind == "path" and c.spec.shape == "loop" for c in cards):
         # Fast path: closed routes restricted to rectangular rings. A witness found here is a real
         # solution (checked below like any other); "infeasible" here proves nothing, so fall through.
-        fast = GardenModel(cards, mode, _tiles(mode, catalog))
         for card in cards:
-            post(fast, card, fast.model.new_constant(1), rings_only=True)
-        status, solver = control.solve(fast.model, _solver(control, FAST_PATH_DETERMINISTIC_TIME))
+            post(gm, card, gm.model.new_constant(1), rings_only=True)
+        status, solver = control.solve(gm.model, _solver(control, FAST_PATH_DETERMINISTIC_TIME))
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Solved(SOLVABLE, _verify(fast.to_garden(fast.chosen(solver)), cards), time.perf_counter() - start)
+            return Solved(SOLVABLE, _verify(gm.to_garden(gm.chosen(solver)), cards), time.perf_counter() - start)
+        gm = GardenModel(cards, mode, _tiles(mode, catalog))
     for card in cards:
         post(gm, card, gm.model.new_constant(1))
     status, solver = control.solve(gm.model, _solver(control))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from solver.core.connectivity import connected_group
-from solver.core.grid import DIRECTIONS, Cell, components, neighbours, step
+from solver.core.grid import DIRECTIONS, Cell, components, step
 from solver.core.solve import SolveControl
 from solver.errors import InputError
 from solver.games.gardeners import engine, moves
@@ -21,7 +21,7 @@ from solver.games.gardeners.cards import Card
 from solver.games.gardeners.cards.verdict import OPEN, SATISFIED, VIOLATED
 from solver.games.gardeners.checker import check
 from solver.games.gardeners.encodings import impossible, post
-from solver.games.gardeners.garden import Garden, Placed
+from solver.games.gardeners.garden import Garden
 from solver.games.gardeners.model import GardenModel
 from solver.games.gardeners.modes import Mode
 from solver.games.gardeners.tiles import Catalog
@@ -376,7 +376,7 @@ def _reads(card: Card, tile) -> bool:
     return any(s.matches(tile) for s in card_selectors([card]))
 
 
-def _serving_card(progress: Progress, cards: list[Card], cell: Cell, tile, removing: bool) -> CardProgress:
+def _serving_card(progress: Progress, cards: list[Card], cell: Cell, tile) -> CardProgress:
     by_id = {p.card_id: p for p in progress.cards}
     order = {BROKEN: 0, BLOCKED: 1, POSSIBLE: 2, UNKNOWN: 3, SATISFIED_NOW: 4}
     ranked = sorted(cards, key=lambda c: (cell not in by_id[c.id].cells, not _reads(c, tile),
@@ -419,19 +419,24 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     proven = rep.proven and (rules == NORMAL_RULES or not rep.remove)
     target = rep.witness
     if rep.remove:
-        cell = rep.remove[0]
+        first = rep.remove[0]
+        if rules == NORMAL_RULES and not removal_rules:
+            # any order is as short, so start with a tile the rules let go now (if there is one)
+            cells = set(garden.cells)
+            first = next((c for c in rep.remove if moves.removable(cells, c).legal), first)
+        cell = first
         placed = garden.get(cell)
         aim = target.get(cell)
         if rules == SOLO_RULES:
             turn = next((c for c in rep.remove if target.get(c).tile.id == garden.get(c).tile.id), None)
             if turn is not None:
                 cell, placed, aim = turn, garden.get(turn), target.get(turn)
-                card = _serving_card(progress, cards, cell, placed.tile, True)
+                card = _serving_card(progress, cards, cell, placed.tile)
                 move = moves.Move(moves.ROTATE, tile=placed.tile.id, cell=cell, rotation=aim.rotation)
                 reason = (f"Turn {placed.tile.id} at {cell} to rotation {aim.rotation} for card {card.card_id} "
                           f"({card.kind}).")
                 return _hint(card, cell, move, reason, length - 1, False, start)
-        card = _serving_card(progress, cards, cell, placed.tile, True)
+        card = _serving_card(progress, cards, cell, placed.tile)
         move = (moves.Move(moves.REMOVE, tile=placed.tile.id, cell=cell) if rules == SOLO_RULES else
                 moves.Move(moves.REMOVE, 0, placed.tile.id, cell, to_player=1))
         count = (f"{len(rep.remove)} removal{'s' if len(rep.remove) > 1 else ''} "
@@ -449,12 +454,12 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         empty = [c for c in empty if any(step(c, d) in garden.cells for d in DIRECTIONS)]
     # prefer the cell whose tile an unfinished card reads, so the hint teaches something
     def rank(c):
-        card = _serving_card(progress, cards, c, target.get(c).tile, False)
+        card = _serving_card(progress, cards, c, target.get(c).tile)
         return (card.status == SATISFIED_NOW, not _reads(next(x for x in cards if x.id == card.card_id),
                                                           target.get(c).tile), c)
     cell = min(empty, key=rank)
     aim = target.get(cell)
-    card = _serving_card(progress, cards, cell, aim.tile, False)
+    card = _serving_card(progress, cards, cell, aim.tile)
     move = (moves.Move(moves.ADD, tile=aim.tile.id, cell=cell, rotation=aim.rotation) if rules == SOLO_RULES else
             moves.Move(moves.ADD, 0, aim.tile.id, cell, aim.rotation))
     reason = (f"Place {aim.tile.id} at {cell} in rotation {aim.rotation}: it serves card {card.card_id} "

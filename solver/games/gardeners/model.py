@@ -124,8 +124,7 @@ class GardenModel:
                 # SAT core, which matters because presolve (which would do this) is off.
                 # Measured against `lit == sum(chosen)`: 0.83x the time, max 0.65 s vs 1.95 s.
                 self.model.add_bool_or([lit.Not()] + chosen)
-                for y in chosen:
-                    self.model.add_implication(y, lit)
+                self.model.add_bool_and([y.Not() for y in chosen]).only_enforce_if(lit.Not())
             self._feature_lits[full] = lit
         return self._feature_lits[full]
 
