@@ -271,3 +271,15 @@ def test_repair_under_removal_rules_digs_from_the_edge():
         cur.discard(c)
     left = Garden(6, {c: garden.get(c) for c in cur})
     assert engine.complete(left, cards, NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
+
+
+def test_hint_without_removal_rules_still_starts_with_a_legal_move_when_one_exists():
+    cards = [DECK.get(i) for i in ("S08", "S16")]
+    solution = engine.solve(cards, NORMAL, CAT, ctl()).garden
+    inner = [c for c in sorted(solution.cells) if 1 <= c[0] <= 4 and 1 <= c[1] <= 4]
+    edge = [c for c in sorted(solution.cells) if c not in inner]
+    garden = next(g for a in inner for b in edge
+                  if not check(g := Garden(6, {**solution.cells, a: solution.get(b), b: solution.get(a)}), cards).valid)
+    hint = hints.next_move(garden, cards, NORMAL, CAT, ctl(), removal_rules=False)
+    assert hint.status == "move" and hint.move.kind == moves.REMOVE
+    assert moves.validate_move(hints.state_for(garden, NORMAL, CAT, hints.NORMAL_RULES), hint.move).legal
