@@ -68,6 +68,7 @@ def test_hint_levels_are_one_answer(stub, solution):
     assert {a.status for a in answers} == {pb.HINT_STATUS_MOVE}
     assert one.card_id == two.card_id == three.card_id and one.card_id in CARDS
     assert not one.cells and not one.HasField("move") and not two.HasField("move")
+    assert not two.HasField("route_length") and not two.HasField("proven") and three.HasField("proven")
     assert list(two.cells) == list(three.cells)
     assert two.text.startswith(one.text) and three.text.startswith(two.text)
     # the move is legal under Normal rules and starts a proven shortest route
