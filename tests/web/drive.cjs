@@ -43,7 +43,7 @@ async function decree(page) {
   const heading = await page.waitForSelector('[data-testid="puzzle-id"]', { timeout: 150_000 });
   const puzzle = await heading.getAttribute("data-puzzle");
   say({ puzzle });
-  const { placements } = JSON.parse((await lines.next()).value);
+  const { placements, swap } = JSON.parse((await lines.next()).value);
   const result = { puzzle };
 
   // Every sixth tile is dragged and turned with the R key; the others are clicked and turned with the button.
@@ -80,6 +80,20 @@ async function decree(page) {
   for (const p of placements.slice(18)) await place(p);
   result.planted = await page.$$eval('[data-testid="garden"] [data-tile]', (els) =>
     els.map((e) => ({ tile: e.dataset.tile, row: +e.dataset.row, col: +e.dataset.col, rotation: +e.dataset.rotation })));
+  // Exchange two tiles (click one, click the other), Check: angry, broken cells outlined. Exchange back.
+  const at = ([r, c]) => `[data-testid="garden"] [data-row="${r}"][data-col="${c}"]`;
+  const exchange = async () => {
+    await page.click(at(swap[0]));
+    await page.click(at(swap[1]));
+    await page.click(at(swap[1]));  // deselect
+  };
+  await exchange();
+  await page.click('[data-testid="check"]');
+  await page.waitForSelector('[data-testid="decree-result"] [data-testid="angry"]', { timeout: 30_000 });
+  result.angry = await page.textContent('[data-testid="angry"]');
+  result.outlined = await page.$$eval('[data-testid="garden"] .cell.bad', (els) => els.map((e) => [+e.dataset.row, +e.dataset.col]));
+  await shot(page, "decree-angry.png");
+  await exchange();
   await page.click('[data-testid="check"]');
   await page.waitForSelector('[data-testid="decree-result"] [data-testid="thrilled"]', { timeout: 30_000 });
   result.thrilled = await page.textContent('[data-testid="thrilled"]');

@@ -3,10 +3,12 @@
 The stack is `python -m server.web` (what `make run` starts) on free ports with a fresh puzzle store.
 The workshop names the conflict of S04 + S08 and shows a refused request in plain words; today's
 decree is planted tile by tile from the server's own stored answer (read from the store: the test
-hook) and His Majesty is thrilled; with no server behind the address the page says so. Screenshots go to var/web-artifacts/ (git-ignored).
+hook), two tiles exchanged make His Majesty angry with the broken cells outlined, exchanged back he
+is thrilled; with no server behind the address the page says so. Screenshots go to var/web-artifacts/ (git-ignored).
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import queue
@@ -21,6 +23,7 @@ import pytest
 from generators.identity import parse_id
 from generators.store import Store
 from server.web import free_port
+from solver.games.gardeners import api
 
 REPO = Path(__file__).resolve().parents[2]
 WEB = REPO / "web"
@@ -89,6 +92,19 @@ def stack(built_page, tmp_path_factory):
         assert proc.wait(timeout=60) == 0
 
 
+def spoiling_swap(solution: list[dict], card_ids: list[str]):
+    """Two cells whose exchange breaks a card with witness cells (pure checker), and those cells."""
+    cells = [(p["row"], p["col"]) for p in solution]
+    for a, b in itertools.combinations(range(len(solution)), 2):
+        garden = [dict(p) for p in solution]
+        garden[a]["row"], garden[a]["col"], garden[b]["row"], garden[b]["col"] = *cells[b], *cells[a]
+        report = api.check_garden({"size": 6, "placements": garden}, card_ids, "solo")
+        broken = {tuple(c) for v in report.verdicts if v.status == "violated" for c in v.cells}
+        if broken:
+            return [list(cells[a]), list(cells[b])], broken
+    pytest.fail(f"no exchange of two tiles breaks a card of {card_ids} with cells to show")
+
+
 def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     page, db = stack
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -102,7 +118,8 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
         assert "puzzle" in first, driver.stderr.read()
         stored = Store(db).get(parse_id(first["puzzle"], "puzzle"))
         solution = stored.answer["solution"]["placements"]
-        driver.stdin.write(json.dumps({"placements": solution}) + "\n")
+        swap, broken = spoiling_swap(solution, stored.public["card_ids"])
+        driver.stdin.write(json.dumps({"placements": solution, "swap": swap}) + "\n")
         driver.stdin.flush()
         out, err = driver.communicate(timeout=240)
     finally:
@@ -128,9 +145,13 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     assert sorted(d["planted"], key=key) == sorted(
         ({k: p[k] for k in ("tile", "row", "col", "rotation")} for p in solution), key=key)
     assert len(d["turns"]) == 8 and all(want == got for _, want, got in d["turns"])
+    # Two tiles exchanged: His Majesty is angry and the broken card's cells are outlined, as our checker says.
+    assert d["angry"].startswith("His Majesty is angry!")
+    assert {tuple(c) for c in d["outlined"]} == broken
     assert d["thrilled"] == "His Majesty is thrilled!"
     assert d["verdicts"] == [[cid, "satisfied"] for cid in stored.public["card_ids"]]
     assert "cannot be reached" in result["unreachable"]
     assert result["pageErrors"] == []
-    for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "decree-thrilled.png"):
+    for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "decree-angry.png",
+                 "decree-thrilled.png", "unreachable.png"):
         assert (ARTIFACTS / name).stat().st_size > 10_000

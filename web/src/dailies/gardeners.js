@@ -157,7 +157,7 @@ function play(area, api, puzzle, decree, tiles, cards) {
         ? h("p", { class: "thrilled", "data-testid": "thrilled" }, "His Majesty is thrilled!")
         : r.outcome === AnswerOutcome.INCOMPLETE
           ? h("p", { class: "notice", "data-testid": "incomplete" }, `The garden is not finished: ${garden.size} of ${size * size} cells are planted.`)
-          : h("p", { class: "angry", "data-testid": "angry" }, "His Majesty is angry! The broken cards are outlined in red.");
+          : h("p", { class: "angry", "data-testid": "angry" }, "His Majesty is angry! The cells of the broken cards are outlined in red.");
       result.replaceChildren(head, verdicts);
     });
   }
