@@ -13,7 +13,7 @@ from solver.core.solve import SolveControl
 from .data import Catalog
 from .garden import Cell, Garden, PathDrawing, Plan
 from .rules import replay
-from .schedule import plant_towards, play_greedy
+from .schedule import fit_plan_and_gnome, plant_towards, play_greedy
 from .scoring import ScoreSheet, score_sheet
 from .state import WINDOW, Day, Planting, Setup
 
@@ -517,11 +517,22 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     counted = counting_bound(catalog, side, drawing, days, gnome, plan)
     relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
     played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
-    g0 = gnome if gnome is not None else relaxed.cells[0]
-    p0 = plan or Plan(relaxed.types[0], relaxed.types[0], (relaxed.types[0], relaxed.types[0]))
+    g0 = gnome if gnome is not None else relaxed.garden.cells[len(relaxed.cells) // 2]
+    if plan is None:  # a first guess: plan on the plants the nursery offers most of
+        offered = sorted(relaxed.types, key=lambda k: -sum(
+            max(sum(x in (k, catalog.wild) for x in catalog.card(c).plants) for c in spec.options)
+            for spec in days if spec.fixed is None))
+        p0 = Plan(offered[0], offered[0], (offered[1], offered[0]))
+    else:
+        p0 = plan
     start, used, game0 = None, 0.0, None
     try:  # a greedy game to start from: good on its own, and a slow search still has an answer
-        game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), [spec.options for spec in days], played)
+        options = [spec.options for spec in days]
+        game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
+        if gnome is None or plan is None:
+            # plan/gnome are decisions: fit them to the greedy garden, then play again with them
+            g0, p0 = fit_plan_and_gnome(catalog, Setup(side, drawing, g0, p0), game0, plan is None, gnome is None)
+            game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
         start, used = _start(relaxed, relaxed.assignment(game0, g0, p0), control, max(0.2, budget * 0.1))
     except ValueError:
         pass

@@ -144,3 +144,34 @@ def play_greedy(catalog: Catalog, setup: Setup, options: list[tuple[int, ...]],
             _draw(sheet, p)
         days.append(Day(cid, plants))
     return days
+
+
+def fit_plan_and_gnome(catalog: Catalog, setup: Setup, days: list[Day], fit_plan: bool,
+                       fit_gnome: bool) -> tuple[Cell, "Plan"]:
+    """For a played garden, the plan (and an empty gnome square) that would have scored best.
+
+    Used to give the greedy player a sensible plan when the plan itself is being optimised.
+    """
+    from .garden import Plan
+
+    garden = Garden(catalog.sheet(setup.side), setup.drawing)
+    sheet = Sheet(setup)
+    for day in days:
+        for p in day.plants:
+            _draw(sheet, p)
+    planted = sheet.garden
+    plan = setup.plan
+    if fit_plan:
+        kinds = list(catalog.plants)
+        border = max(kinds, key=lambda k: sum(1 for c, p in planted.items() if p == k and garden.on_border(c)))
+        path = max(kinds, key=lambda k: sum(1 for c, p in planted.items() if p == k and garden.next_to_path(c)))
+        first, second = max(((a, b) for a in kinds for b in kinds), key=lambda ab: sum(
+            1 for c, p in planted.items() if p == ab[0] and any(planted.get(n) == ab[1] for n in garden.linked(c))))
+        plan = Plan(border, path, (first, second))
+    gnome = setup.gnome
+    if fit_gnome:
+        empty = [c for c in garden.cells if c not in planted]
+        if empty:
+            gnome = max(empty, key=lambda g: (score_sheet(catalog, Sheet(Setup(setup.side, setup.drawing, g, plan),
+                                                                          planted, sheet.window_box)).total, g))
+    return gnome, plan
