@@ -14,6 +14,10 @@ SERVICE = pb.DESCRIPTOR.services_by_name["VersaillesService"].full_name
 SOLVE_METHODS = ["SolveOptimal", "Hint"]
 LIGHT_METHODS = ["Validate", "Score", "ScoreGame"]
 MAX_TIME_LIMIT_S = 600.0  # the engine refuses longer limits; a server cap above it must not blame the client
+# With upcoming tiles the engine builds one CP-SAT model per re-ranked placement, and building
+# ignores the time limit (measured ~0.8 s each with 1 upcoming tile, ~7.5 s with 11, at a 1 s limit):
+# only a few placements are re-ranked per call, so that a call ends near its deadline.
+MAX_LOOKAHEAD_TOP = 5
 
 _STATUS = {"optimal": pb.VERSAILLES_SOLVE_STATUS_OPTIMAL, "feasible": pb.VERSAILLES_SOLVE_STATUS_FEASIBLE,
            "infeasible": pb.VERSAILLES_SOLVE_STATUS_INFEASIBLE, "unknown": pb.VERSAILLES_SOLVE_STATUS_UNKNOWN,
@@ -43,6 +47,15 @@ def value_errors_under(renames: dict[str, str]):
 def rename(field: str, renames: dict[str, str]) -> str:
     head = field.split(".", 1)[0].split("[", 1)[0]
     return renames[head] + field[len(head):] if head in renames else field
+
+
+def top(request: pb.VersaillesHintRequest) -> int:
+    if not request.upcoming:
+        return request.top or 10
+    if request.top > MAX_LOOKAHEAD_TOP:
+        raise InputError("top", f"at most {MAX_LOOKAHEAD_TOP} placements are re-ranked with upcoming tiles "
+                                f"(0 = {MAX_LOOKAHEAD_TOP})", request.top)
+    return request.top or MAX_LOOKAHEAD_TOP
 
 
 def time_limit(control) -> float:
@@ -148,10 +161,11 @@ class VersaillesServicer(versailles_pb2_grpc.VersaillesServiceServicer):
         return msg
 
     def Hint(self, request, context):
+        count = top(request)
         limit = time_limit(self.rt.control(context))
         with value_errors_under(_HINT_GARDEN):
             r = self._fn("hint")(placements(request.garden), request.next_tile, list(request.upcoming) or None,
-                                 time_limit=limit, seed=self.config.seed, top=request.top or 10)
+                                 time_limit=limit, seed=self.config.seed, top=count)
         return pb.VersaillesHintResponse(tile=r["tile"], placements=[
             pb.VersaillesHintOption(placement=placement_msg(o), points=o["points"], reachable=o.get("reachable"),
                                     status=_STATUS[o.get("status")], bound=o.get("bound"))

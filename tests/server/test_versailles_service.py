@@ -166,6 +166,7 @@ def _bad_record():
     (lambda s: s.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 5], board=99)), "board"),
     (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg(GARDEN), next_tile=4)), "next_tile"),
     (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg(GARDEN), next_tile=7, top=500)), "top"),
+    (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg(GARDEN), next_tile=7, upcoming=[9], top=6)), "top"),
     (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg([{"tile": 4, "x": 0, "y": 0, "rotation": 9}]),
                                                next_tile=7)), "garden.placements[0].rotation"),
 ])
