@@ -124,7 +124,14 @@ def solve(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl
 
 class _Oracle:
     """Solvability of subsets of a card list, cached; a found garden also vouches for every subset of
-    the cards it happens to satisfy, and an unsolvable subset for every superset."""
+    the cards it happens to satisfy, and an unsolvable subset (or the core CP-SAT names for it) for
+    every superset.
+
+    One model holds every card behind its own literal and each question is a solve under
+    assumptions (the cards of the subset), so the model is built once however many subsets are
+    asked. With presolve off, CP-SAT's core (sufficient assumptions for infeasibility) is a proven
+    unsolvable subset, never a guess at a minimal one.
+    """
 
     def __init__(self, cards, mode, catalog, control):
         self.cards, self.mode, self.catalog, self.control = cards, mode, catalog, control
@@ -132,6 +139,18 @@ class _Oracle:
         self.unsolvable_sets: list[frozenset[int]] = []
         self.unknown: set[frozenset[int]] = set()
         self.gardens: dict[frozenset[int], Garden] = {}
+        self._gm: GardenModel | None = None
+        self._lits: list = []
+
+    def _model(self) -> GardenModel:
+        if self._gm is None:
+            _check_fit(self.mode, self.catalog)
+            gm = GardenModel(self.cards, self.mode, _tiles(self.mode, self.catalog))
+            self._lits = [gm.model.new_bool_var(f"card{i}") for i in range(len(self.cards))]
+            for card, lit in zip(self.cards, self._lits):
+                post(gm, card, lit)
+            self._gm = gm
+        return self._gm
 
     def __call__(self, subset: frozenset[int]) -> str:
         if any(subset <= s for s in self.solvable_sets):
@@ -140,18 +159,24 @@ class _Oracle:
             return UNSOLVABLE
         if subset in self.unknown:
             return UNKNOWN
-        chosen = [self.cards[i] for i in sorted(subset)]
-        result = solve(chosen, self.mode, self.catalog, self.control)
-        if result.verdict == SOLVABLE:
-            report = check(result.garden, self.cards)
+        gm = self._model()
+        gm.model.clear_assumptions()
+        gm.model.add_assumptions([self._lits[i] for i in sorted(subset)])
+        status, solver = self.control.solve(gm.model, _solver(self.control))
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            garden = _verify(gm.to_garden(gm.chosen(solver)), [self.cards[i] for i in sorted(subset)])
+            report = check(garden, self.cards)
             happy = frozenset(i for i, v in enumerate(report.verdicts) if v.status == SATISFIED)
             self.solvable_sets.append(happy)
-            self.gardens[subset] = result.garden
-        elif result.verdict == UNSOLVABLE:
-            self.unsolvable_sets.append(subset)
-        else:
-            self.unknown.add(subset)
-        return result.verdict
+            self.gardens[subset] = garden
+            return SOLVABLE
+        if status == cp_model.INFEASIBLE:
+            index = {lit.index: i for i, lit in enumerate(self._lits)}
+            core = frozenset(index[v] for v in solver.sufficient_assumptions_for_infeasibility() if v in index)
+            self.unsolvable_sets.append(core if core and core <= subset else subset)
+            return UNSOLVABLE
+        self.unknown.add(subset)
+        return UNKNOWN
 
 
 def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None) -> Explanation:
@@ -210,28 +235,12 @@ def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveContr
                        time.perf_counter() - start)
 
 
-def _assumption_core(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl) -> frozenset[int]:
-    """Cards behind assumption literals; CP-SAT's sufficient assumptions for infeasibility are a core:
-    unsolvable, but not promised minimal (and may name non-assumption literals: or-tools#5141)."""
-    gm = GardenModel(cards, mode, _tiles(mode, catalog))
-    lits = [gm.model.new_bool_var(f"card_{c.id}") for c in cards]
-    for card, lit in zip(cards, lits):
-        post(gm, card, lit)
-    gm.model.add_assumptions(lits)
-    status, solver = control.solve(gm.model, _solver(control))
-    if status != cp_model.INFEASIBLE:
-        return frozenset(range(len(cards)))
-    index = {lit.index: i for i, lit in enumerate(lits)}
-    core = frozenset(index[v] for v in solver.sufficient_assumptions_for_infeasibility() if v in index)
-    return core or frozenset(range(len(cards)))
-
-
 def _explain_one(cards, mode, catalog, control, oracle, start) -> Explanation:
-    """Many cards: one minimal conflicting subset (a core shrunk by a deletion loop, each step
-    re-solved), and the single cards whose discard is proven to make the rest solvable. The lists
+    """Many cards: one minimal conflicting subset (the solver's core for the whole set, shrunk by a
+    deletion loop, each step re-solved), and the single cards whose discard is proven to make the rest solvable. The lists
     are not complete (complete=False); a subset whose verdict stayed unknown keeps its card, and
     then the subset is not reported as minimal."""
-    core = _assumption_core(cards, mode, catalog, control)
+    core = min(oracle.unsolvable_sets, key=len)   # the core CP-SAT named for the whole set
     mus, unknown = set(core), 0
     for i in sorted(core):
         verdict = oracle(frozenset(mus - {i}))
