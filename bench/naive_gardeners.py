@@ -19,7 +19,7 @@ class NaiveGardenModel(GardenModel):
     """Every (tile, rotation) is its own signature and every tile its own class."""
 
     def __init__(self, cards, mode, tiles):
-        super().__init__(cards, mode, tiles)
+        super().__init__(cards, mode, tiles, rotation_free=False)  # no symmetry breaking either
         f = self.features
         self.model = cp_model.CpModel()
         self.sig_of = {(t.id, r): f.signature(t, r) + (t.id, r) for t in self.tiles for r in range(4)}
