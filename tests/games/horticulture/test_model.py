@@ -48,7 +48,7 @@ def test_three_days_on_tiny_sheet_match_exhaustive_oracle(tiny, seed):
     assert sol.score == sol.bound == oracle(tiny, setup, nursery)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10 ** 6), start=st.sampled_from([(1, "DD"), (2, "DD"), (2, "DRD"), (3, "DLD")]),
        gnome=st.tuples(st.integers(0, 3), st.integers(0, 1)))
 def test_two_days_on_tiny_winding_sheet_match_oracle(tiny4, seed, start, gnome):
@@ -89,7 +89,7 @@ def random_game(rng: random.Random, setup: Setup, days: int) -> list[Day]:
     return out
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10 ** 6), days=st.integers(4, 16),
        drawing=st.sampled_from([PathDrawing(3, "DDDDDDD"), PathDrawing(1, "DRRDDLDDDD"), PathDrawing(5, "DLLDLDDDDD")]))
 def test_cp_sat_scores_any_legal_game_like_the_pure_scorer(seed, days, drawing):
