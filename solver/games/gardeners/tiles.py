@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.core.grid import DIRECTIONS, rotate_direction
+from solver.core.datafile import load_data_file
 from solver.errors import InputError
 
 DEFAULT_CATALOG = Path(__file__).resolve().parents[2] / "data" / "gardeners" / "tiles.json"
@@ -140,17 +141,6 @@ def parse_catalog(doc, source: str = "<memory>") -> Catalog:
     return Catalog(tuple(tiles), digest, source, {t.id: t for t in tiles})
 
 
-_cache: dict[str, Catalog] = {}
-
-
 def load_catalog(path: str | Path | None = None) -> Catalog:
     """Load and validate a tile catalog file (default: the reference catalog shipped with gardens)."""
-    p = Path(path) if path else DEFAULT_CATALOG
-    key = str(p.resolve())
-    if key not in _cache:
-        try:
-            doc = json.loads(p.read_text())
-        except json.JSONDecodeError as exc:
-            raise InputError("catalog", f"{p} is not valid JSON: {exc}") from None
-        _cache[key] = parse_catalog(doc, str(p))
-    return _cache[key]
+    return load_data_file(path, DEFAULT_CATALOG, "catalog", parse_catalog)

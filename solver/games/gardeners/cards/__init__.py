@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from solver.core.datafile import load_data_file
 from solver.errors import InputError
 from solver.games.gardeners.cards import (agglomeration, border, distance, geometry, link, panorama, path,
                                           proximity)
@@ -103,17 +104,6 @@ def parse_deck(doc, source: str = "<memory>") -> Deck:
     return Deck(tuple(cards), hashlib.sha256(canonical).hexdigest()[:16], source)
 
 
-_cache: dict[str, Deck] = {}
-
-
 def load_cards(path: str | Path | None = None) -> Deck:
     """Load and validate a card file (default: the reference decks shipped with gardens)."""
-    p = Path(path) if path else DEFAULT_CARDS
-    key = str(p.resolve())
-    if key not in _cache:
-        try:
-            doc = json.loads(p.read_text())
-        except json.JSONDecodeError as exc:
-            raise InputError("cards", f"{p} is not valid JSON: {exc}") from None
-        _cache[key] = parse_deck(doc, str(p))
-    return _cache[key]
+    return load_data_file(path, DEFAULT_CARDS, "cards", parse_deck)
