@@ -80,7 +80,7 @@ def cmd_solve(args) -> int:
             "reason": r.reason}
     text = f"{r.verdict} ({r.seconds * 1000:.0f} ms)" + (f": {r.reason}" if r.reason else "")
     if r.garden:
-        text += "\n" + r.garden.render()
+        text += "\n" + r.garden.render(detail=True)
     _out(args, data, text)
     return {"solvable": 0, "unsolvable": 1}.get(r.verdict, 3)
 
@@ -94,7 +94,7 @@ def cmd_explain(args) -> int:
             "discards": r.discards, "complete": r.complete, "seconds": round(r.seconds, 4)}
     text = f"{r.verdict} ({r.seconds * 1000:.0f} ms)"
     if r.garden:
-        text += "\n" + r.garden.render()
+        text += "\n" + r.garden.render(detail=True)
     if r.conflicts:
         text += "\nminimal conflicting sets: " + "; ".join("+".join(c) for c in r.conflicts)
         text += "\ndiscard one of: " + "; ".join("+".join(d) for d in r.discards)
@@ -123,7 +123,7 @@ def cmd_closest(args) -> int:
             "garden": r.garden.to_dict() if r.garden else None}
     text = f"{r.verdict}: keeps {r.kept} tiles, changes {r.changed} (bound {r.bound})"
     if r.garden:
-        text += "\n" + r.garden.render()
+        text += "\n" + r.garden.render(detail=True)
     _out(args, data, text)
     return 0 if r.garden else 1
 

@@ -87,13 +87,15 @@ async function decree(page) {
     await page.click(at(swap[1]));
     await page.click(at(swap[1]));  // deselect
   };
-  await exchange();
-  await page.click('[data-testid="check"]');
-  await page.waitForSelector('[data-testid="decree-result"] [data-testid="angry"]', { timeout: 30_000 });
-  result.angry = await page.textContent('[data-testid="angry"]');
-  result.outlined = await page.$$eval('[data-testid="garden"] .cell.bad', (els) => els.map((e) => [+e.dataset.row, +e.dataset.col]));
-  await shot(page, "decree-angry.png");
-  await exchange();
+  if (swap) {  // null when no exchange breaks a card of the day
+    await exchange();
+    await page.click('[data-testid="check"]');
+    await page.waitForSelector('[data-testid="decree-result"] [data-testid="angry"]', { timeout: 30_000 });
+    result.angry = await page.textContent('[data-testid="angry"]');
+    result.outlined = await page.$$eval('[data-testid="garden"] .cell.bad', (els) => els.map((e) => [+e.dataset.row, +e.dataset.col]));
+    await shot(page, "decree-angry.png");
+    await exchange();
+  }
   await page.click('[data-testid="check"]');
   await page.waitForSelector('[data-testid="decree-result"] [data-testid="thrilled"]', { timeout: 30_000 });
   result.thrilled = await page.textContent('[data-testid="thrilled"]');

@@ -93,21 +93,31 @@ def stack(built_page, tmp_path_factory):
 
 
 def spoiling_swap(solution: list[dict], card_ids: list[str]):
-    """Two cells whose exchange breaks a card with witness cells (pure checker), and those cells."""
+    """Two cells whose exchange breaks a card (pure checker), and the broken cards' witness cells.
+
+    (None, set()) when no exchange breaks any card (it happens: ['S16', 'S18', 'S24'] on one date).
+    An exchange whose broken card names cells is preferred (some cards, e.g. "6 or more ... contiguous",
+    break without cells to show).
+    """
     cells = [(p["row"], p["col"]) for p in solution]
+    fallback = None
     for a, b in itertools.combinations(range(len(solution)), 2):
         garden = [dict(p) for p in solution]
         garden[a]["row"], garden[a]["col"], garden[b]["row"], garden[b]["col"] = *cells[b], *cells[a]
         report = api.check_garden({"size": 6, "placements": garden}, card_ids, "solo")
         broken = {tuple(c) for v in report.verdicts if v.status == "violated" for c in v.cells}
+        swap = [list(cells[a]), list(cells[b])]
         if broken:
-            return [list(cells[a]), list(cells[b])], broken
-    pytest.fail(f"no exchange of two tiles breaks a card of {card_ids} with cells to show")
+            return swap, broken
+        if not report.valid and fallback is None:
+            fallback = swap, broken
+    return fallback or (None, set())   # a loose decree: every exchange keeps every card
 
 
 def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     page, db = stack
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)   # only this run's screenshots
+    ARTIFACTS.mkdir(parents=True)
     nobody = f"http://127.0.0.1:{free_port()}"
     driver = subprocess.Popen(["node", str(HERE / "drive.cjs"), page, str(ARTIFACTS), nobody], cwd=REPO,
                               env={**os.environ, "CHROMIUM": chromium},
@@ -146,12 +156,15 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
         ({k: p[k] for k in ("tile", "row", "col", "rotation")} for p in solution), key=key)
     assert len(d["turns"]) == 8 and all(want == got for _, want, got in d["turns"])
     # Two tiles exchanged: His Majesty is angry and the broken card's cells are outlined, as our checker says.
-    assert d["angry"].startswith("His Majesty is angry!")
-    assert {tuple(c) for c in d["outlined"]} == broken
+    if swap is None:
+        print(f"note: no exchange of two tiles breaks {stored.public['card_ids']}: the angry step was skipped")
+    else:
+        assert d["angry"].startswith("His Majesty is angry!")
+        assert {tuple(c) for c in d["outlined"]} == broken
     assert d["thrilled"] == "His Majesty is thrilled!"
     assert d["verdicts"] == [[cid, "satisfied"] for cid in stored.public["card_ids"]]
     assert "cannot be reached" in result["unreachable"]
     assert result["pageErrors"] == []
-    for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "decree-angry.png",
-                 "decree-thrilled.png", "unreachable.png"):
+    for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "decree-thrilled.png",
+                 "unreachable.png", *(["decree-angry.png"] if swap else [])):
         assert (ARTIFACTS / name).stat().st_size > 10_000

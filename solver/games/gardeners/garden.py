@@ -34,15 +34,23 @@ class Garden:
             {"tile": p.tile.id, "row": r, "col": c, "rotation": p.rotation}
             for (r, c), p in sorted(self.cells.items())]}
 
-    def render(self) -> str:
-        """The garden as a readable grid: tile id and rotation per cell, '.' for empty cells."""
+    def render(self, detail: bool = False) -> str:
+        """The garden as a readable grid: tile id / quarter turns per cell ('.' when empty); with
+        `detail`, a second line per row says what each tile shows once turned: background (g/s),
+        trees T and flowers F with their colour (g/f/o), benches with the way they face, fountains W,
+        and the edges the path reaches (=NESW)."""
+        arrows = {"N": "^", "E": ">", "S": "v", "W": "<"}
         rows = []
         for r in range(self.size):
-            row = []
+            ids, shows = [], []
             for c in range(self.size):
                 p = self.cells.get((r, c))
-                row.append(f"{p.tile.id}/{p.rotation}" if p else "  .  ")
-            rows.append(" ".join(row))
+                ids.append(f"{p.tile.id}/{p.rotation}" if p else "  .  ")
+                if detail:
+                    shows.append(_show(p, arrows) if p else "")
+            rows.append(" ".join(f"{x:10s}" if detail else x for x in ids).rstrip())
+            if detail:
+                rows.append(" ".join(f"{x:10s}" for x in shows).rstrip())
         return "\n".join(rows)
 
 
@@ -96,3 +104,17 @@ def parse_garden(doc, catalog: Catalog, mode: Mode | None = None) -> Garden:
     if errors:
         raise errors[0] if len(errors) == 1 else InputErrors(errors)
     return Garden(size, cells)
+
+
+def _show(p: Placed, arrows: dict) -> str:
+    bits = [p.tile.background[0]]
+    for e in p.tile.elements:
+        if e.kind in ("tree", "flower"):
+            bits.append(e.kind[0].upper() + e.colour[0])
+        elif e.kind == "fountain":
+            bits.append("W")
+    bits += ["B" + arrows[d] for d in p.tile.bench_facings(p.rotation)]
+    edges = p.tile.path_edges(p.rotation)
+    if edges:
+        bits.append("=" + "".join(d for d in "NESW" if d in edges))
+    return "".join(bits)

@@ -496,11 +496,13 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
           plan: Plan | None, control: SolveControl | None = None) -> Solution:
     """Best final score, keeping every claim honest.
 
+    0. A greedy player's game is the starting point (and the answer if nothing beats it).
     1. The final garden alone is optimised with plants merely orderable outward from the path (no
        day-by-day card matching): a relaxation, so its bound bounds the real game. If it is proven
        optimal and a day-by-day planting of that very garden exists, the game is optimal.
     2. Otherwise the exact day-by-day model is searched (hinted with the relaxed garden); the
-       bound reported is the smaller of both bounds, and "optimal" needs score == bound.
+       bound reported is the smallest of both bounds and a counting bound, and "optimal" needs
+       score == bound.
     The returned game is replayed by the pure rules and scored by the pure scorer; the CP-SAT
     objective must equal that score (ModelMismatch otherwise).
     """
@@ -544,6 +546,9 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     log.debug("relaxed: %s value %s bound %s after %.2f", STATUS.get(st1), s1.objective_value, bound, used)
     if st1 == cp_model.INFEASIBLE:
         return Solution("infeasible", None, None, [], gnome, plan, None, time.perf_counter() - clock)
+    if greedy0 is not None and greedy0[3] >= bound:  # the greedy game already meets a proven bound
+        return _checked(catalog, side, drawing, "optimal", greedy0[3], bound, *greedy0[:3],
+                        time.perf_counter() - clock)
     if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         garden, box = relaxed.extract_garden(s1)
         chosen = relaxed.chosen_cards(s1)

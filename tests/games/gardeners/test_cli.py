@@ -1,0 +1,43 @@
+"""The `gardens` command line for Gardeners, in-process: exit codes, grids, JSON, errors by field."""
+import json
+
+from server.cli.main import main
+
+
+def test_solve_prints_a_readable_grid_and_check_agrees(capsys, tmp_path):
+    assert main(["solve", "--cards", "A1,B2", "--mode", "training-b"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("solvable") and len(out.strip().splitlines()) == 1 + 2 * 5
+    assert main(["solve", "--cards", "A1,B2", "--mode", "training-b", "--json"]) == 0
+    garden = json.loads(capsys.readouterr().out)["garden"]
+    path = tmp_path / "garden.json"
+    path.write_text(json.dumps(garden))
+    assert main(["check", str(path), "--cards", "A1,B2", "--mode", "training-b"]) == 0
+    assert "His Majesty is thrilled!" in capsys.readouterr().out
+    assert main(["check", str(path), "--cards", "A3", "--mode", "training-b"]) in (0, 1)
+
+
+def test_explain_names_the_conflict_and_the_discards(capsys):
+    assert main(["explain", "--cards", "S04,S08,S01"]) == 1
+    out = capsys.readouterr().out
+    assert "minimal conflicting sets: S04+S08" in out and "discard one of: S04; S08" in out
+
+
+def test_bad_input_is_an_error_naming_the_field(capsys, tmp_path):
+    assert main(["solve", "--cards", "A1,Z9"]) == 2
+    assert "card_ids[1]" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"size": 6, "placements": [{"tile": "A01", "row": 9, "col": 0, "rotation": 0}]}))
+    assert main(["check", str(bad), "--cards", "A1"]) == 2
+    assert "placements[0].row" in capsys.readouterr().err
+
+
+def test_count_and_closest(capsys, tmp_path):
+    assert main(["count", "--cards", "A1,A2,A3,A4", "--mode", "training-a", "--cap", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"count": 3, "complete": False}
+    assert main(["solve", "--cards", "S08", "--json"]) == 0
+    garden = json.loads(capsys.readouterr().out)["garden"]
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(garden))
+    assert main(["closest", str(path), "--cards", "S08", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["changed"] == 0
