@@ -90,7 +90,9 @@ def main() -> int:
         print(row(f"  verdict {v}", [t for _, x, t in results if x == v]))
 
     unsat3 = [it for it, v, _ in results if v == "unsolvable" and it["group"] == "standard-3"]
-    unsat = [it for it, v, _ in results if v == "unsolvable"]
+    triples = json.loads(SET_FILE.with_name("gardeners_unsolvable_triples.json").read_text())["sets"]
+    extra = [{"group": "pair+1", "mode": "normal", "cards": t} for t in triples]
+    unsat = [it for it, v, _ in results if v == "unsolvable"] + extra
     times = []
     for it in unsat:
         cards = [deck.get(i) for i in it["cards"]]
@@ -98,8 +100,12 @@ def main() -> int:
         ex = engine.explain(cards, MODES[it["mode"]], catalog, SolveControl(time_limit_s=args.limit))
         times.append((it, time.perf_counter() - t, ex))
     print(f"\nconflict explanation (all minimal conflicting subsets + discards), unsolvable sets:")
-    print(row("  3-card sets", [t for it, t, _ in times if it in unsat3]))
-    print(row("  all unsolvable sets", [t for _, t, _ in times]))
+    print(row("  3-card sets of the set", [t for it, t, _ in times if it in unsat3]))
+    print(row("  unsolvable pair + 1 card", [t for it, t, _ in times if it["group"] == "pair+1"]))
+    print(row("  all", [t for _, t, _ in times]))
+    wrong = [it["cards"] for it, _, ex in times if ex.verdict != "unsolvable" or not ex.complete]
+    if wrong:
+        print(f"    NOT PROVEN UNSOLVABLE / INCOMPLETE: {wrong}")
     for it, t, ex in times[:5]:
         print(f"    {'+'.join(it['cards']):16s} conflicts {ex.conflicts} discard one of {ex.discards}")
 
