@@ -36,7 +36,6 @@ class SoloModel:
     objective: cp_model.LinearExpr
     tiles: Sequence[Tile] = ()
     regions: dict[tuple[int, str], dict[Cell, cp_model.IntVar]] = field(default_factory=dict)
-    last_values: list[int] = field(default_factory=list)  # full assignment of the last solve
     before: list[dict[Cell, cp_model.IntVar]] = field(default_factory=list)
     areas: dict[tuple[int, str], AreaVars] = field(default_factory=dict)
     checkpoints: Sequence[tuple[int, int]] = ()
@@ -264,7 +263,6 @@ def run(solo: SoloModel, tiles: Sequence[Tile], time_limit: float, seed: int,
     if deterministic_limit is not None:
         solver.parameters.max_deterministic_time = deterministic_limit
     code = solver.solve(solo.model)
-    solo.last_values = list(solver.response_proto.solution)
     status = STATUS[code]
     if status == "invalid":
         raise RuntimeError(f"CP-SAT rejected the Versailles model: {solo.model.validate()}")
