@@ -45,8 +45,11 @@ class HintServicer(hints_pb2_grpc.HintServiceServicer):
     def CheckProgress(self, request, context):
         args = self._args(request)
         with convert.fields_under(_GARDEN):
-            result = self._fn("check_progress")(*args, control=self.rt.control(context), **self.data)
+            result = self._fn("check_progress")(*args, control=self.rt.control(context), floating=request.floating,
+                                                **self.data)
+        shift = result.shift or (0, 0)
         return hints_pb2.CheckProgressResponse(
+            shift_rows=shift[0], shift_cols=shift[1],
             completable=convert.solvability(result.completable), witness=convert.garden_msg(result.witness),
             complete=result.complete, valid=result.valid,
             cards=[hints_pb2.CardProgress(card_id=p.card_id, kind=p.kind, status=_PROGRESS[p.status],

@@ -218,3 +218,14 @@ def test_cli_hint_levels_and_progress(tmp_path, capsys, solution):
     assert "cells" not in views[0] and "move" in views[2] and views[2]["text"].startswith(views[1]["text"])
     assert main(["progress", str(path), "--cards", ",".join(CARDS), "--json"]) == 0
     assert {c["card"] for c in json.loads(capsys.readouterr().out)["cards"]} == set(CARDS)
+
+
+def test_floating_progress_over_the_wire(stub):
+    tree = next(t for t in CAT.tiles if t.has("tree"))
+    garden = common_pb2.Garden(placements=[common_pb2.Placement(tile=tree.id, row=1, col=1)])
+    fixed = stub.CheckProgress(pb.CheckProgressRequest(garden=garden, card_ids=["S42"]), timeout=60)
+    slid = stub.CheckProgress(pb.CheckProgressRequest(garden=garden, card_ids=["S42"], floating=True), timeout=60)
+    assert fixed.completable == common_pb2.SOLVABILITY_UNSOLVABLE
+    assert slid.completable == common_pb2.SOLVABILITY_SOLVABLE and slid.cards[0].status == pb.PROGRESS_STATUS_POSSIBLE
+    moved = {(p.row, p.col): p.tile for p in slid.witness.placements}
+    assert moved[(1 + slid.shift_rows, 1 + slid.shift_cols)] == tree.id

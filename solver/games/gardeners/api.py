@@ -91,9 +91,9 @@ def _hint_args(garden: dict, card_ids, mode: str | None, catalog: str | None, ca
 
 
 def check_progress(garden: dict, card_ids, mode: str | None = None, control: SolveControl | None = None,
-                   catalog: str | None = None, cards: str | None = None):
+                   catalog: str | None = None, cards: str | None = None, floating: bool = False):
     from solver.games.gardeners import hints
-    return hints.check_progress(*_hint_args(garden, card_ids, mode, catalog, cards), control)
+    return hints.check_progress(*_hint_args(garden, card_ids, mode, catalog, cards), control, floating=floating)
 
 
 def repair(garden: dict, card_ids, mode: str | None = None, removal_rules: bool = False,

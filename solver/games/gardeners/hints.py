@@ -2,8 +2,8 @@
 
 Every claim ("can no longer be completed", "minimal", "forced", "shortest") is made only when CP-SAT
 proved it; otherwise the answer says unknown (or gives the best found with `proven=False`). Gardens
-here are laid in the mode's n x n frame (cells 0..n-1), as in CheckGarden: the hint engine does not
-slide a floating Normal-mode garden around the frame. See docs/hints.md.
+here are laid in the mode's n x n frame (cells 0..n-1), as in CheckGarden; only check-so-far can let a
+floating Normal-mode garden slide within it. See docs/hints.md.
 """
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ class Progress:
     complete: bool = False           # every cell holds a tile
     valid: bool = False              # complete and every card satisfied
     seconds: float = 0.0
+    shift: tuple[int, int] | None = None  # how the witness shifted the garden (always (0, 0) unless floating)
 
 
 def _tiles(mode: Mode, catalog: Catalog):
@@ -74,13 +75,94 @@ def _check_garden(garden: Garden, mode: Mode, catalog: Catalog) -> None:
             raise InputError("placements", f"tile {p.tile.id} is not played in mode {mode.name}", p.tile.id)
 
 
+def offsets(garden: Garden) -> list[tuple[int, int]]:
+    """The shifts (rows, cols) that keep every tile of the garden inside the frame, (0, 0) first."""
+    if not garden.cells:
+        return [(0, 0)]
+    rows = [r for r, _ in garden.cells]
+    cols = [c for _, c in garden.cells]
+    n = garden.size
+    out = [(dr, dc) for dr in range(-min(rows), n - max(rows)) for dc in range(-min(cols), n - max(cols))]
+    return sorted(out, key=lambda o: (o != (0, 0), o))
+
+
+def shifted(garden: Garden, offset: tuple[int, int]) -> Garden:
+    dr, dc = offset
+    return Garden(garden.size, {(r + dr, c + dc): p for (r, c), p in garden.cells.items()})
+
+
+def complete_floating(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
+                      control: SolveControl | None = None) -> tuple[engine.Solved, tuple[int, int] | None]:
+    """A completion of the garden slid anywhere in the frame (Normal mode: the garden floats on the
+    table until it is a full square), one model with a literal per shift; or a proof that none exists."""
+    control = control or SolveControl()
+    start = time.perf_counter()
+    gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
+    for card in cards:
+        reason = impossible(gm, card)
+        if reason:
+            return engine.Solved(engine.UNSOLVABLE, None, time.perf_counter() - start, f"{card.id}: {reason}"), None
+    m = gm.model
+    shifts = offsets(garden)
+    lits = [m.new_bool_var("") for _ in shifts]
+    m.add_exactly_one(lits)
+    for (dr, dc), lit in zip(shifts, lits):
+        for (r, c), p in garden.cells.items():
+            m.add_implication(lit, gm.y[((r + dr, c + dc), gm.sig_of[(p.tile.id, p.rotation)])])
+    for card in cards:
+        post(gm, card, m.new_constant(1))
+    status, solver = control.solve(m, engine._solver(control))
+    elapsed = time.perf_counter() - start
+    if status == cp_model.INFEASIBLE:
+        return engine.Solved(engine.UNSOLVABLE, None, elapsed), None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return engine.Solved(engine.UNKNOWN, None, elapsed), None
+    shift = next(o for o, lit in zip(shifts, lits) if solver.boolean_value(lit))
+    moved = shifted(garden, shift)
+    prefer = {cell: (p.tile.id, p.rotation) for cell, p in moved.cells.items()}
+    witness = engine._verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+    if any(witness.get(c) != p for c, p in moved.cells.items()):
+        raise engine.EngineError("a floating completion moved a tile of the garden")
+    return engine.Solved(engine.SOLVABLE, witness, elapsed), shift
+
+
+def _floating_verdict(card: Card, garden: Garden, shifts):
+    """The checker's verdict wherever the garden ends up: satisfied (or violated) only if it is so
+    at every shift; the cells and reason are those of the garden where it lies now."""
+    here = card.check(garden)
+    statuses = {card.check(shifted(garden, o)).status for o in shifts[1:]} | {here.status}
+    if len(statuses) == 1:
+        return here
+    from solver.games.gardeners.cards.verdict import Verdict
+    return Verdict(OPEN, here.cells, here.reason)
+
+
 def check_progress(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
-                   control: SolveControl | None = None) -> Progress:
-    """Per card: satisfied / broken now (cells) / blocked (proven: no completion meets it) / possible."""
+                   control: SolveControl | None = None, floating: bool = False) -> Progress:
+    """Per card: satisfied / broken now (cells) / blocked (proven: no completion meets it) / possible.
+
+    With `floating` (Normal mode) the garden may still slide within the frame: a card is satisfied or
+    broken only if it is so wherever the garden ends up, and completions may shift the garden
+    (`Progress.shift` says how the witness shifted it)."""
     control = control or SolveControl()
     _check_garden(garden, mode, catalog)
     start = time.perf_counter()
-    report = check(garden, cards)
+    shift: tuple[int, int] | None = (0, 0)
+    if floating:
+        shifts = offsets(garden)
+        report = check(garden, cards)
+        verdicts = [_floating_verdict(c, garden, shifts) for c in cards]
+        from solver.games.gardeners.checker import CardReport, CheckReport
+        report = CheckReport(report.complete, tuple(CardReport(c.id, c.kind, v.status, v.cells, v.reason)
+                                                    for c, v in zip(cards, verdicts)))
+
+        def completer(chosen):
+            return complete_floating(garden, chosen, mode, catalog, control)
+    else:
+        report = check(garden, cards)
+
+        def completer(chosen):
+            return engine.complete(garden, chosen, mode, catalog, control), (0, 0)
     broken = [c.id for c, v in zip(cards, report.verdicts) if v.status == VIOLATED]
     others = [c for c, v in zip(cards, report.verdicts) if v.status == OPEN]
     rest = None
@@ -89,9 +171,9 @@ def check_progress(garden: Garden, cards: list[Card], mode: Mode, catalog: Catal
         # completed; one solve of the open cards together can still vouch for all of them.
         joint = engine.Solved(engine.UNSOLVABLE, reason=f"card {broken[0]} is broken for good")
         if others:
-            rest = engine.complete(garden, others, mode, catalog, control)
+            rest, _ = completer(others)
     else:
-        joint = engine.complete(garden, cards, mode, catalog, control)
+        joint, shift = completer(cards)
         rest = joint
     out = []
     for card, v in zip(cards, report.verdicts):
@@ -103,14 +185,15 @@ def check_progress(garden: Garden, cards: list[Card], mode: Mode, catalog: Catal
             # a witness meets every open card together, so each of them is still possible
             out.append(CardProgress(card.id, card.kind, POSSIBLE, v.cells, v.reason))
         else:
-            alone = rest if len(others) == 1 and rest is not None else \
-                engine.complete(garden, [card], mode, catalog, control)
+            alone = rest if len(others) == 1 and rest is not None else completer([card])[0]
             status = {engine.SOLVABLE: POSSIBLE, engine.UNSOLVABLE: BLOCKED}.get(alone.verdict, UNKNOWN)
             why = v.reason
             if status == BLOCKED:
                 why = alone.reason or "no way of completing this garden meets this card"
             out.append(CardProgress(card.id, card.kind, status, v.cells, why))
-    return Progress(joint.verdict, out, joint.garden, report.complete, report.valid, time.perf_counter() - start)
+    # a complete garden fills the frame, so it cannot slide: `valid` means the same with `floating`
+    return Progress(joint.verdict, out, joint.garden, report.complete, report.valid, time.perf_counter() - start,
+                    shift if joint.verdict == engine.SOLVABLE else None)
 
 
 # ---- repair ---------------------------------------------------------------------------------

@@ -92,6 +92,9 @@ def test_progress_and_repair_agree_with_enumeration(tiny_valid):
                 assert not alone
             elif p.status == hints.POSSIBLE:
                 assert alone
+        slid = any(not mismatches(hints.shifted(partial, o), v) for o in hints.offsets(partial) for v in valid)
+        floating = hints.check_progress(partial, cards, TINY_MODE, TINY, ctl(), floating=True)
+        assert floating.completable == (engine.SOLVABLE if slid else engine.UNSOLVABLE)
         rep = hints.repair(partial, cards, TINY_MODE, TINY, ctl())
         if not valid:
             assert rep.verdict == "unsolvable"
@@ -283,3 +286,21 @@ def test_hint_without_removal_rules_still_starts_with_a_legal_move_when_one_exis
     hint = hints.next_move(garden, cards, NORMAL, CAT, ctl(), removal_rules=False)
     assert hint.status == "move" and hint.move.kind == moves.REMOVE
     assert moves.validate_move(hints.state_for(garden, NORMAL, CAT, hints.NORMAL_RULES), hint.move).legal
+
+
+def test_floating_garden_may_still_slide_to_the_edge():
+    """A lone tree one cell in from the corner breaks "every tree on the edge" where it lies, but a
+    Normal-mode garden still floats: slid one cell up and left it stands on the edge."""
+    cards = [DECK.get("S42")]
+    tree = next(t for t in CAT.tiles if t.has("tree"))
+    garden = Garden(6, {(1, 1): Placed(tree, 0)})
+    fixed = hints.check_progress(garden, cards, NORMAL, CAT, ctl())
+    assert fixed.completable == engine.UNSOLVABLE and fixed.cards[0].status == hints.BROKEN
+    floating = hints.check_progress(garden, cards, NORMAL, CAT, ctl(), floating=True)
+    assert floating.completable == engine.SOLVABLE and floating.cards[0].status == hints.POSSIBLE
+    dr, dc = floating.shift
+    assert floating.witness.get((1 + dr, 1 + dc)) == garden.get((1, 1)) and check(floating.witness, cards).valid
+    # two trees side by side break "no trees adjacent" wherever the garden ends up
+    two = Garden(6, {(2, 2): Placed(tree, 0), (2, 3): Placed(next(t for t in CAT.tiles if t.has("tree") and t != tree), 0)})
+    both = hints.check_progress(two, [DECK.get("S08")], NORMAL, CAT, ctl(), floating=True)
+    assert both.completable == engine.UNSOLVABLE and both.cards[0].status == hints.BROKEN
