@@ -98,3 +98,17 @@ def test_hint_for_the_last_tile_takes_no_upcoming_tiles():
     assert api.hint(garden, 14, upcoming=[], top=1)["placements"]
     with pytest.raises(ValueError, match=r"upcoming: expected a list of at most 0 tile ids"):
         api.hint(garden, 14, upcoming=[15])
+
+
+def test_cli_scores_a_game_and_gives_hints(tmp_path, capsys):
+    players = ["Ann", "Ben", "Cid"]
+    rounds = [{"cards": {"Ann": 30 + r, "Ben": 10 + r, "Cid": 20 + r},
+               "placements": [{"player": p, "x": 2 * r, "y": 0} for p in players]} for r in range(7)]
+    (tmp_path / "game.json").write_text(json.dumps({"players": players, "stages": [
+        {"row": list(range(1, 22)), "rounds": rounds}]}))
+    assert cli(["versailles", "score-game", str(tmp_path / "game.json"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["players"]) == set(players) and out["complete"] is False
+    (tmp_path / "garden.json").write_text(json.dumps({"placements": [{"tile": 4, "x": 0, "y": 0}]}))
+    assert cli(["versailles", "hint", str(tmp_path / "garden.json"), "--tile", "5", "--top", "2"]) == 0
+    assert capsys.readouterr().out.startswith(" 1. x=")
