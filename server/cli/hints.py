@@ -33,8 +33,9 @@ def _common(p: argparse.ArgumentParser, garden: bool = True) -> None:
 
 
 def cmd_progress(args) -> int:
-    r = api.check_progress(_load(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit))
-    data = {"completable": r.completable, "cards": [
+    r = api.check_progress(_load(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit),
+                           floating=args.floating)
+    data = {"completable": r.completable, "shift": list(r.shift) if r.shift else None, "cards": [
         {"card": c.card_id, "status": c.status, "cells": [list(x) for x in c.cells], "reason": c.reason}
         for c in r.cards]}
     lines = [f"{c.card_id:4s} {c.status:9s} {c.reason} {list(c.cells) if c.cells else ''}".rstrip() for c in r.cards]
@@ -91,6 +92,7 @@ def cmd_deduce(args) -> int:
 def register(sub) -> None:
     p = sub.add_parser("progress", help="per card: satisfied, broken, blocked (proven) or still possible")
     _common(p)
+    p.add_argument("--floating", action="store_true", help="Normal mode: the garden may still slide within the frame")
     p.set_defaults(func=cmd_progress)
     p = sub.add_parser("hint", help="the next move with the card it serves, at level 1, 2 or 3")
     _common(p)
