@@ -473,9 +473,8 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
 
     Route length = removals + additions = (placed - kept) + (n*n - kept), so a route is shortest when
     `kept` is the repair optimum. Normal rules: the removals come first, in a legal order (when
-    `removal_rules`), then additions next to the garden. Solo rules: the same route, except that a
-    tile to be removed whose place in the valid garden is its own cell in another rotation is turned
-    instead (one move instead of two); then the length is an upper bound, not proven shortest.
+    `removal_rules`), then additions next to the garden. Solo rules: the same route shortened by a swap
+    or a turn where one fits (see _solo_swap); then the length is an upper bound, not proven shortest.
     """
     if rules not in (NORMAL_RULES, SOLO_RULES):
         raise InputError("rules", "must be 'normal' or 'solo'", rules)
@@ -511,6 +510,16 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         placed = garden.get(cell)
         aim = target.get(cell)
         if rules == SOLO_RULES:
+            swap = _solo_swap(garden, target, rep.remove, cards)
+            if swap is not None:
+                a, b, saved = swap
+                placed = garden.get(a)
+                card = _serving_card(progress, cards, b, placed.tile)
+                move = moves.Move(moves.SWAP, tile=placed.tile.id, cell=a, other=b)
+                what = "with the tile there" if garden.get(b) else "to the empty cell"
+                reason = (f"Move {placed.tile.id} from {a} to {b} ({what}) for card {card.card_id} ({card.kind}): "
+                          f"the cards see there what the nearest valid garden needs.")
+                return _hint(card, b, move, reason, length - saved, False, start)
             turn = next((c for c in rep.remove if target.get(c).tile.id == garden.get(c).tile.id), None)
             if turn is not None:
                 cell, placed, aim = turn, garden.get(turn), target.get(turn)
@@ -548,6 +557,30 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     reason = (f"Place {aim.tile.id} at {cell} in rotation {aim.rotation}: it serves card {card.card_id} "
               f"({card.kind}) and keeps the garden completable.")
     return _hint(card, cell, move, reason, length, proven, start)
+
+
+def _solo_swap(garden: Garden, target: Garden, remove: list[Cell], cards: list[Card]):
+    """A Solo swap that puts a tile to be removed where the target garden needs a tile the cards
+    cannot tell from it (same features in its current rotation): (from, to, moves saved) or None.
+    Exchanging two such tiles saves 3 moves (2 removals + 2 additions -> 1 swap); moving one to an
+    empty cell saves 1 (removal + addition -> 1 swap)."""
+    from solver.games.gardeners.model import Features
+    f = Features.of(cards)
+
+    def fits(cell: Cell, to: Cell) -> bool:
+        p = garden.get(cell)
+        need = target.get(to)
+        return f.signature(p.tile, p.rotation) == f.signature(need.tile, need.rotation)
+    gone = sorted(remove)
+    for a in gone:
+        for b in gone:
+            if a < b and fits(a, b) and fits(b, a):
+                return a, b, 3
+    for a in gone:
+        for b in sorted(target.cells):
+            if b not in garden.cells and fits(a, b):
+                return a, b, 1
+    return None
 
 
 def _hint(card: CardProgress, cell: Cell, move, reason: str, length: int, proven: bool, start: float) -> Hint:

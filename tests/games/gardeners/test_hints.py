@@ -304,3 +304,20 @@ def test_floating_garden_may_still_slide_to_the_edge():
     two = Garden(6, {(2, 2): Placed(tree, 0), (2, 3): Placed(next(t for t in CAT.tiles if t.has("tree") and t != tree), 0)})
     both = hints.check_progress(two, [DECK.get("S08")], NORMAL, CAT, ctl(), floating=True)
     assert both.completable == engine.UNSOLVABLE and both.cards[0].status == hints.BROKEN
+
+
+def test_solo_hint_swaps_two_misplaced_tiles_back():
+    cards = [DECK.get(i) for i in ("S08", "S16")]
+    solution = engine.solve(cards, NORMAL, CAT, ctl()).garden
+    cells = sorted(solution.cells)
+    garden, pair = next((g, (a, b)) for a in cells for b in cells if a < b
+                        if not check(g := Garden(6, {**solution.cells, a: solution.get(b), b: solution.get(a)}),
+                                     cards).valid)
+    hint = hints.next_move(garden, cards, NORMAL, CAT, ctl(), rules=hints.SOLO_RULES)
+    assert hint.status == "move" and hint.move.kind == moves.SWAP
+    assert moves.validate_move(hints.state_for(garden, NORMAL, CAT, hints.SOLO_RULES), hint.move).legal
+    g = dict(garden.cells)
+    g[hint.move.cell], g[hint.move.other] = g[hint.move.other], g[hint.move.cell]
+    after = Garden(6, g)
+    assert check(after, cards).valid or engine.complete(after, cards, NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
+    assert hint.route_length == 1 and hint.card_id in hint.reason
