@@ -12,7 +12,7 @@ from solver.games.versailles.rules import Placement, legal_placements, placed_fi
 from solver.games.versailles.scoring import area_points, largest_areas, solo_checkpoints, solo_points
 from solver.games.versailles.solo import solve_solo
 
-from tests.games.versailles.helpers import catalog_with
+from .helpers import catalog_with
 
 CAT = default_catalog()
 TILE_IDS = sorted(CAT.tiles)

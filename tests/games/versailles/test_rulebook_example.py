@@ -5,7 +5,7 @@ import pytest
 
 from solver.games.versailles.game import play
 
-from tests.games.versailles.helpers import catalog_with
+from .helpers import catalog_with
 
 # Garden sketches (x to the right, y down). Every tile sits on a 2-field grid here for easy counting.
 SOPHIE = {  # tile id: (rows, x, y)

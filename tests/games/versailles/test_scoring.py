@@ -8,7 +8,7 @@ from solver.games.versailles.game import play
 from solver.games.versailles.rules import Placement, build_garden
 from solver.games.versailles.scoring import area_points, components, largest_areas, winners
 
-from tests.games.versailles.helpers import catalog_with
+from .helpers import catalog_with
 
 CAT = default_catalog()
 
