@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import random
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
-from generators import gardeners
+import solver
+
+from generators import gardeners, gartenbau
 from generators.identity import GENERATOR_VERSION, PuzzleId, seed_of
 from generators.store import Puzzle, Store
 from solver.errors import InputError
@@ -23,10 +27,17 @@ class Kind:
     generate: Callable[[str, random.Random], dict]
     check: Callable[[dict, dict, object], dict]   # (public, answer, player's answer) -> verdict dict
     digest: Callable[[], str]
+    version: str = GENERATOR_VERSION   # the generator version of this kind (seeds and stored rows carry it)
 
 
 def _gardeners_digest() -> str:
     return f"tiles:{load_catalog().digest}+cards:{load_cards().digest}"
+
+
+def _gartenbau_digest() -> str:
+    """The Gartenbau catalog has no digest of its own: hash its data files."""
+    files = sorted((Path(solver.__file__).parent / "data" / "gartenbau").glob("*.json"))
+    return "gartenbau:" + hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()[:16]
 
 
 KINDS: dict[tuple[str, str], Kind] = {
@@ -34,6 +45,8 @@ KINDS: dict[tuple[str, str], Kind] = {
                                   gardeners.generate_decree, gardeners.check_decree, _gardeners_digest),
     ("gardeners", "impossible"): Kind("gardeners", "impossible", tuple(gardeners.IMPOSSIBLE_CARDS),
                                       gardeners.generate_impossible, gardeners.check_discard, _gardeners_digest),
+    ("gartenbau", "holding"): Kind("gartenbau", "holding", tuple(gartenbau.HOLDINGS), gartenbau.generate,
+                                   gartenbau.check, _gartenbau_digest, version="gartenbau-1"),
 }
 
 
@@ -65,9 +78,9 @@ def ids_for(date: dt.date, games: list[str] | None = None, variants: list[str] |
 def generate(pid: PuzzleId) -> Puzzle:
     """The puzzle of `pid` under the current generator version: a pure function of the id."""
     kind = kind_of(pid)
-    seed = seed_of(pid, GENERATOR_VERSION)
+    seed = seed_of(pid, kind.version)
     content = kind.generate(pid.difficulty, random.Random(seed))
-    return Puzzle(pid, GENERATOR_VERSION, kind.digest(), seed, content["public"], content["answer"])
+    return Puzzle(pid, kind.version, kind.digest(), seed, content["public"], content["answer"])
 
 
 def check_answer(puzzle: Puzzle, answer) -> dict:

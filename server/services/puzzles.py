@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass, replace
 
 import grpc
+from google.protobuf import json_format
 
 from gardens.v1 import gardeners_pb2, puzzles_pb2 as pb, puzzles_pb2_grpc
 from generators import daily
@@ -119,7 +120,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         with convert.fields_under({"puzzle": "puzzle_id", "difficulty": "puzzle_id"}):
             puzzle = self._get(pid, "puzzle_id")
         kind = request.WhichOneof("answer")
-        wanted = {"decree": "garden", "impossible": "discard"}.get(pid.variant)
+        wanted = {"decree": "garden", "impossible": "discard", "holding": "gartenbau_garden"}.get(pid.variant)
         if kind != wanted:
             raise InputError(wanted or "answer", f"a {pid.variant} puzzle is answered with `{wanted}`")
         if kind == "garden":
@@ -129,6 +130,14 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
             outcome = "correct" if result["correct"] else ("wrong" if result["complete"] else "incomplete")
             return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
                                           verdicts=[_verdict(v) for v in result["verdicts"]])
+        if kind == "gartenbau_garden":
+            doc = _integral(json_format.MessageToDict(request.gartenbau_garden))
+            with convert.fields_under({"garden": "gartenbau_garden"}):
+                result = daily.check_answer(puzzle, doc)
+            outcome = "correct" if result["correct"] else "wrong"
+            return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
+                                          score=result["score"], optimum=result["optimum"],
+                                          violations=[f"{v['rule']}: {v['message']}" for v in result["violations"]])
         with convert.fields_under({"discard_card_ids": "discard.card_ids"}):
             result = daily.check_answer(puzzle, list(request.discard.card_ids))
         return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[result["outcome"]])
@@ -160,6 +169,17 @@ def _name(table: dict, value: int, field: str, optional: bool = False) -> str:
         raise InputError(field, "must be one of " + ", ".join(sorted(
             (pb.PuzzleGame if table is _GAMES else pb.PuzzleDifficulty).Name(v) for v in table)), value)
     return table[value]
+
+
+def _integral(value):
+    """Struct numbers arrive as floats; the engines' plain data wants integers where they are whole."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_integral(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _integral(v) for k, v in value.items()}
+    return value
 
 
 def _verdict(v: dict) -> gardeners_pb2.CardVerdict:
@@ -206,6 +226,12 @@ def puzzle_msg(p: Puzzle) -> pb.Puzzle:
                                                  forced_cells=g["forced"],
                                                  solutions_at_least=g["solutions_at_least"]))
         msg.gardeners_decree.CopyFrom(decree)
+    elif p.id.game == "gartenbau":
+        h = p.public["holding"]
+        msg.gartenbau_holding.CopyFrom(pb.GartenbauDailyHolding(
+            starter_id=h["starter"]["id"], starter_side=h["starter"]["side"], seedlings=h["seedlings"],
+            plants=h["plants"], flowers=h["flowers"], flower_pot=h["tokens"].get("flower_pot", False),
+            watering_can=h["tokens"].get("watering_can", False)))
     return msg
 
 

@@ -165,3 +165,25 @@ def test_settings_from_env_and_config_fields(tmp_path):
     assert (got.db, got.past_days, got.future_days) == (str(tmp_path / "p.sqlite"), 0, 2)
     with pytest.raises(ValueError, match="GARDENS_PUZZLES_PAST_DAYS"):
         settings_for(SimpleNamespace(), {"GARDENS_PUZZLES_PAST_DAYS": "-1"})
+
+
+def test_gartenbau_holding_answers(open_stub, db):
+    from google.protobuf import json_format, struct_pb2
+    puzzle = open_stub.GetDailyPuzzle(pb.GetDailyPuzzleRequest(
+        game=pb.PUZZLE_GAME_GARTENBAU, difficulty=EASY, date="2027-01-01"), timeout=TIMEOUT)
+    assert puzzle.id == "gartenbau/holding/easy/2027-01-01" and puzzle.gartenbau_holding.starter_id
+    answer = Store(db).get(PuzzleId("gartenbau", "holding", "easy", dt.date(2027, 1, 1))).answer
+
+    def check(garden: dict):
+        struct = struct_pb2.Struct()
+        json_format.ParseDict(garden, struct)
+        return open_stub.CheckAnswer(pb.CheckAnswerRequest(puzzle_id=puzzle.id, gartenbau_garden=struct),
+                                     timeout=TIMEOUT)
+
+    best = check(answer["garden"])
+    assert best.correct and best.score == best.optimum == answer["prestige"]
+    bare = check({"starter": answer["garden"]["starter"], "tokens": {"flower_pot": True, "watering_can": True}})
+    assert not bare.correct and bare.outcome == pb.ANSWER_OUTCOME_WRONG and bare.score < bare.optimum
+    with pytest.raises(grpc.RpcError) as err:
+        check({"starter": {"id": "ST9", "side": "a", "cells": [[0, 0], [0, 1]]}})
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "gartenbau_garden.starter" in err.value.details()

@@ -1,0 +1,70 @@
+"""Gartenbau daily: the holding of the day (starter side, seedling tiles, plants, flowers); the proven optimum is stored.
+
+The holding is drawn with the `random.Random` given; the optimiser runs with one worker, a fixed
+seed and a deterministic limit, and a holding is kept only when its optimum is proven.
+"""
+from __future__ import annotations
+
+import random
+
+from generators.effort import puzzle_control
+from solver.errors import InputError
+from solver.games.gartenbau import api
+from solver.games.gartenbau.data import load_catalog
+
+# (seedling tiles, plants, flowers) held: more tiles, more ways to go wrong
+HOLDINGS = {"easy": (4, 3, 1), "medium": (6, 4, 2), "hard": (8, 5, 3)}
+SOLVE_LIMIT = 5.0  # deterministic seconds per search of the optimiser
+ATTEMPTS = 10
+
+
+class GenerationError(RuntimeError):
+    """No holding's optimum could be proven within the attempts."""
+
+
+def draw(difficulty: str, rng: random.Random) -> dict:
+    cat = load_catalog()
+    seedlings, plants, flowers = HOLDINGS[difficulty]
+    starter = rng.choice(sorted(cat.starter_tiles))
+    return {"starter": {"id": starter, "side": rng.choice(sorted(cat.starter_tiles[starter].sides))},
+            "seedlings": sorted(rng.sample(sorted(cat.seedling_tiles), seedlings)),
+            "plants": sorted(rng.sample(sorted(cat.plants), plants)),
+            "flowers": sorted(rng.sample(sorted(cat.flowers), flowers)),
+            "tokens": {"flower_pot": True, "watering_can": True}}
+
+
+def generate(difficulty: str, rng: random.Random) -> dict:
+    if difficulty not in HOLDINGS:
+        raise InputError("difficulty", f"one of {list(HOLDINGS)}", difficulty)
+    for attempt in range(ATTEMPTS):
+        holding = draw(difficulty, rng)
+        result = api.solve_optimal(holding, control=puzzle_control(SOLVE_LIMIT))
+        if result["status"] != "optimal":
+            continue
+        if api.score(result["garden"])["total"] != result["prestige"]:
+            raise GenerationError("the optimiser's garden does not score its prestige")
+        return {"public": {"holding": holding, "attempts": attempt + 1},
+                "answer": {"kind": "optimum", "prestige": result["prestige"], "garden": result["garden"]}}
+    raise GenerationError(f"no {difficulty} holding with a proven optimum in {ATTEMPTS} attempts")
+
+
+def check(public: dict, answer: dict, garden) -> dict:
+    """The player's garden: legal, made of the held tiles only, and its prestige against the optimum."""
+    holding = public["holding"]
+    if not isinstance(garden, dict):
+        raise InputError("garden", "must be an object", garden)
+    starter = garden.get("starter") if isinstance(garden.get("starter"), dict) else {}
+    if (starter.get("id"), starter.get("side")) != (holding["starter"]["id"], holding["starter"]["side"]):
+        raise InputError("garden.starter", "must be the held starter tile and side", starter)
+    for key in ("seedlings", "plants", "flowers"):
+        for i, tile in enumerate(garden.get(key, []) or []):
+            tid = tile.get("id") if isinstance(tile, dict) else None
+            if tid not in holding[key]:
+                raise InputError(f"garden.{key}[{i}].id", "not a tile of this holding", tid)
+    verdict = api.validate(garden)
+    if not verdict["legal"]:
+        return {"correct": False, "legal": False, "score": 0, "optimum": answer["prestige"],
+                "violations": verdict["violations"]}
+    score = api.score(garden)["total"]
+    return {"correct": score == answer["prestige"], "legal": True, "score": score, "optimum": answer["prestige"],
+            "violations": []}

@@ -1,0 +1,45 @@
+"""Gartenbau daily: the holding of a fixed date is reproducible, its optimum proven and checked by the pure scorer."""
+from __future__ import annotations
+
+import pytest
+
+from generators import daily, gartenbau
+from generators.identity import parse_id
+from solver.errors import InputError
+from solver.games.gartenbau import api
+
+PID = "gartenbau/holding/easy/2027-01-01"
+
+
+@pytest.fixture(scope="module")
+def puzzle():
+    return daily.generate(parse_id(PID))
+
+
+def test_same_id_same_puzzle(puzzle):
+    assert daily.generate(parse_id(PID)) == puzzle
+    assert puzzle.generator_version == "gartenbau-1"
+    seedlings, plants, flowers = gartenbau.HOLDINGS["easy"]
+    h = puzzle.public["holding"]
+    assert (len(h["seedlings"]), len(h["plants"]), len(h["flowers"])) == (seedlings, plants, flowers)
+
+
+def test_stored_optimum_is_the_scorers_and_reaches_the_answer(puzzle):
+    garden = puzzle.answer["garden"]
+    assert api.score(garden)["total"] == puzzle.answer["prestige"]
+    assert daily.check_answer(puzzle, garden) == {"correct": True, "legal": True, "score": puzzle.answer["prestige"],
+                                                  "optimum": puzzle.answer["prestige"], "violations": []}
+
+
+def test_weaker_illegal_and_foreign_gardens(puzzle):
+    garden = puzzle.answer["garden"]
+    bare = {"starter": garden["starter"], "tokens": {"flower_pot": True, "watering_can": True}}
+    weak = daily.check_answer(puzzle, bare)
+    assert weak["legal"] and not weak["correct"] and weak["score"] < weak["optimum"]
+    if garden.get("plants"):
+        stacked = dict(garden, plants=[dict(garden["plants"][0], cells=garden["starter"]["cells"][:1] * 2)])
+        assert not daily.check_answer(puzzle, stacked)["correct"]
+    foreign = dict(garden, seedlings=[{"id": "S99", "cells": [[5, 5], [5, 6]]}])
+    with pytest.raises(InputError) as err:
+        daily.check_answer(puzzle, foreign)
+    assert err.value.field == "garden.seedlings[0].id"
