@@ -12,6 +12,7 @@ from solver.games.versailles.scoring import area_points, largest_areas, solo_che
 from solver.games.versailles.solo import solve_solo
 
 MAX_TIME_LIMIT = 600.0
+MAX_PLACEMENTS = 100  # a garden holds at most 14 tiles; leave room for other data, refuse floods
 
 
 def _catalog(catalog_path: str | Path | None) -> Catalog:
@@ -23,6 +24,8 @@ def _placements(raw: Any, where: str = "placements") -> list[Placement]:
         raw = raw.get("placements")
     if not isinstance(raw, list):
         raise ValueError(f"{where}: expected a list of placements, got {raw!r}")
+    if len(raw) > MAX_PLACEMENTS:
+        raise ValueError(f"{where}: at most {MAX_PLACEMENTS} placements, got {len(raw)}")
     return [parse_placement(p, f"{where}[{i}]") for i, p in enumerate(raw)]
 
 

@@ -35,6 +35,7 @@ def test_score_counts_a_hand_checked_garden():
 @pytest.mark.parametrize("call, message", [
     (lambda: api.score({"placements": [{"tile": 999, "x": 0, "y": 0}]}), r"placements\[0\]\.tile: unknown tile id 999"),
     (lambda: api.score({"placements": "nope"}), r"placements: expected a list"),
+    (lambda: api.validate([{"tile": 1, "x": 0, "y": 0}] * 101), r"placements: at most 100 placements"),
     (lambda: api.solve_optimal([1, 1]), r"tiles: each tile exists once"),
     (lambda: api.solve_optimal([1, "2"]), r"tiles\[1\]: unknown tile id '2'"),
     (lambda: api.solve_optimal(list(range(1, 16))), r"tiles: expected a list of 1 to 14 tile ids"),
