@@ -213,17 +213,24 @@ class Repair:
         return self.verdict == "optimal"
 
 
+class OrderSearchLimit(Exception):
+    """The search for a legal removal order gave up: neither an order nor a proof of none."""
+
+
 def removal_order(garden_cells: set[Cell], remove: set[Cell]) -> list[Cell] | None:
     """An order in which `remove` can leave the garden one tile at a time under the Normal-mode rules
-    (from the edge, never splitting), or None when there is none (exhaustive search over subsets)."""
+    (from the edge, never splitting), or None when there is none (exhaustive search over subsets;
+    OrderSearchLimit past MAX_ORDER_SEARCH states)."""
     failed: set[frozenset] = set()
     budget = [MAX_ORDER_SEARCH]
 
     def search(cur: frozenset, left: frozenset) -> list[Cell] | None:
         if not left:
             return []
-        if left in failed or budget[0] <= 0:
+        if left in failed:
             return None
+        if budget[0] <= 0:
+            raise OrderSearchLimit()
         budget[0] -= 1
         for cell in sorted(left):
             if moves.removable(set(cur), cell).legal:
@@ -238,8 +245,8 @@ def removal_order(garden_cells: set[Cell], remove: set[Cell]) -> list[Cell] | No
 def enclosure_cuts(placed: set[Cell], kept: set[Cell], gone: set[Cell]) -> list[tuple[Cell, list[Cell]]]:
     """Tiles to remove that the kept tiles wall in: (tile, the kept tiles around its pocket).
 
-    A tile in a pocket that kept tiles close off can never reach the garden's edge while those tiles
-    stay (removing others only widens nothing, keeping more only narrows the pocket), so
+    A tile in a pocket that kept tiles close off can never reach the garden's edge while those wall
+    tiles stay, whatever else is kept or taken off (keeping more only narrows the pocket), so
     "keep the tile, or take off one tile of the wall" is a valid cut for every such tile.
     """
     rows = [r for r, _ in placed]
@@ -365,7 +372,10 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
         if not removal_rules:
             order = sorted(gone)
             break
-        found = removal_order(placed, gone)
+        try:
+            found = removal_order(placed, gone)
+        except OrderSearchLimit:
+            return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
         if found is not None:
             order = found
             break
