@@ -134,3 +134,26 @@ def test_score_input_errors():
     bad["gnome"] = [0, 0]
     with pytest.raises(ValueError, match="holds the gnome"):
         api.score(bad)
+
+
+def test_samantha_sheet_is_reachable_by_a_legal_game_and_cp_sat_agrees():
+    import json
+
+    from solver.core.solve import SolveControl
+    from solver.games.horticulture.data import DATA_DIR, default_catalog
+    from solver.games.horticulture.model import _exact_score
+    from solver.games.horticulture.state import parse_days, parse_setup
+
+    from .helpers import SAMANTHA_GARDEN
+
+    game = json.loads((DATA_DIR / "examples" / "samantha_game.json").read_text())
+    out = api.validate(game)
+    assert out["legal"] and out["violations"] == []
+    assert out["score"]["total"] == 54 and out["score"]["title"] == "Greens Keeper"
+    drawn = {tuple(p["at"]): p["plant"] for d in game["days"] for p in d["plants"] if p["at"] != "window"}
+    assert drawn == {c: p for p, cells in SAMANTHA_GARDEN.items() for c in cells}
+    cat = default_catalog()
+    setup = parse_setup(game, cat)
+    days = parse_days(game["days"], cat.sheet("A"), cat)
+    control = SolveControl(time_limit_s=300.0, deterministic_limit=20.0)
+    assert _exact_score(cat, "A", setup.drawing, days, setup.gnome, setup.plan, control) == 54
