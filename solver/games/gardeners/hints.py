@@ -75,6 +75,26 @@ def _check_garden(garden: Garden, mode: Mode, catalog: Catalog) -> None:
             raise InputError("placements", f"tile {p.tile.id} is not played in mode {mode.name}", p.tile.id)
 
 
+def _complete(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl) -> engine.Solved:
+    """engine.complete, after a short try with closed routes restricted to rectangular rings (as in
+    engine.solve): a ring witness is a real, checked completion; failing to find one proves nothing."""
+    if any(c.kind == "path" and c.spec.shape == "loop" for c in cards):
+        start = time.perf_counter()
+        gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
+        if not any(impossible(gm, c) for c in cards):
+            engine.fix_placements(gm, garden)
+            for card in cards:
+                post(gm, card, gm.model.new_constant(1), rings_only=True)
+            status, solver = control.solve(gm.model, engine._solver(control, engine.FAST_PATH_DETERMINISTIC_TIME))
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                prefer = {c: (p.tile.id, p.rotation) for c, p in garden.cells.items()}
+                witness = engine._verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+                if any(witness.get(c) != p for c, p in garden.cells.items()):
+                    raise engine.EngineError("a ring completion moved a tile of the garden")
+                return engine.Solved(engine.SOLVABLE, witness, time.perf_counter() - start)
+    return engine.complete(garden, cards, mode, catalog, control)
+
+
 def offsets(garden: Garden) -> list[tuple[int, int]]:
     """The shifts (rows, cols) that keep every tile of the garden inside the frame, (0, 0) first."""
     if not garden.cells:
@@ -162,7 +182,7 @@ def check_progress(garden: Garden, cards: list[Card], mode: Mode, catalog: Catal
         report = check(garden, cards)
 
         def completer(chosen):
-            return engine.complete(garden, chosen, mode, catalog, control), (0, 0)
+            return _complete(garden, chosen, mode, catalog, control), (0, 0)
     broken = [c.id for c, v in zip(cards, report.verdicts) if v.status == VIOLATED]
     others = [c for c, v in zip(cards, report.verdicts) if v.status == OPEN]
     rest = None
