@@ -401,22 +401,6 @@ class HorticultureModel:
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
             m.add(var[t] == 1)
 
-    def hint_final(self, garden: dict[Cell, str], box: list[str], chosen: list[int], gnome: Cell, plan: Plan) -> None:
-        """Hint (not pin) a final garden, e.g. the relaxed optimum, to start the day-by-day search."""
-        m = self.m
-        for i, cell in enumerate(self.cells):
-            for t in self.types:
-                m.add_hint(self.y[i][t], garden.get(cell) == t)
-            m.add_hint(self.gv[i], cell == gnome)
-        for d, cid in enumerate(chosen):
-            for o, option in enumerate(self.days[d].options):
-                m.add_hint(self.choice[d][o], option == cid)
-        for var, t in ((self.plan_border, plan.border), (self.plan_path, plan.path),
-                       (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
-            for ty, b in var.items():
-                m.add_hint(b, ty == t)
-        del box
-
     def assignment(self, days: list[Day], gnome: Cell, plan: Plan) -> list[tuple[cp_model.IntVar, int]]:
         """Decision values of a known legal game (plants listed in card order), for hints or pins."""
         out: list[tuple[cp_model.IntVar, int]] = []
@@ -438,11 +422,6 @@ class HorticultureModel:
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
             out += [(b, int(ty == t)) for ty, b in var.items()]
         return out
-
-    def hint(self, days: list[Day], gnome: Cell, plan: Plan) -> None:
-        """Hint a known game (e.g. a greedy one) to start the search from it."""
-        for var, value in self.assignment(days, gnome, plan):
-            self.m.add_hint(var, value)
 
 
 class _Values:
