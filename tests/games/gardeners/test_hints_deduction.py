@@ -76,3 +76,12 @@ def test_api_names_bad_fields():
         api.deduce_card("proximity", [{"garden": {"placements": [{"tile": "Z9", "row": 0, "col": 0}]},
                                        "verdict": "angry"}])
     assert exc.value.field.startswith("trials[0].garden")
+
+
+def test_the_deduction_assistant_is_pure_python():
+    import subprocess
+    import sys
+    code = ("import sys, solver.games.gardeners.deduction; "
+            "print(any(m.split('.')[0] in ('ortools', 'grpc') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
