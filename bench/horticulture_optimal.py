@@ -14,7 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from solver.core.solve import SolveControl  # noqa: E402
 from solver.games.horticulture.data import default_catalog  # noqa: E402
 from solver.games.horticulture.garden import PathDrawing, Plan  # noqa: E402
-from solver.games.horticulture.model import DaySpec, solve  # noqa: E402
+from solver.games.horticulture.model import DaySpec  # noqa: E402
+from solver.games.horticulture.optimiser import solve  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

@@ -8,7 +8,8 @@ from solver.core.solve import SolveControl
 
 from .data import Catalog, default_catalog
 from .garden import PathDrawing
-from .model import DaySpec, Solution, solve
+from .model import DaySpec, Solution
+from .optimiser import solve
 from .rules import check_nursery, check_path, replay, valid_directions
 from .scoring import score_sheet
 from .state import (Setup, cell_json, day_json, parse_days, parse_drawing, parse_plan, parse_setup,

@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from solver.core.solve import SolveControl
 from solver.games.horticulture.data import default_catalog
 from solver.games.horticulture.garden import Garden, PathDrawing, Plan
-from solver.games.horticulture.model import DaySpec, _exact_score, counting_bound, solve
+from solver.games.horticulture.model import DaySpec
+from solver.games.horticulture.optimiser import _exact_score, counting_bound, solve
 from solver.games.horticulture.rules import _draw, planting_refusal, replay
 from solver.games.horticulture.scoring import score_sheet
 from solver.games.horticulture.state import WINDOW, Day, Planting, Setup, Sheet

@@ -141,7 +141,7 @@ def test_samantha_sheet_is_reachable_by_a_legal_game_and_cp_sat_agrees():
 
     from solver.core.solve import SolveControl
     from solver.games.horticulture.data import DATA_DIR, default_catalog
-    from solver.games.horticulture.model import _exact_score
+    from solver.games.horticulture.optimiser import _exact_score
     from solver.games.horticulture.state import parse_days, parse_setup
 
     from .helpers import SAMANTHA_GARDEN

@@ -1,0 +1,355 @@
+"""Horticulture optimiser: greedy start, relaxed and exact CP-SAT searches, bounds, pure-rule checks."""
+from __future__ import annotations
+
+import logging
+import random
+import time
+
+from ortools.sat.python import cp_model
+
+from solver.core.solve import SolveControl
+
+from .data import Catalog
+from .garden import Cell, Garden, PathDrawing, Plan
+from .model import STATUS, DaySpec, HorticultureModel, ModelMismatch, Solution
+from .rules import replay
+from .schedule import fit_plan_and_gnome, plant_towards, play_greedy
+from .scoring import score_sheet
+from .state import Day, Setup
+
+log = logging.getLogger(__name__)
+# Measured on seeded nurseries (docs/horticulture.md): patch re-optimisation helps long games but
+# steals proof time from short ones, so it only runs from this many days on.
+NEIGHBOURHOOD_MIN_DAYS = 7
+
+
+class _Values:
+    """A full solution kept as plain values, readable like a CpSolver (value, objective_value)."""
+
+    def __init__(self, values: list[int], objective: float):
+        self.values, self.objective_value, self.wall_time = values, objective, 0.0
+        self.best_objective_bound = float("inf")
+
+    def value(self, var: cp_model.IntVar) -> int:
+        return self.values[var.index] if var.index >= 0 else 1 - self.values[-var.index - 1]
+
+
+def _start(model: HorticultureModel, pins: list[tuple[cp_model.IntVar, int]], control: SolveControl,
+           seconds: float) -> tuple[_Values | None, float]:
+    """Complete a known game into a full solution of `model` (all helper variables), or None."""
+    sub = model.m.clone()
+    sub.clear_hints()
+    for var, value in pins:
+        sub.add(var == value)
+    st, solver = control.solve(sub, _solver(control, seconds))
+    if st != cp_model.OPTIMAL:
+        return None, _cost(control, solver)
+    return _Values(list(solver.response_proto.solution), solver.objective_value), _cost(control, solver)
+
+
+def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp_model.CpSolver:
+    """A solver for one step; `seconds` is in deterministic units when the control asks for them."""
+    solver = control.new_solver(time_limit_s=seconds)
+    if control.deterministic_limit is not None:
+        # SolveControl gives each search the whole deterministic limit: give this step its share,
+        # with the wall-clock limit kept as a safety net only.
+        solver.parameters.max_deterministic_time = max(0.001, seconds)
+        solver.parameters.max_time_in_seconds = control.time_limit_s
+    solver.parameters.linearization_level = linearization
+    return solver
+
+
+def _budget(control: SolveControl) -> float:
+    return control.deterministic_limit if control.deterministic_limit is not None else control.time_limit_s
+
+
+def _cost(control: SolveControl, solver) -> float:
+    """What a step used, in the unit of the budget (deterministic time makes results reproducible)."""
+    if isinstance(solver, _Values):
+        return 0.0
+    return solver.deterministic_time if control.deterministic_limit is not None else solver.wall_time
+
+
+def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
+          plan: Plan | None, control: SolveControl | None = None) -> Solution:
+    """Best final score, keeping every claim honest.
+
+    0. A greedy player's game is the starting point (and the answer if nothing beats it).
+    1. The final garden alone is optimised with plants merely orderable outward from the path (no
+       day-by-day card matching): a relaxation, so its bound bounds the real game. If it is proven
+       optimal and a day-by-day planting of that very garden exists, the game is optimal.
+    2. Otherwise the exact day-by-day model is searched (hinted with the relaxed garden); the
+       bound reported is the smallest of both bounds and a counting bound, and "optimal" needs
+       score == bound.
+    The returned game is replayed by the pure rules and scored by the pure scorer; the CP-SAT
+    objective must equal that score (ModelMismatch otherwise).
+    """
+    control = control or SolveControl(time_limit_s=10.0)
+    budget = _budget(control)
+    clock = time.perf_counter()
+    deterministic = control.deterministic_limit is not None
+
+    def spent_so_far(used: float) -> float:
+        # on the wall clock, model building and Python steps count against the budget too
+        return used if deterministic else max(used, time.perf_counter() - clock)
+
+    rng = random.Random(control.random_seed)
+    counted = counting_bound(catalog, side, drawing, days, gnome, plan)
+    relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
+    played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
+    g0 = gnome if gnome is not None else relaxed.garden.cells[len(relaxed.cells) // 2]
+    if plan is None:  # a first guess: plan on the plants the nursery offers most of
+        offered = sorted(relaxed.types, key=lambda k: -sum(
+            max(sum(x in (k, catalog.wild) for x in catalog.card(c).plants) for c in spec.options)
+            for spec in days if spec.fixed is None))
+        p0 = Plan(offered[0], offered[0], (offered[1], offered[0]))
+    else:
+        p0 = plan
+    start, used, game0 = None, 0.0, None
+    try:  # a greedy game to start from: good on its own, and a slow search still has an answer
+        options = [spec.options for spec in days]
+        game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
+        if gnome is None or plan is None:
+            # plan/gnome are decisions: fit them to the greedy garden, then play again with them
+            g0, p0 = fit_plan_and_gnome(catalog, Setup(side, drawing, g0, p0), game0, plan is None, gnome is None)
+            game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
+        start, used = _start(relaxed, relaxed.assignment(game0, g0, p0), control, max(0.2, budget * 0.1))
+    except ValueError:
+        pass
+    greedy0 = (game0, g0, p0, int(round(start.objective_value))) if start is not None else None
+    used = spent_so_far(used)
+    st1, s1, spent, bound = _search(relaxed, control, budget * 0.6 - used, rng, start=start)
+    used = spent_so_far(used + spent)
+    bound = counted if bound is None else min(bound, counted)
+    log.debug("relaxed: %s value %s bound %s after %.2f", STATUS.get(st1), s1.objective_value, bound, used)
+    if st1 == cp_model.INFEASIBLE:
+        return Solution("infeasible", None, None, [], gnome, plan, None, time.perf_counter() - clock)
+    if greedy0 is not None and greedy0[3] >= bound:  # the greedy game already meets a proven bound
+        return _checked(catalog, side, drawing, "optimal", greedy0[3], bound, *greedy0[:3],
+                        time.perf_counter() - clock)
+    if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        garden, box = relaxed.extract_garden(s1)
+        chosen = relaxed.chosen_cards(s1)
+        g, p = _gnome_plan(relaxed, s1)
+    else:  # nothing found yet: aim the greedy planting at an empty garden
+        garden, box, chosen = {}, [], [spec.options[0] for spec in days]
+        g = gnome if gnome is not None else relaxed.cells[0]
+        p = plan or Plan(*([relaxed.types[0]] * 2), (relaxed.types[0],) * 2)
+    if st1 == cp_model.OPTIMAL:
+        order = HorticultureModel(catalog, side, drawing, days, g, p)
+        order.fix_final(garden, box, chosen, g, p)
+        st2, s2 = control.solve(order.m, _solver(control, max(0.5, min(budget * 0.2, budget - used))))
+        used = spent_so_far(used + _cost(control, s2))
+        log.debug("planting order for the relaxed optimum: %s after %.2f", STATUS.get(st2), used)
+        if st2 == cp_model.OPTIMAL:
+            game, g, p = order.extract(s2)
+            objective = int(round(s2.objective_value))
+            if objective != int(round(s1.objective_value)):
+                raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
+            return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, time.perf_counter() - clock)
+    # The relaxed garden cannot be planted day by day as it is (or was not proven best): plant
+    # towards it greedily (always legal), then let the exact day-by-day model improve that game.
+    try:
+        game = plant_towards(catalog, Setup(side, drawing, g, p), chosen, garden, box, played)
+    except ValueError:
+        game = None
+    full = HorticultureModel(catalog, side, drawing, days, gnome, plan)
+    start = None
+    if game is not None:
+        start, spent = _start(full, full.assignment(game, g, p), control, max(0.2, budget * 0.1))
+        used = spent_so_far(used + spent)
+    # (Posting objective <= bound here looks free but slowed the search by 10x in measurements.)
+    used = spent_so_far(used)
+    st3, s3, spent, b3 = _search(full, control, max(0.5, budget - used), rng, known_bound=bound, start=start)
+    used = spent_so_far(used + spent)
+    log.debug("day by day: %s value %s bound %s after %.2f", STATUS.get(st3), s3.objective_value, b3, used)
+    if st3 == cp_model.INFEASIBLE:
+        return Solution("infeasible", None, None, [], gnome, plan, None, time.perf_counter() - clock)
+    if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        bound = min(b for b in (bound, b3) if b is not None) if (bound, b3) != (None, None) else None
+        found, fg, fp = full.extract(s3)
+        found_score = _exact_score(catalog, side, drawing, found, fg, fp, control)
+    else:
+        found, found_score = None, -1
+    if game is not None:
+        # the pinned completion in _start was solved to optimality: its objective is exact
+        greedy_score = int(round(start.objective_value)) if start is not None else \
+            _exact_score(catalog, side, drawing, game, g, p, control)
+        log.debug("greedy planting scores %s, search %s", greedy_score, found_score)
+        if greedy_score > found_score:
+            found, fg, fp, found_score = game, g, p, greedy_score
+    if greedy0 is not None and greedy0[3] > found_score:
+        found, fg, fp, found_score = greedy0
+        log.debug("the first greedy game stays best: %s", found_score)
+    if found is None:
+        return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
+    status = "optimal" if bound is not None and found_score >= bound else "feasible"
+    return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
+
+
+def counting_bound(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec],
+                   gnome: Cell | None, plan: Plan | None) -> int:
+    """An upper bound on any game's score by counting alone (valid even when no search ran).
+
+    Groups score at most one point per garden plant, and the window box at most one per plant
+    plus its bonus, so together at most (plants + bonus). The gnome repeats at most one group per
+    linked square, at most the largest minimum each. Each plan line scores 2 per plant of its kind,
+    capped by the squares that can hold it.
+    """
+    garden = Garden(catalog.sheet(side), drawing)
+    table = catalog.scoring
+    minimum = max(p.minimum_group_size for p in catalog.plants.values())
+    plants = 2 * len(days)
+    slots = catalog.sheet(side).window_box_slots
+    groups_and_box = plants * max(1, table.window_box_points_per_plant) + (table.window_box_full_bonus if slots else 0)
+    if gnome is not None:
+        linked = len(garden.linked(gnome))
+    else:
+        linked = max(len(garden.linked(c)) for c in garden.cells)
+    gnome_points = min(plants, linked * minimum)
+
+    def most(kind: str) -> int:
+        # the most plants of `kind` any choice of cards (and wilds) can bring home
+        total = 0
+        for spec in days:
+            if spec.fixed is not None:
+                total += sum(p.plant == kind for p in spec.fixed)
+            else:
+                total += max(sum(x in (kind, catalog.wild) for x in catalog.card(c).plants) for c in spec.options)
+        return total
+
+    kinds = list(catalog.plants)
+    border_cells = sum(garden.on_border(c) for c in garden.cells)
+    path_cells = sum(garden.next_to_path(c) for c in garden.cells)
+    border = max(min(most(k), border_cells) for k in ([plan.border] if plan else kinds))
+    path = max(min(most(k), path_cells) for k in ([plan.path] if plan else kinds))
+    first = max(most(k) for k in ([plan.companions[0]] if plan else kinds))
+    return groups_and_box + gnome_points + table.plan_points_per_plant * (border + path + first)
+
+
+class _StopAt(cp_model.CpSolverSolutionCallback):
+    """Stops a search once it reaches a score already proven to be the best possible."""
+
+    def __init__(self, target: float | None):
+        super().__init__()
+        self.target = target
+
+    def on_solution_callback(self) -> None:
+        if self.target is not None and self.objective_value >= self.target:
+            self.stop_search()
+
+
+def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng: random.Random,
+            known_bound: int | None = None, start: _Values | None = None) -> tuple[int, object, float, int | None]:
+    """A first search, then neighbourhood moves, then a hinted run on the whole model.
+
+    One CP-SAT worker finds good gardens slowly (no built-in LNS), so part of the time goes to
+    re-optimising one patch of squares at a time with the plants of all other squares pinned.
+    Only runs on the whole model give bounds. Returns (status, solver holding the best values,
+    seconds spent, bound or None).
+    """
+    m = model.m
+    stop = _StopAt(known_bound)
+    m.clear_hints()
+    if start is not None:
+        _hint_all(m, start.values)  # complete and feasible: the search starts from it at once
+    st, first = control.solve(m, _solver(control, seconds * 0.3, linearization=2), stop)
+    spent = _cost(control, first)
+    if st == cp_model.UNKNOWN and start is None and seconds - spent > 0.1:
+        # the stronger LP sometimes finds no first garden in time; the default one always did
+        st, first = control.solve(m, _solver(control, (seconds - spent) * 0.5, linearization=1), stop)
+        spent += _cost(control, first)
+    m.clear_hints()
+    if st in (cp_model.OPTIMAL, cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
+        bound = int(first.best_objective_bound + 1e-6) if st == cp_model.OPTIMAL else None
+        return st, first, spent, bound
+    bound = int(first.best_objective_bound + 1e-6) if st == cp_model.FEASIBLE else known_bound
+    if known_bound is not None and bound is not None:
+        bound = min(bound, known_bound)
+    if st == cp_model.FEASIBLE and (start is None or first.objective_value >= start.objective_value):
+        best = _Values(list(first.response_proto.solution), first.objective_value)
+    elif start is not None:
+        best = start
+    else:
+        return st, first, spent, bound
+    best_value = best.objective_value
+    values = best.values
+    if bound is None:
+        bound = 10 ** 9  # nothing proven yet: only the search below can stop early
+    lns = len(model.days) >= NEIGHBOURHOOD_MIN_DAYS
+    while lns and spent < seconds * 0.8 and best_value < bound:
+        sub = m.clone()
+        sub.clear_hints()
+        for i in _neighbourhood(model, rng, free=rng.choice((6, 9, 12))):
+            for t in model.types:
+                sub.add(model.y[i][t] == best.value(model.y[i][t]))
+        _hint_all(sub, values)
+        st2, s2 = control.solve(sub, _solver(control, min(0.5, max(0.05, seconds * 0.8 - spent)), linearization=2),
+                                stop)
+        spent += _cost(control, s2)
+        if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) and s2.objective_value > best_value:
+            best = _Values(list(s2.response_proto.solution), s2.objective_value)
+            best_value, values = best.objective_value, best.values
+    if best_value >= bound:
+        return cp_model.OPTIMAL, best, spent, bound
+    m.clear_hints()
+    _hint_all(m, values)
+    st3, s3 = control.solve(m, _solver(control, max(0.05, seconds - spent), linearization=2), stop)
+    spent += _cost(control, s3)
+    m.clear_hints()
+    if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        bound = min(bound, int(s3.best_objective_bound + 1e-6))
+        if s3.objective_value >= best_value:
+            return st3, s3, spent, bound
+    return cp_model.FEASIBLE, best, spent, (bound if bound < 10 ** 9 else None)
+
+
+def _hint_all(model: cp_model.CpModel, values: list[int]) -> None:
+    hint = model.model_proto.solution_hint
+    for index, value in enumerate(values):
+        hint.vars.append(index)
+        hint.values.append(value)
+
+
+def _neighbourhood(model: HorticultureModel, rng: random.Random, free: int) -> list[int]:
+    """Squares to pin: all but a compact patch of about `free` squares around a random centre."""
+    cols, rows = model.sheet.columns, model.sheet.rows
+    c0, r0 = rng.randrange(cols), rng.randrange(rows)
+    near = sorted(range(model.n), key=lambda i: (abs(model.cells[i][0] - c0) + abs(model.cells[i][1] - r0),
+                                                 rng.random()))
+    return near[free:]
+
+
+def _gnome_plan(model: HorticultureModel, solver: cp_model.CpSolver) -> tuple[Cell, Plan]:
+    def pick(v: dict[str, cp_model.IntVar]) -> str:
+        return next(t for t, b in v.items() if solver.value(b))
+    gnome = model.cells[next(i for i, b in enumerate(model.gv) if solver.value(b))]
+    return gnome, Plan(pick(model.plan_border), pick(model.plan_path),
+                       (pick(model.plan_first), pick(model.plan_second)))
+
+
+def _exact_score(catalog: Catalog, side: str, drawing: PathDrawing, game: list[Day], gnome: Cell, plan: Plan,
+                 control: SolveControl, timed: bool = True) -> int:
+    """The encoding may under-claim points on a non-optimal game: score the same game exactly in CP-SAT."""
+    fixed = [DaySpec((day.chosen,), day.plants) for day in game]
+    model = HorticultureModel(catalog, side, drawing, fixed, gnome, plan, timed=timed)
+    status, solver = control.solve(model.m, _solver(control, max(1.0, control.time_limit_s)))
+    if status != cp_model.OPTIMAL:
+        raise ModelMismatch(f"scoring a fixed game did not reach optimality ({STATUS.get(status)})")
+    return int(round(solver.objective_value))
+
+
+def _checked(catalog: Catalog, side: str, drawing: PathDrawing, status: str, objective: int, bound: int | None,
+             game: list[Day], gnome: Cell, plan: Plan, wall: float) -> Solution:
+    sheet, violations = replay(catalog, Setup(side, drawing, gnome, plan), game)
+    if violations:
+        raise ModelMismatch(f"CP-SAT game breaks a rule: {violations[0].where}: {violations[0].reason}")
+    pure = score_sheet(catalog, sheet)
+    if pure.total != objective:
+        raise ModelMismatch(f"CP-SAT objective {objective} != pure score {pure.total}")
+    if status == "optimal":
+        bound = objective
+    elif bound is not None and bound < objective:
+        raise ModelMismatch(f"proven bound {bound} is below the score {objective} of a legal game")
+    # bound stays None when no search proved one: never report the score itself as a bound
+    return Solution(status, objective, bound, game, gnome, plan, pure, wall)
