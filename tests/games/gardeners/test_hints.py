@@ -321,3 +321,30 @@ def test_solo_hint_swaps_two_misplaced_tiles_back():
     after = Garden(6, g)
     assert check(after, cards).valid or engine.complete(after, cards, NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
     assert hint.route_length == 1 and hint.card_id in hint.reason
+
+
+def test_hints_on_seeded_random_gardens_are_legal_and_shorten_the_route():
+    rng = random.Random(2026)
+    ids = [c.id for c in DECK.of("standard")]
+    checked = 0
+    while checked < 5:
+        cards = [DECK.get(i) for i in sorted(rng.sample(ids, 3))]
+        if engine.solve(cards, NORMAL, CAT, ctl()).verdict != engine.SOLVABLE:
+            continue
+        garden = partial_from_solution(rng.randrange(10**6), cards, rng.randint(8, 30), rng.randint(0, 3))
+        for rules in (hints.NORMAL_RULES, hints.SOLO_RULES):
+            hint = hints.next_move(garden, cards, NORMAL, CAT, ctl(), rules=rules)
+            assert hint.status == "move" and hint.card_id in hint.reason
+            assert moves.validate_move(hints.state_for(garden, NORMAL, CAT, rules), hint.move).legal
+            if hint.move.kind == moves.SWAP:
+                g = dict(garden.cells)
+                a, b = g.pop(hint.move.cell, None), g.pop(hint.move.other, None)
+                g.update({k: v for k, v in ((hint.move.other, a), (hint.move.cell, b)) if v is not None})
+                after = Garden(6, g)
+            else:
+                after = apply(garden, hint.move)
+            if hint.move.kind == moves.ADD:
+                assert engine.complete(after, cards, NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
+            if rules == hints.NORMAL_RULES and hint.proven:
+                assert hints.next_move(after, cards, NORMAL, CAT, ctl()).route_length == hint.route_length - 1
+        checked += 1
