@@ -87,6 +87,25 @@ def check_answer(puzzle: Puzzle, answer) -> dict:
     return kind_of(puzzle.id).check(puzzle.public, puzzle.answer, answer)
 
 
+def problems(puzzle: Puzzle, stored_hash: str | None = None) -> list[str]:
+    """What is wrong with a stored puzzle (empty when nothing): its hash, and its answer against
+    the pure checkers (a decree's garden must be valid, a holding's garden must score its optimum)."""
+    out = []
+    if stored_hash is not None and stored_hash != puzzle.content_hash:
+        out.append("content does not match its stored hash")
+    answer = puzzle.answer
+    try:
+        if answer.get("kind") == "garden" and not check_answer(puzzle, answer["solution"])["correct"]:
+            out.append("the stored garden does not meet the cards")
+        if answer.get("kind") == "optimum" and not check_answer(puzzle, answer["garden"])["correct"]:
+            out.append("the stored garden does not score the stored optimum")
+        if answer.get("kind") == "discard" and not answer.get("discards"):
+            out.append("no discard set stored")
+    except (ValueError, KeyError) as exc:
+        out.append(f"the stored answer cannot be checked: {exc}")
+    return out
+
+
 class Generation:
     """Get-or-generate against a store, one generation at a time per id: concurrent requests for the
     same missing puzzle wait for the one generating it instead of generating it twice."""

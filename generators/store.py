@@ -155,6 +155,12 @@ class Store:
             rows = conn.execute(sql, (*args, limit)).fetchall()
         return [_puzzle(r) for r in rows]
 
+    def all_with_hashes(self):
+        """Every stored puzzle with the hash stored next to it, in (date, id) order."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT * FROM puzzles ORDER BY date, id").fetchall()
+        return [(_puzzle(r), r[10]) for r in rows]
+
     def verify(self) -> list[str]:
         """Ids whose stored content does not match their stored hash (should always be empty)."""
         with self._connect() as conn:

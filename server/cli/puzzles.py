@@ -1,4 +1,4 @@
-"""`gardens puzzles generate|show|list` and `gardens atlas build|show`: daily puzzles and the atlas, in-process."""
+"""`gardens puzzles generate|show|list|verify` and `gardens atlas build|show`: daily puzzles and the atlas, in-process."""
 from __future__ import annotations
 
 import json
@@ -58,6 +58,18 @@ def cmd_list(args) -> int:
     return 0
 
 
+def cmd_verify(args) -> int:
+    """Exit 1 when any stored puzzle fails its hash or its answer check."""
+    bad = 0
+    rows = Store(_db(args)).all_with_hashes()
+    for puzzle, stored_hash in rows:
+        for problem in daily.problems(puzzle, stored_hash):
+            bad += 1
+            print(f"{puzzle.id}: {problem}")
+    print(f"verified {len(rows)} puzzles: {bad} problem(s)")
+    return 1 if bad else 0
+
+
 def cmd_atlas_build(args) -> int:
     from generators import atlas
     sizes = tuple(int(s) for s in args.sizes.split(","))
@@ -109,6 +121,9 @@ def register(subparsers) -> None:
     s.add_argument("--answer", action="store_true", help="include the stored answer (server-side data)")
     _common(s)
     s.set_defaults(func=cmd_show)
+    v = sub.add_parser("verify", help="re-check every stored puzzle: hash and answer (pure checkers)")
+    _common(v)
+    v.set_defaults(func=cmd_verify)
     ls = sub.add_parser("list", help="stored puzzles, by date")
     ls.add_argument("--game")
     ls.add_argument("--from", dest="date_from")

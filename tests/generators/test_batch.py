@@ -33,6 +33,18 @@ def test_pool_and_sequential_runs_store_byte_identical_rows_and_resume(tmp_path,
     assert rows(pooled) == rows(sequential) and len(rows(pooled)) == 2
     assert main([*args, "--workers", "2", "--db", str(pooled)]) == 0   # nothing left to do
     assert "generated 0, already stored 2" in capsys.readouterr().out
+    assert main(["puzzles", "verify", "--db", str(pooled)]) == 0
+    assert "verified 2 puzzles: 0 problem(s)" in capsys.readouterr().out
+    conn = sqlite3.connect(pooled)
+    conn.execute("UPDATE puzzles SET answer_json = replace(answer_json, '\"row\":0', '\"row\":9') "
+                 "WHERE id = 'gardeners/decree/easy/2027-01-02'")
+    conn.commit()
+    conn.close()
+    assert main(["puzzles", "verify", "--db", str(sequential)]) == 0
+    assert main(["puzzles", "verify", "--db", str(pooled)]) == 1
+    out = capsys.readouterr().out
+    assert "gardeners/decree/easy/2027-01-02: content does not match its stored hash" in out
+    assert "gardeners/decree/easy/2027-01-02: the stored answer cannot be checked" in out
     assert main(["puzzles", "show", "gardeners/decree/easy/2027-01-01", "--db", str(pooled)]) == 0
     shown = capsys.readouterr().out
     assert '"card_ids"' in shown and '"answer"' not in shown   # the answer only with --answer
