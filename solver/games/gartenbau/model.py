@@ -41,7 +41,7 @@ class _Builder:
     """Builds the model in small named steps; one method per rule family."""
 
     def __init__(self, catalog: Catalog, size: int, starter: tuple[Seedling, Seedling], seedlings: list[str],
-                 plants: list[str], flowers: list[str], tokens: int, pinned: Pinned | None):
+                 plants: list[str], flowers: list[str], tokens: int, pinned: Pinned | None, strips: bool = False):
         self.cat = catalog
         self.n = size
         self.m = cp_model.CpModel()
@@ -57,6 +57,7 @@ class _Builder:
         self.plant_ids = plants
         self.flowers = [catalog.flowers[f] for f in flowers]
         self.total_cells = 2 * (1 + len(seedlings))
+        self.strips = strips
 
     def on_board(self, c: Cell) -> bool:
         return 0 <= c[0] < self.n and 0 <= c[1] < self.n
@@ -98,6 +99,8 @@ class _Builder:
         for k, (halves, ids) in enumerate(self.tile_classes):
             orients = (0,) if halves[0] == halves[1] else (0, 1)
             for p in self.positions:
+                if self.strips and k and not (p[0][1] == p[1][1] and p[0][0] % 2 == 0):
+                    continue  # strips: seedling tiles stand upright in row pairs (0-1, 2-3, ...)
                 for o in orients:
                     v = self.bool(f"x{k}_{p}_{o}")
                     self.x[k, p, o] = v
@@ -107,7 +110,7 @@ class _Builder:
                     kind_at[p[0], first].append(v)
                     kind_at[p[1], second].append(v)
                     self.one_tile[p].append(v)
-            self.m.add(sum(self.x[k, p, o] for p in self.positions for o in orients) == len(ids))
+            self.m.add(sum(self.x[k, p, o] for p in self.positions for o in orients if (k, p, o) in self.x) == len(ids))
         self.filled = {}
         for c in self.cells:
             f = self.bool(f"filled{c}")
@@ -634,7 +637,8 @@ class _Builder:
 
 def build_model(catalog: Catalog, size: int, starter: tuple[Seedling, Seedling], seedlings: list[str],
                 plants: list[str], flowers: list[str], unused_tokens: int = 0,
-                pinned: Pinned | None = None) -> GardenModel:
-    """The model of the best garden on a `size` x `size` board for the given tiles."""
+                pinned: Pinned | None = None, strips: bool = False) -> GardenModel:
+    """The model of the best garden on a `size` x `size` board for the given tiles. With `strips`, only
+    gardens of upright tiles in row pairs (a restriction for finding good gardens fast)."""
     return _Builder(catalog, size, starter, seedlings, plants, flowers, TOKEN_PRESTIGE * unused_tokens,
-                    pinned).build()
+                    pinned, strips).build()

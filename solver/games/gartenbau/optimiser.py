@@ -75,6 +75,14 @@ def default_board(seedling_tiles: int) -> int:
     return min(cells, max(4, math.ceil(math.sqrt(cells)) + 3))
 
 
+def _strip_board(seedling_tiles: int) -> int:
+    """The smallest board whose row pairs hold every seedling tile upright beside the flat starter."""
+    size = max(3, math.ceil(math.sqrt(2 * (seedling_tiles + 1))))
+    while (size // 2) * size < seedling_tiles + 2:
+        size += 1
+    return size
+
+
 def _extract(gm: GardenModel, value, holding: Holding, catalog: Catalog, pinned: Pinned | None) -> Garden:
     pinned_tiles = {pos: tid for tid, pos in (pinned.tiles if pinned else [])}
     pinned_tiles.update({pos[::-1]: tid for pos, tid in list(pinned_tiles.items())})
@@ -169,13 +177,15 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
 
     ceiling = None if pinned else counting_bound(catalog, starter, holding.seedlings, holding.plants,
                                                  holding.flowers, tokens, control)
-    small = max(3, math.ceil(math.sqrt(2 * (len(holding.seedlings) + 1))))
+    small = _strip_board(len(holding.seedlings))
     fallback = None
     if pinned is None and small < size:
-        # a small board is searched much faster, and its best garden also fits the big board (both are
-        # anchored top-left): when it reaches the colour-budget ceiling it is optimal on any board;
+        # gardens of upright tiles in row pairs on a small board (plants across neighbouring tiles, beds
+        # of two such plants) are searched much faster, and they also fit the big board (both anchored
+        # top-left): when the best reaches the colour-budget ceiling it is optimal on any board;
         # otherwise it becomes the big search's starting point
-        warm = model_on(small)
+        warm = build_model(catalog, small, starter, holding.seedlings, holding.plants, holding.flowers, tokens,
+                           strips=True)
         status0, solver0 = control.solve(warm.model, control.new_solver(0.6 * limit))
         if status0 in (cp_model.OPTIMAL, cp_model.FEASIBLE) and round(solver0.objective_value) == ceiling:
             garden = _extract(warm, lambda v: solver0.value(v), holding, catalog, None)
