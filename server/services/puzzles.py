@@ -91,12 +91,12 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                f"{field}: {pid.date.isoformat()} is not published yet")
 
-    def _get(self, pid: PuzzleId, field: str) -> Puzzle:
+    def _get(self, pid: PuzzleId, field: str, generate: bool = True) -> Puzzle:
         """A served puzzle: generated on first request inside the window, stored ones before it."""
         self._published(pid, field)
         first = self.today() - dt.timedelta(days=self.settings.past_days)
         gen = self.generation()
-        if pid.date < first:
+        if pid.date < first or not generate:
             daily.kind_of(pid)
             stored = gen.store.get(pid)
             if stored is None:
@@ -118,7 +118,8 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
     def CheckAnswer(self, request, context):
         pid = parse_id(request.puzzle_id, "puzzle_id")
         with convert.fields_under({"puzzle": "puzzle_id", "difficulty": "puzzle_id"}):
-            puzzle = self._get(pid, "puzzle_id")
+            # answers are for puzzles someone has seen: never generate here (a light slot)
+            puzzle = self._get(pid, "puzzle_id", generate=False)
         kind = request.WhichOneof("answer")
         wanted = {"decree": "garden", "impossible": "discard", "holding": "gartenbau_garden"}.get(pid.variant)
         if kind != wanted:

@@ -81,6 +81,10 @@ def test_the_window_never_leaks_the_future(stub, db):
     assert stub.ListPuzzles(pb.ListPuzzlesRequest(), timeout=TIMEOUT).puzzles == []
     check = pb.CheckAnswerRequest(puzzle_id=str(pid), garden=common_pb2.Garden())
     assert code_of(stub.CheckAnswer, check) == grpc.StatusCode.FAILED_PRECONDITION
+    # answering never generates: an unseen puzzle of today is not found
+    unseen = pb.CheckAnswerRequest(puzzle_id=f"gardeners/decree/hard/{today().isoformat()}",
+                                   garden=common_pb2.Garden())
+    assert code_of(stub.CheckAnswer, unseen) == grpc.StatusCode.NOT_FOUND
 
 
 @pytest.mark.parametrize("request_", [
