@@ -1,7 +1,8 @@
 """Gartenbau daily: the holding of the day (starter side, seedling tiles, plants, flowers); the proven optimum is stored.
 
 The holding is drawn with the `random.Random` given; the optimiser runs with one worker, a fixed
-seed and a deterministic limit, and a holding is kept only when its optimum is proven.
+seed and a deterministic limit, and a holding is kept only when its optimum is proven. The engine
+is imported on first use, so that a Gartenbau problem cannot take the other puzzles down with it.
 """
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ import random
 
 from generators.effort import puzzle_control
 from solver.errors import InputError
-from solver.games.gartenbau import api
-from solver.games.gartenbau.data import load_catalog
 
 # (seedling tiles, plants, flowers) held: more tiles, more ways to go wrong
 HOLDINGS = {"easy": (4, 3, 1), "medium": (6, 4, 2), "hard": (8, 5, 3)}
@@ -22,8 +21,13 @@ class GenerationError(RuntimeError):
     """No holding's optimum could be proven within the attempts."""
 
 
+def _engine():
+    from solver.games.gartenbau import api, data
+    return api, data
+
+
 def draw(difficulty: str, rng: random.Random) -> dict:
-    cat = load_catalog()
+    cat = _engine()[1].load_catalog()
     seedlings, plants, flowers = HOLDINGS[difficulty]
     starter = rng.choice(sorted(cat.starter_tiles))
     return {"starter": {"id": starter, "side": rng.choice(sorted(cat.starter_tiles[starter].sides))},
@@ -36,6 +40,7 @@ def draw(difficulty: str, rng: random.Random) -> dict:
 def generate(difficulty: str, rng: random.Random) -> dict:
     if difficulty not in HOLDINGS:
         raise InputError("difficulty", f"one of {list(HOLDINGS)}", difficulty)
+    api = _engine()[0]
     for attempt in range(ATTEMPTS):
         holding = draw(difficulty, rng)
         result = api.solve_optimal(holding, control=puzzle_control(SOLVE_LIMIT))
@@ -50,6 +55,7 @@ def generate(difficulty: str, rng: random.Random) -> dict:
 
 def check(public: dict, answer: dict, garden) -> dict:
     """The player's garden: legal, made of the held tiles only, and its prestige against the optimum."""
+    api = _engine()[0]
     holding = public["holding"]
     if not isinstance(garden, dict):
         raise InputError("garden", "must be an object", garden)
