@@ -115,3 +115,41 @@ def test_ray_back_end_without_ray_is_a_clear_error(tmp_path, capsys):
     assert main(["puzzles", "generate", "--from", "2027-01-01", "--to", "2027-01-01", "--ray", "local",
                  "--db", str(tmp_path / "p.sqlite")]) == 2
     assert "pip install '.[cluster]'" in capsys.readouterr().err
+
+
+KILLED_ATLAS = """
+import sys
+from generators import atlas, batch
+batch.build_atlas(sys.argv[1], sizes=(3,), ids=atlas.standard_ids()[:8], chunk=8)
+"""
+
+
+def test_atlas_build_killed_midway_resumes_to_the_same_atlas(tmp_path, small_atlas):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+    store, ids, _, _ = small_atlas
+    db = tmp_path / "killed.sqlite"
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_ATLAS, str(db)], cwd=root, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if db.exists() and sum(Store(db).atlas_counts().values()) >= 8 + 28:
+                break
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    partial = sum(Store(db).atlas_counts().values())
+    assert partial >= 8   # at least the singles were committed before the kill
+    resumed = batch.build_atlas(str(db), sizes=(3,), ids=ids, chunk=8)
+    assert resumed.skipped == partial
+    combos = [c for k in (1, 2, 3) for c in atlas.combinations(k, ids)]
+    assert [Store(db).atlas_get(c) for c in combos] == [store.atlas_get(c) for c in combos]
