@@ -47,7 +47,7 @@ def cmd_progress(args) -> int:
 
 def cmd_hint(args) -> int:
     h = api.hint(_load(args.garden), _ids(args.cards), args.mode, rules=args.rules,
-                 removal_rules=not args.free_removal, control=SolveControl(args.time_limit))
+                 removal_rules=not args.free_removal, control=SolveControl(args.time_limit), floating=args.floating)
     view = h.at_level(args.level)
     if view.get("move") is not None:
         m = view["move"]
@@ -58,7 +58,7 @@ def cmd_hint(args) -> int:
 
 def cmd_repair(args) -> int:
     r = api.repair(_load(args.garden), _ids(args.cards), args.mode, removal_rules=args.removal_rules,
-                   control=SolveControl(args.time_limit))
+                   control=SolveControl(args.time_limit), floating=args.floating)
     data = {"verdict": r.verdict, "remove": [list(c) for c in r.remove], "removals_bound": r.bound,
             "witness": r.witness.to_dict() if r.witness else None}
     _print(args, data, f"{r.verdict}: remove {len(r.remove)} tile(s) {r.remove}")
@@ -99,10 +99,12 @@ def register(sub) -> None:
     p.add_argument("--level", type=int, default=3, choices=(1, 2, 3))
     p.add_argument("--rules", default="normal", choices=("normal", "solo"))
     p.add_argument("--free-removal", action="store_true", help="ignore the Normal-mode removal rules")
+    p.add_argument("--floating", action="store_true", help="Normal mode: the garden may still slide within the frame")
     p.set_defaults(func=cmd_hint)
     p = sub.add_parser("repair", help="the fewest tiles to remove so the garden can be completed again")
     _common(p)
     p.add_argument("--removal-rules", action="store_true", help="only from the edge, never splitting")
+    p.add_argument("--floating", action="store_true", help="Normal mode: the garden may still slide within the frame")
     p.set_defaults(func=cmd_repair)
     p = sub.add_parser("forced", help="cells whose content is the same in every valid completion")
     _common(p)

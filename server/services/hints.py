@@ -58,11 +58,12 @@ class HintServicer(hints_pb2_grpc.HintServiceServicer):
     def SuggestRepair(self, request, context):
         args = self._args(request)
         with convert.fields_under(_GARDEN):
-            result = self._fn("repair")(*args, removal_rules=request.removal_rules,
+            result = self._fn("repair")(*args, removal_rules=request.removal_rules, floating=request.floating,
                                         control=self.rt.control(context), **self.data)
         return hints_pb2.SuggestRepairResponse(verdict=_REPAIR[result.verdict], remove=_cells(result.remove),
                                                witness=convert.garden_msg(result.witness),
-                                               removals_bound=result.bound)
+                                               removals_bound=result.bound, shift_rows=result.shift[0],
+                                               shift_cols=result.shift[1])
 
     def GetHint(self, request, context):
         level = request.level or 3
@@ -74,7 +75,7 @@ class HintServicer(hints_pb2_grpc.HintServiceServicer):
         args = self._args(request)
         with convert.fields_under(_GARDEN):
             hint = self._fn("hint")(*args, rules=_RULES[request.rules], removal_rules=removal,
-                                    control=self.rt.control(context), **self.data)
+                                    floating=request.floating, control=self.rt.control(context), **self.data)
         view = hint.at_level(level)
         msg = hints_pb2.GetHintResponse(status=_HINT[hint.status], level=level, card_id=view["card_id"],
                                         card_status=_PROGRESS[view["card_status"]], text=view["text"])

@@ -229,3 +229,14 @@ def test_floating_progress_over_the_wire(stub):
     assert slid.completable == common_pb2.SOLVABILITY_SOLVABLE and slid.cards[0].status == pb.PROGRESS_STATUS_POSSIBLE
     moved = {(p.row, p.col): p.tile for p in slid.witness.placements}
     assert moved[(1 + slid.shift_rows, 1 + slid.shift_cols)] == tree.id
+
+
+def test_floating_hint_and_repair_over_the_wire(stub):
+    tree = next(t for t in CAT.tiles if t.has("tree"))
+    garden = common_pb2.Garden(placements=[common_pb2.Placement(tile=tree.id, row=1, col=1)])
+    hint = stub.GetHint(pb.GetHintRequest(garden=garden, card_ids=["S42"], floating=True), timeout=60)
+    assert hint.move.kind == gpb.MOVE_KIND_ADD and hint.proven
+    rep = stub.SuggestRepair(pb.SuggestRepairRequest(garden=garden, card_ids=["S42"], floating=True), timeout=60)
+    assert rep.verdict == pb.REPAIR_VERDICT_OPTIMAL and not rep.remove
+    moved = {(p.row, p.col): p.tile for p in rep.witness.placements}
+    assert moved[(1 + rep.shift_rows, 1 + rep.shift_cols)] == tree.id

@@ -97,17 +97,20 @@ def check_progress(garden: dict, card_ids, mode: str | None = None, control: Sol
 
 
 def repair(garden: dict, card_ids, mode: str | None = None, removal_rules: bool = False,
-           control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None):
+           control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None,
+           floating: bool = False):
     from solver.games.gardeners import hints
-    return hints.repair(*_hint_args(garden, card_ids, mode, catalog, cards), control, removal_rules=removal_rules)
+    return hints.repair(*_hint_args(garden, card_ids, mode, catalog, cards), control, removal_rules=removal_rules,
+                        floating=floating)
 
 
 def hint(garden: dict, card_ids, mode: str | None = None, rules: str = "normal", removal_rules: bool = True,
-         control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None):
+         control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None,
+         floating: bool = False):
     """The next move with the card it serves; `Hint.at_level(1..3)` gives the progressive views."""
     from solver.games.gardeners import hints
     return hints.next_move(*_hint_args(garden, card_ids, mode, catalog, cards), control, rules=rules,
-                           removal_rules=removal_rules)
+                           removal_rules=removal_rules, floating=floating)
 
 
 def forced_placements(garden: dict, card_ids, mode: str | None = None, control: SolveControl | None = None,

@@ -2,8 +2,8 @@
 
 Every claim ("can no longer be completed", "minimal", "forced", "shortest") is made only when CP-SAT
 proved it; otherwise the answer says unknown (or gives the best found with `proven=False`). Gardens
-here are laid in the mode's n x n frame (cells 0..n-1), as in CheckGarden; only check-so-far can let a
-floating Normal-mode garden slide within it. See docs/hints.md.
+here are laid in the mode's n x n frame (cells 0..n-1), as in CheckGarden; with `floating` a
+Normal-mode garden may still slide within it. See docs/hints.md.
 """
 from __future__ import annotations
 
@@ -227,6 +227,7 @@ class Repair:
     witness: Garden | None = None     # a checked valid garden keeping every tile not removed
     removal_rules: bool = False
     seconds: float = 0.0
+    shift: tuple[int, int] = (0, 0)   # the witness holds the kept tile of cell (r, c) at (r + shift)
 
     @property
     def proven(self) -> bool:
@@ -325,23 +326,29 @@ def _post_escape(m: cp_model.CpModel, placed: set[Cell], keep: dict) -> None:
         m.add_bool_or(via).only_enforce_if(reach[x])
 
 
-def _keep_model(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog):
+def _keep_model(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, floating: bool = False):
     gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
     if any(impossible(gm, c) for c in cards):
-        return gm, None
+        return gm, None, {}
+    m = gm.model
     for card in cards:
-        post(gm, card, gm.model.new_constant(1))
+        post(gm, card, m.new_constant(1))
     # keep[c] = the tile stays (its cell shows its signature). A tile that goes may come back as another
     # tile of its class: under removal rules a tile can have to leave only to clear the way.
+    shifts = {o: m.new_bool_var("") for o in offsets(garden)} if floating else {(0, 0): m.new_constant(1)}
+    m.add_exactly_one(list(shifts.values()))
     keep = {}
-    for cell, p in sorted(garden.cells.items()):
-        keep[cell] = gm.model.new_bool_var("")
-        gm.model.add_implication(keep[cell], gm.y[(cell, gm.sig_of[(p.tile.id, p.rotation)])])
-    return gm, keep
+    for (r, c), p in sorted(garden.cells.items()):
+        keep[(r, c)] = m.new_bool_var("")
+        sig = gm.sig_of[(p.tile.id, p.rotation)]
+        for (dr, dc), lit in shifts.items():
+            m.add_bool_or([keep[(r, c)].Not(), lit.Not(), gm.y[((r + dr, c + dc), sig)]])
+    return gm, keep, shifts
 
 
 def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None,
-           removal_rules: bool = False, unordered_first: bool = True, _completion_checked: bool = False) -> Repair:
+           removal_rules: bool = False, unordered_first: bool = True, _completion_checked: bool = False,
+           floating: bool = False) -> Repair:
     """The fewest tiles to take off so that the rest can be completed into a valid garden.
 
     CP-SAT maximises the tiles kept (same cell, same signature) with the current garden as hints.
@@ -360,10 +367,12 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     if unordered_first and not _completion_checked:
         # Most gardens can still be completed: one feasibility solve with the tiles fixed (strong
         # presolve) proves "nothing to remove" faster than the optimisation would.
-        done = engine.complete(garden, cards, mode, catalog, control)
+        done, shift = (complete_floating(garden, cards, mode, catalog, control) if floating else
+                       (engine.complete(garden, cards, mode, catalog, control), (0, 0)))
         if done.verdict == engine.SOLVABLE:
-            return Repair("optimal", [], len(placed), 0, done.garden, removal_rules, time.perf_counter() - start)
-    gm, keep = _keep_model(garden, cards, mode, catalog)
+            return Repair("optimal", [], len(placed), 0, done.garden, removal_rules, time.perf_counter() - start,
+                          shift)
+    gm, keep, shifts = _keep_model(garden, cards, mode, catalog, floating)
     if keep is None:
         return Repair("unsolvable", removal_rules=removal_rules, seconds=time.perf_counter() - start)
     m = gm.model
@@ -401,7 +410,8 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
             break
         if not connected:
             # the optimum without the rules has no legal order: solve again with them posted
-            return repair(garden, cards, mode, catalog, control, removal_rules=True, unordered_first=False)
+            return repair(garden, cards, mode, catalog, control, removal_rules=True, unordered_first=False,
+                          floating=floating)
         cuts = enclosure_cuts(placed, kept, gone)
         for t, frontier in cuts:
             m.add_bool_or([keep[t]] + [keep[f].Not() for f in frontier])
@@ -414,12 +424,15 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     verdict = "optimal" if status == cp_model.OPTIMAL else "feasible"
     prefer = {cell: (p.tile.id, p.rotation) for cell, p in garden.cells.items()}
     stay = placed - set(order)
-    witness = engine._verify(gm.to_garden(gm.chosen(solver), {c: prefer[c] for c in stay}), cards)
-    kept = {c for c in placed if witness.get(c) == garden.get(c)}
+    dr, dc = shift = next(o for o, lit in shifts.items() if solver.boolean_value(lit))
+    witness = engine._verify(gm.to_garden(gm.chosen(solver), {(r + dr, c + dc): prefer[(r, c)] for r, c in stay}),
+                             cards)
+    kept = {(r, c) for r, c in placed if witness.get((r + dr, c + dc)) == garden.get((r, c))}
     if not stay <= kept:
         raise engine.EngineError("the repaired garden does not keep the tiles the model kept")
     bound = len(placed) - round(solver.best_objective_bound)
-    return Repair(verdict, order, len(stay), max(0, bound), witness, removal_rules, time.perf_counter() - start)
+    return Repair(verdict, order, len(stay), max(0, bound), witness, removal_rules, time.perf_counter() - start,
+                  shift)
 
 
 # ---- next move ------------------------------------------------------------------------------
@@ -498,7 +511,7 @@ def _serving_card(progress: Progress, cards: list[Card], cell: Cell, tile) -> Ca
 
 
 def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None,
-              rules: str = NORMAL_RULES, removal_rules: bool = True) -> Hint:
+              rules: str = NORMAL_RULES, removal_rules: bool = True, floating: bool = False) -> Hint:
     """A legal move on a shortest add/remove route to a valid garden, with the card it serves.
 
     Route length = removals + additions = (placed - kept) + (n*n - kept), so a route is shortest when
@@ -510,16 +523,17 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         raise InputError("rules", "must be 'normal' or 'solo'", rules)
     control = control or SolveControl()
     start = time.perf_counter()
-    progress = check_progress(garden, cards, mode, catalog, control)
+    floating = floating and rules == NORMAL_RULES   # a Solo garden has a fixed frame
+    progress = check_progress(garden, cards, mode, catalog, control, floating=floating)
     if progress.valid:
         return Hint("done", reason="The garden is complete and meets every card.",
                     seconds=time.perf_counter() - start)
     if progress.completable == engine.SOLVABLE:
         # nothing has to go: every route adds the missing tiles one by one, so it is shortest
-        rep = Repair("optimal", [], len(garden.cells), 0, progress.witness)
+        rep = Repair("optimal", [], len(garden.cells), 0, progress.witness, shift=progress.shift or (0, 0))
     else:
         rep = repair(garden, cards, mode, catalog, control, removal_rules=removal_rules and rules == NORMAL_RULES,
-                     _completion_checked=progress.completable == engine.UNSOLVABLE)
+                     _completion_checked=progress.completable == engine.UNSOLVABLE, floating=floating)
     if rep.verdict == "unsolvable":
         return Hint("unsolvable", reason="No valid garden exists for these cards (proven).",
                     seconds=time.perf_counter() - start)
@@ -529,7 +543,9 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     n2 = garden.size * garden.size
     length = len(rep.remove) + (n2 - rep.kept)
     proven = rep.proven and (rules == NORMAL_RULES or not rep.remove)
-    target = rep.witness
+    # the valid garden in the player's coordinates (a floating garden may end up shifted in the frame)
+    dr, dc = rep.shift
+    target = Garden(garden.size, {(r - dr, c - dc): p for (r, c), p in rep.witness.cells.items()})
     if rep.remove:
         first = rep.remove[0]
         if rules == NORMAL_RULES and not removal_rules:

@@ -103,6 +103,14 @@ def test_progress_and_repair_agree_with_enumeration(tiny_valid):
         assert rep.verdict == "optimal" and len(rep.remove) == best and rep.bound == best
         assert check(rep.witness, cards).valid
         seen["repaired"] += best > 0
+        # floating: the garden may end up anywhere in the frame, so the fewest over every shift
+        slid_best = min(len(mismatches(hints.shifted(partial, o), v)) for o in hints.offsets(partial) for v in valid)
+        slid_rep = hints.repair(partial, cards, TINY_MODE, TINY, ctl(), floating=True)
+        assert slid_rep.verdict == "optimal" and len(slid_rep.remove) == slid_best <= best
+        dr, dc = slid_rep.shift
+        assert all(slid_rep.witness.get((r + dr, c + dc)) == p for (r, c), p in partial.cells.items()
+                   if (r, c) not in slid_rep.remove) and check(slid_rep.witness, cards).valid
+        seen["slid"] = seen.get("slid", 0) + (slid_best < best)
         ruled = hints.repair(partial, cards, TINY_MODE, TINY, ctl(), removal_rules=True)
         placed = set(partial.cells)
         # fewest removals with a legal order, leaving tiles some valid garden keeps (a tile may have to
@@ -116,7 +124,7 @@ def test_progress_and_repair_agree_with_enumeration(tiny_valid):
             assert moves.removable(cur, c).legal
             cur.discard(c)
         seen["ruled"] += len(ruled.remove) > best
-    assert seen["repaired"] >= 5 and seen["blocked"] >= 1
+    assert seen["repaired"] >= 5 and seen["blocked"] >= 1 and seen["slid"] >= 1
 
 
 def test_forced_placements_agree_with_enumeration(tiny_valid):
@@ -348,3 +356,15 @@ def test_hints_on_seeded_random_gardens_are_legal_and_shorten_the_route():
             if rules == hints.NORMAL_RULES and hint.proven:
                 assert hints.next_move(after, cards, NORMAL, CAT, ctl()).route_length == hint.route_length - 1
         checked += 1
+
+
+def test_floating_hint_adds_where_a_slid_garden_is_completable():
+    cards = [DECK.get("S42")]   # every tree on the edge
+    tree = next(t for t in CAT.tiles if t.has("tree"))
+    garden = Garden(6, {(1, 1): Placed(tree, 0)})
+    fixed = hints.next_move(garden, cards, NORMAL, CAT, ctl())
+    assert fixed.move.kind == moves.REMOVE   # where it lies, the tree has to go
+    slid = hints.next_move(garden, cards, NORMAL, CAT, ctl(), floating=True)
+    assert slid.move.kind == moves.ADD and slid.proven and slid.route_length == 35
+    state = hints.state_for(garden, NORMAL, CAT, hints.NORMAL_RULES)
+    assert moves.validate_move(state, slid.move).legal
