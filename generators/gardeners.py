@@ -177,6 +177,14 @@ def generate_decree(difficulty: str, rng: random.Random, settings: Settings = SE
     return {"public": public, "answer": answer}
 
 
+MAX_WITNESSES = 5000
+_witness_cache: dict[tuple[str, str], list[frozenset[str]]] = {}
+
+
+def _witnesses_for(deck_digest: str, catalog_digest: str) -> list[frozenset[str]]:
+    return _witness_cache.setdefault((deck_digest, catalog_digest), [])
+
+
 def generate_impossible(difficulty: str, rng: random.Random, settings: Settings = SETTINGS) -> dict:
     """A set of Standard cards proven unsolvable, with every minimal discard set (complete)."""
     if difficulty not in IMPOSSIBLE_CARDS:
@@ -185,15 +193,17 @@ def generate_impossible(difficulty: str, rng: random.Random, settings: Settings 
     catalog = load_catalog()
     standard = _standard()
     # Cards a garden already found satisfies need no search: most random sets are solvable, and
-    # one witness (checked against the whole deck) rules out many later candidates at once.
-    witnesses: list[frozenset[str]] = []
+    # one witness (checked against the whole deck) rules out many later candidates at once. The
+    # witnesses are kept for the process's later puzzles: a skipped candidate is one the search
+    # would have rejected too (solvable is a fact), so the puzzle does not depend on what is kept.
+    witnesses = _witnesses_for(load_cards().digest, catalog.digest)
     for attempt in range(settings.attempts * 10):
         cards = _draw(rng, k)
         ids = frozenset(c.id for c in cards)
         if any(ids <= w for w in witnesses):
             continue
         result = engine.solve(cards, MODE, catalog, puzzle_control(settings.screen_limit))
-        if result.verdict == engine.SOLVABLE:
+        if result.verdict == engine.SOLVABLE and len(witnesses) < MAX_WITNESSES:
             report = check(result.garden, standard)
             witnesses.append(frozenset(v.card_id for v in report.verdicts if v.status == "satisfied"))
         if result.verdict != engine.UNSOLVABLE:
