@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import types
 from pathlib import Path
 
 import grpc
@@ -11,6 +12,7 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from conftest import wait_until
 from gardens.v1 import common_pb2, gartenbau_pb2 as pb, gartenbau_pb2_grpc
 from server.cli.main import main as cli
 from solver.core.solve import SolveControl
@@ -24,6 +26,12 @@ GARDEN = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
 HOLDING = {"starter": {"id": "ST1", "side": "a"}, "seedlings": ["S07"], "plants": ["P-red-1", "P-yellow-1"],
            "flowers": ["B-beetle-sweet-william"], "tokens": {"flower_pot": True}}
 LIMIT = SolveControl(time_limit_s=5)
+# 18 seedling tiles, 6 plants, 5 flowers: not proven within 15 s on this machine
+HARD_HOLDING = {"starter": {"id": "ST1", "side": "a"},
+                "seedlings": ["S42", "S20", "S51", "S07", "S10", "S13", "S47", "S08", "S28", "S03", "S06", "S64", "S27",
+                              "S05", "S16", "S62", "S36", "S61"],
+                "plants": ["P-blue-4", "P-red-5", "P-blue-8", "P-green-7", "P-yellow-1", "P-yellow-4"],
+                "flowers": ["A01-calla-lily", "A02a-carnation", "A02b-carnation", "A03-datura", "A04-calla-lily"]}
 
 
 @pytest.fixture
@@ -136,6 +144,29 @@ def test_hint_of_a_flower_places_it_at_a_space(stub):
     resp = stub.Hint(pb.GartenbauHintRequest(garden=garden_msg(garden), tile="B-beetle-sweet-william"), timeout=60)
     assert [(o.placement.id, o.placement.HasField("at"), o.placement.at.row, o.placement.at.col)
             for o in resp.options] == [("B-beetle-sweet-william", True, 0, 0)]
+
+
+def test_cancelling_a_search_reaches_the_engine_and_frees_the_slot(start_server):
+    controls = []
+
+    def solve_optimal(*args, control=None, **kwargs):
+        controls.append(control)
+        return api.solve_optimal(*args, control=control, **kwargs)
+
+    # The real engine behind a recorder; uncancelled, this holding's search runs for the whole cap.
+    domain = types.SimpleNamespace(solve_optimal=solve_optimal)
+    srv = start_server(with_probe=False, workers=1, time_cap_s=120, call_time_cap_s=300,
+                       domains={"gartenbau": domain})
+    stub = gartenbau_pb2_grpc.GartenbauServiceStub(srv.channel())
+    future = stub.SolveOptimal.future(pb.GartenbauSolveOptimalRequest(holding=holding_msg(HARD_HOLDING)), timeout=300)
+    wait_until(lambda: controls)
+    future.cancel()
+    wait_until(lambda: controls[0].cancelled)
+    # Model building does not watch the control, the search does: the slot is back long before the cap.
+    wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=60)
+    calls = srv.runtime.metrics.calls
+    assert calls.labels("/gardens.v1.GartenbauService/SolveOptimal", "CANCELLED")._value.get() == 1
+    assert stub.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(HOLDING)), timeout=60).prestige == 18
 
 
 def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
