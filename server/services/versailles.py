@@ -133,7 +133,8 @@ class VersaillesServicer(versailles_pb2_grpc.VersaillesServiceServicer):
             r = self._fn("score")({"placements": placements(request.garden)})
         return pb.VersaillesScoreResponse(
             tiles=r["tiles"], areas=r["areas"], construction_site=r["construction_site"],
-            intermediate_area_points=r["intermediate_area_points"], intermediate_areas=areas_msg(r["intermediate_areas"]),
+            intermediate_area_points=r["intermediate_area_points"],
+            intermediate_areas=areas_msg(r["intermediate_areas"]),
             final_area_points=r["final_area_points"], final_areas=areas_msg(r["final_areas"]),
             solo_points=r["solo_points"])
 

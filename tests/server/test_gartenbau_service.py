@@ -1,4 +1,4 @@
-"""GartenbauService over a real channel on a real server: every RPC against solver.games.gartenbau.api, and bad input."""
+"""GartenbauService on a real server over a real channel: every RPC against the engine's api, and bad input."""
 from __future__ import annotations
 
 import json
@@ -123,8 +123,8 @@ def test_hint_ranks_like_the_domain(start_server):
     garden = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
               "tokens": {"flower_pot": False, "watering_can": False}}
     known = {"seedlings": [], "plants": ["P-red-1", "P-yellow-1"], "flowers": ["B-beetle-sweet-william"]}
-    resp = stub.Hint(pb.GartenbauHintRequest(garden=garden_msg(garden), tile="S07", known=pb.GartenbauKnownTiles(**known)),
-                     timeout=120)
+    request = pb.GartenbauHintRequest(garden=garden_msg(garden), tile="S07", known=pb.GartenbauKnownTiles(**known))
+    resp = stub.Hint(request, timeout=120)
     domain = api.hint(garden, "S07", known, control=SolveControl(time_limit_s=30))
     assert resp.tile == "S07"
     got = {str([[c.row, c.col] for c in o.placement.cells]): o for o in resp.options}

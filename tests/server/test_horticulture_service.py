@@ -1,4 +1,4 @@
-"""HorticultureService over a real channel on a real server: every RPC against solver.games.horticulture.api, and bad input."""
+"""HorticultureService on a real server over a real channel: every RPC against the engine's api, and bad input."""
 from __future__ import annotations
 
 import json
@@ -45,7 +45,8 @@ def planting(doc) -> pb.HorticulturePlanting:
 
 
 def day(doc) -> pb.HorticultureDay:
-    return pb.HorticultureDay(chosen=doc["chosen"], cards=doc.get("cards", []), plants=[planting(p) for p in doc["plants"]])
+    return pb.HorticultureDay(chosen=doc["chosen"], cards=doc.get("cards", []),
+                              plants=[planting(p) for p in doc["plants"]])
 
 
 def setup_fields(doc) -> dict:
@@ -106,7 +107,8 @@ def test_validate_and_score_a_record_like_the_domain(stub, one_day):
 
 
 def test_validate_lists_every_refusal_like_the_domain(stub, one_day):
-    bad_days = [dict(one_day["days"][0], plants=[{"plant": p["plant"], "at": [0, 6]} for p in one_day["days"][0]["plants"]])]
+    first = one_day["days"][0]
+    bad_days = [dict(first, plants=[{"plant": p["plant"], "at": [0, 6]} for p in first["plants"]])]
     resp = stub.Validate(pb.HorticultureValidateRequest(**setup_fields(SETUP), days=[day(d) for d in bad_days]),
                          timeout=30)
     d = api.validate(dict(SETUP, days=bad_days))
@@ -169,8 +171,8 @@ def test_hint_without_a_future_ranks_by_the_estimate(stub):
 
 
 def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
-    for call in (lambda: stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:2]),
-                                           timeout=0.2),
+    for call in (lambda: stub.SolveOptimal(
+                     pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:2]), timeout=0.2),
                  lambda: stub.SolveBestPlan(pb.HorticultureSolveBestPlanRequest(
                      side="A", path=pb.HorticulturePath(start=3, moves="DDDDDDD"), nursery=NURSERY[:2]), timeout=0.2),
                  lambda: stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=NURSERY[:2]), timeout=0.2)):
@@ -182,8 +184,8 @@ def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
 @pytest.mark.parametrize("call, field", [
     (lambda s: s.ValidatePath(pb.HorticultureValidatePathRequest(side="Z", path=pb.HorticulturePath(start=3))), "side"),
     (lambda s: s.ValidatePath(pb.HorticultureValidatePathRequest(side="A")), "path"),
-    (lambda s: s.ValidatePath(pb.HorticultureValidatePathRequest(side="A", path=pb.HorticulturePath(start=3, moves="DX"))),
-     "path.moves"),
+    (lambda s: s.ValidatePath(pb.HorticultureValidatePathRequest(
+        side="A", path=pb.HorticulturePath(start=3, moves="DX"))), "path.moves"),
     (lambda s: s.Score(pb.HorticultureScoreRequest(**dict(setup_fields(SETUP), plan=pb.HorticulturePlan(
         border="cactus", path="turnip", companions=["topiary", "carrot"])))), "plan.border"),
     (lambda s: s.Score(pb.HorticultureScoreRequest(**setup_fields(SETUP), garden=[
@@ -194,7 +196,8 @@ def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
      "gnome"),
     (lambda s: s.Validate(pb.HorticultureValidateRequest(**setup_fields(SETUP), days=[pb.HorticultureDay(chosen=999)])),
      "days[0].chosen"),
-    (lambda s: s.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:3])), "nursery"),
+    (lambda s: s.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:3])),
+     "nursery"),
     (lambda s: s.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=[NURSERY[0], 999])),
      "nursery[1]"),
     (lambda s: s.SolveBestPlan(pb.HorticultureSolveBestPlanRequest(side="A", nursery=NURSERY[:2])), "path"),

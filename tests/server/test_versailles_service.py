@@ -1,4 +1,4 @@
-"""VersaillesService over a real channel on a real server: every RPC against solver.games.versailles.api, and bad input."""
+"""VersaillesService on a real server over a real channel: every RPC against the engine's api, and bad input."""
 from __future__ import annotations
 
 import copy
