@@ -177,27 +177,31 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
 
     ceiling = None if pinned else counting_bound(catalog, starter, holding.seedlings, holding.plants,
                                                  holding.flowers, tokens, control)
-    small = _strip_board(len(holding.seedlings))
     fallback = None
-    if pinned is None and small < size:
-        # gardens of upright tiles in row pairs on a small board (plants across neighbouring tiles, beds
-        # of two such plants) are searched much faster, and they also fit the big board (both anchored
-        # top-left): when the best reaches the colour-budget ceiling it is optimal on any board;
-        # otherwise it becomes the big search's starting point
+    # Two quick searches on small boards: strip gardens (seedling tiles upright in row pairs, so
+    # plants run across neighbouring tiles and beds are two such plants) and free gardens on the
+    # smallest square. Both kinds fit the big board too (all anchored top-left): a garden reaching
+    # the colour-budget ceiling is optimal on any board; otherwise the better one starts the big search.
+    warm_ups = [(_strip_board(len(holding.seedlings)), True),
+                (max(3, math.ceil(math.sqrt(2 * (len(holding.seedlings) + 1)))), False)]
+    best = None
+    for small, strips in (w for w in warm_ups if pinned is None and w[0] < size):
         warm = build_model(catalog, small, starter, holding.seedlings, holding.plants, holding.flowers, tokens,
-                           strips=True)
-        status0, solver0 = control.solve(warm.model, control.new_solver(0.6 * limit))
-        if status0 in (cp_model.OPTIMAL, cp_model.FEASIBLE) and round(solver0.objective_value) == ceiling:
-            garden = _extract(warm, lambda v: solver0.value(v), holding, catalog, None)
+                           strips=strips)
+        status0, solver0 = control.solve(warm.model, control.new_solver(0.3 * limit))
+        if status0 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            continue
+        if round(solver0.objective_value) == ceiling:
+            garden = _extract(warm, solver0.value, holding, catalog, None)
             pure = _check(garden, catalog, ceiling)
             return Solution("optimal", size, time.perf_counter() - start, pure.total, ceiling, garden, pure)
-        gm = model_on(size)
-        if status0 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            settled = _hint_from(warm, solver0, gm, control, limit)
-            if settled is not None:
-                fallback = (_extract(warm, lambda v: solver0.value(v), holding, catalog, None), settled)
-    else:
-        gm = model_on(size)
+        if best is None or solver0.objective_value > best[1].objective_value:
+            best = (warm, solver0)
+    gm = model_on(size)
+    if best is not None:
+        settled = _hint_from(best[0], best[1], gm, control, limit)
+        if settled is not None:
+            fallback = (_extract(best[0], best[1].value, holding, catalog, None), settled)
     remaining = max(0.05, limit - (time.perf_counter() - start))
     status, solver = control.solve(gm.model, control.new_solver(remaining))
     name = STATUS.get(status, "unknown")
