@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from solver.core.grid import components  # noqa: F401  (re-exported: rules and scoring group spaces with it)
 from solver.errors import InputError
 
 from .data import Catalog, Flower, Plant, Seedling
@@ -22,28 +23,6 @@ DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N, E, S, W
 
 def step(cell: Cell, direction: tuple[int, int]) -> Cell:
     return (cell[0] + direction[0], cell[1] + direction[1])
-
-
-def components(members, linked=None) -> list[set[Cell]]:
-    """Orthogonally connected groups of `members` (only through pairs `linked` accepts, if given),
-    largest first, ties broken by the smallest cell so the order is deterministic."""
-    todo = set(members)
-    groups = []
-    while todo:
-        start = min(todo)
-        todo.discard(start)
-        group, stack = {start}, [start]
-        while stack:
-            cur = stack.pop()
-            for d in DIRECTIONS:
-                n = step(cur, d)
-                if n in todo and (linked is None or linked(cur, n)):
-                    todo.discard(n)
-                    group.add(n)
-                    stack.append(n)
-        groups.append(group)
-    groups.sort(key=lambda g: (-len(g), min(g)))
-    return groups
 
 
 def flower_cells(at: Cell) -> tuple[Cell, ...]:
