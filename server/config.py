@@ -40,6 +40,10 @@ class ServerConfig:
     max_count_cap: int = 1000
     tiles_file: str = ""  # empty = the reference catalog shipped with the solver
     cards_file: str = ""
+    puzzles_db: str = ""  # the daily-puzzle SQLite file; empty = var/puzzles.sqlite
+    # PuzzleService serves dates from today - past to today + future days (UTC); -1 = its default (1)
+    puzzles_past_days: int = -1
+    puzzles_future_days: int = -1
     metrics_port: int = -1  # -1 = no metrics endpoint; 0 = any free port
     metrics_address: str = "localhost"
     tls_cert: str = ""
