@@ -8,7 +8,7 @@ PROTOS := $(shell find proto -name '*.proto' 2>/dev/null)
 GEN_STAMP := $(GEN)/.stamp
 ADDRESS ?= localhost:50051
 
-.PHONY: run test setup proto bench clean
+.PHONY: run test setup proto web bench clean
 
 setup: $(STAMP) $(GEN_STAMP)
 
@@ -28,8 +28,18 @@ $(GEN_STAMP): $(STAMP) $(PROTOS)
 
 proto: $(GEN_STAMP)
 
-run: setup
-	$(BIN)/python -m server --address $(ADDRESS)
+# The browser page: client stubs generated from proto/ and bundled into web/dist (node + npm).
+WEB_STAMP := web/dist/.stamp
+WEB_SOURCES := $(shell find web/src web/static -type f 2>/dev/null) web/build.mjs web/package-lock.json
+$(WEB_STAMP): $(GEN_STAMP) $(PROTOS) $(WEB_SOURCES)
+	cd web && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && npm run build --silent
+	touch $(WEB_STAMP)
+
+web: $(WEB_STAMP)
+
+# gRPC server + Envoy (gRPC-Web) + the page; prints GRPC, ENVOY and PAGE addresses.
+run: setup web
+	$(BIN)/python -m server.web --address $(ADDRESS)
 
 test: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider
@@ -38,4 +48,4 @@ bench: setup
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(GEN)
+	rm -rf $(VENV) $(GEN) web/node_modules web/dist web/gen
