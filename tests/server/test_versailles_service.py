@@ -2,18 +2,14 @@
 from __future__ import annotations
 
 import copy
-import json
-import re
-from pathlib import Path
 
 import grpc
 import pytest
-from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+import game_docs
 from gardens.v1 import versailles_pb2 as pb, versailles_pb2_grpc
-from server.cli.main import main as cli
 from solver.games.versailles import api
 
 GARDEN = [{"tile": 4, "x": 0, "y": 0, "rotation": 0}, {"tile": 5, "x": 2, "y": 0, "rotation": 0}]  # BB/YY, GG/RR
@@ -180,48 +176,13 @@ def test_malformed_input_names_the_field(stub, call, field):
 
 # ---- docs/games-service.md -----------------------------------------------------------------
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "games-service.md"
 SERVICE = "VersaillesService"
-QUICK = {"Validate", "Score", "ScoreGame", "ValidatePath"}
-
-
-def doc_examples() -> list[tuple[str, str, str]]:
-    """(method, request JSON, abridged answer) per `gardens call` example in this service's section."""
-    section = DOC.read_text().split(f"### {SERVICE}", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
-    return [(m.group(1), m.group(2), m.group(3)) for m in re.finditer(
-        r"^gardens call --server \S+ (?:\w+\.)?(\w+) '([^']*)'\n((?:# .*\n)*)", section, re.M)]
-
-
-def flatten(value, out: set) -> set:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if not isinstance(v, (dict, list)):
-                out.add((k, json.dumps(v)))
-            flatten(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            flatten(v, out)
-    return out
 
 
 def test_every_rpc_has_a_doc_example_that_parses():
-    methods = pb.DESCRIPTOR.services_by_name[SERVICE].methods_by_name
-    examples = doc_examples()
-    assert set(methods) == {m for m, _, _ in examples}
-    for method, body, _ in examples:
-        json_format.Parse(body, getattr(pb, methods[method].input_type.name)())
+    game_docs.check_every_rpc_has_a_doc_example(pb, SERVICE)
 
 
-@pytest.mark.parametrize("method, body, answer", [e for e in doc_examples() if e[0] in QUICK or "INVALID" in e[2]])
+@pytest.mark.parametrize("method, body, answer", game_docs.quick_examples(SERVICE))
 def test_quick_doc_examples_answer_as_documented(start_server, capsys, method, body, answer):
-    srv = start_server(with_probe=False)
-    code = cli(["call", "--server", srv.target, f"{SERVICE}.{method}", body])
-    out, err = capsys.readouterr()
-    if answer.startswith("# INVALID_ARGUMENT"):
-        assert code == 1
-        for line in answer.splitlines()[1:]:
-            assert line[1:].strip() in err
-        return
-    assert code == 0, err
-    documented = {(k, v) for k, v in re.findall(r'"(\w+)": (-?\d+|true|false|"[^"]*")', answer) if "..." not in v}
-    assert documented and documented <= flatten(json.loads(out), set())
+    game_docs.check_quick_example(start_server, capsys, SERVICE, method, body, answer)
