@@ -50,7 +50,9 @@ class Explanation:
     seconds: float = 0.0
 
 
-def _solver(control: SolveControl, deterministic_s: float | None = None) -> cp_model.CpSolver:
+def tuned_solver(control: SolveControl, deterministic_s: float | None = None) -> cp_model.CpSolver:
+    """A CP-SAT solver with the control's limits, workers and seed, and the parameters measured best
+    for Gardeners models (hints and anything else solving a GardenModel should use it too)."""
     solver = control.new_solver()
     if deterministic_s is not None:
         # a budget in CP-SAT's deterministic time, so whether it suffices does not depend on load
@@ -72,7 +74,8 @@ def _solver(control: SolveControl, deterministic_s: float | None = None) -> cp_m
     return solver
 
 
-def _verify(garden: Garden, cards: list[Card]) -> Garden:
+def verified(garden: Garden, cards: list[Card]) -> Garden:
+    """The garden, once the pure checker confirms it is complete and meets every card."""
     report = check(garden, cards)
     if not report.complete or any(v.status != SATISFIED for v in report.verdicts):
         raise EngineError(f"solver garden fails the checker on {report.broken}:\n{garden.render()}")
@@ -83,7 +86,7 @@ def _tiles(mode: Mode, catalog: Catalog):
     return catalog.tiles_of(mode.tile_sets)
 
 
-def _check_fit(mode: Mode, catalog: Catalog) -> None:
+def check_fit(mode: Mode, catalog: Catalog) -> None:
     from solver.errors import InputError
     need = mode.size * mode.size
     have = len(_tiles(mode, catalog))
@@ -95,7 +98,7 @@ def _check_fit(mode: Mode, catalog: Catalog) -> None:
 def solve(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None) -> Solved:
     """A complete garden meeting every card, a proof that none exists, or unknown within the limit."""
     control = control or SolveControl()
-    _check_fit(mode, catalog)
+    check_fit(mode, catalog)
     start = time.perf_counter()
     gm = GardenModel(cards, mode, _tiles(mode, catalog))
     for card in cards:
@@ -107,16 +110,16 @@ def solve(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl
         # solution (checked below like any other); "infeasible" here proves nothing, so fall through.
         for card in cards:
             post(gm, card, gm.model.new_constant(1), rings_only=True)
-        status, solver = control.solve(gm.model, _solver(control, FAST_PATH_DETERMINISTIC_TIME))
+        status, solver = control.solve(gm.model, tuned_solver(control, FAST_PATH_DETERMINISTIC_TIME))
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Solved(SOLVABLE, _verify(gm.to_garden(gm.chosen(solver)), cards), time.perf_counter() - start)
+            return Solved(SOLVABLE, verified(gm.to_garden(gm.chosen(solver)), cards), time.perf_counter() - start)
         gm = GardenModel(cards, mode, _tiles(mode, catalog))
     for card in cards:
         post(gm, card, gm.model.new_constant(1))
-    status, solver = control.solve(gm.model, _solver(control))
+    status, solver = control.solve(gm.model, tuned_solver(control))
     elapsed = time.perf_counter() - start
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Solved(SOLVABLE, _verify(gm.to_garden(gm.chosen(solver)), cards), elapsed)
+        return Solved(SOLVABLE, verified(gm.to_garden(gm.chosen(solver)), cards), elapsed)
     if status == cp_model.INFEASIBLE:
         return Solved(UNSOLVABLE, None, elapsed)
     return Solved(UNKNOWN, None, elapsed)
@@ -144,7 +147,7 @@ class _Oracle:
 
     def _model(self) -> GardenModel:
         if self._gm is None:
-            _check_fit(self.mode, self.catalog)
+            check_fit(self.mode, self.catalog)
             gm = GardenModel(self.cards, self.mode, _tiles(self.mode, self.catalog))
             self._lits = [gm.model.new_bool_var(f"card{i}") for i in range(len(self.cards))]
             for card, lit in zip(self.cards, self._lits):
@@ -162,9 +165,9 @@ class _Oracle:
         gm = self._model()
         gm.model.clear_assumptions()
         gm.model.add_assumptions([self._lits[i] for i in sorted(subset)])
-        status, solver = self.control.solve(gm.model, _solver(self.control))
+        status, solver = self.control.solve(gm.model, tuned_solver(self.control))
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            garden = _verify(gm.to_garden(gm.chosen(solver)), [self.cards[i] for i in sorted(subset)])
+            garden = verified(gm.to_garden(gm.chosen(solver)), [self.cards[i] for i in sorted(subset)])
             report = check(garden, self.cards)
             happy = frozenset(i for i, v in enumerate(report.verdicts) if v.status == SATISFIED)
             self.solvable_sets.append(happy)
@@ -267,7 +270,7 @@ def count_solutions(cards: list[Card], mode: Mode, catalog: Catalog, cap: int,
     see (tiles identical for every active card are one class; a tile's rotation matters only if a
     card reads benches or paths), counted once for all 4 rotations of the whole garden."""
     control = control or SolveControl()
-    _check_fit(mode, catalog)
+    check_fit(mode, catalog)
     gm = GardenModel(cards, mode, _tiles(mode, catalog))
     if any(impossible(gm, c) for c in cards):
         return Count(0, True)
@@ -275,13 +278,13 @@ def count_solutions(cards: list[Card], mode: Mode, catalog: Catalog, cap: int,
         post(gm, card, gm.model.new_constant(1))
     found: list[Garden] = []
     while len(found) < cap:
-        status, solver = control.solve(gm.model, _solver(control))
+        status, solver = control.solve(gm.model, tuned_solver(control))
         if status == cp_model.INFEASIBLE:
             return Count(len(found), True, found)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Count(len(found), False, found)
         chosen = gm.chosen(solver)
-        found.append(_verify(gm.to_garden(chosen), cards))
+        found.append(verified(gm.to_garden(chosen), cards))
         gm.block(chosen)
     return Count(len(found), False, found)
 
@@ -301,7 +304,7 @@ def closest_solution(current: Garden, cards: list[Card], mode: Mode, catalog: Ca
     """A valid garden keeping as many of the current garden's tiles in place (same cell, same
     rotation) as possible; proven optimal when the verdict says so."""
     control = control or SolveControl()
-    _check_fit(mode, catalog)
+    check_fit(mode, catalog)
     start = time.perf_counter()
     gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
     if any(impossible(gm, c) for c in cards):
@@ -314,14 +317,14 @@ def closest_solution(current: Garden, cards: list[Card], mode: Mode, catalog: Ca
         keep.append(lit)
         gm.model.add_hint(lit, 1)
     gm.model.maximize(sum(keep))
-    status, solver = control.solve(gm.model, _solver(control))
+    status, solver = control.solve(gm.model, tuned_solver(control))
     elapsed = time.perf_counter() - start
     if status == cp_model.INFEASIBLE:
         return Closest("unsolvable", seconds=elapsed)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Closest("unknown", bound=len(keep), seconds=elapsed)
     prefer = {cell: (p.tile.id, p.rotation) for cell, p in current.cells.items()}
-    garden = _verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+    garden = verified(gm.to_garden(gm.chosen(solver), prefer), cards)
     kept = sum(1 for cell, p in current.cells.items()
                if (g := garden.get(cell)) and g.tile.id == p.tile.id and g.rotation == p.rotation)
     objective = round(solver.objective_value)
@@ -336,7 +339,7 @@ def complete(partial: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
     """A completion of `partial` (its tiles stay where they are, same rotation) meeting every card,
     a proof that none exists, or unknown within the limit."""
     control = control or SolveControl()
-    _check_fit(mode, catalog)
+    check_fit(mode, catalog)
     start = time.perf_counter()
     gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=not partial.cells)
     for card in cards:
@@ -346,11 +349,11 @@ def complete(partial: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
     fix_placements(gm, partial)
     for card in cards:
         post(gm, card, gm.model.new_constant(1))
-    status, solver = control.solve(gm.model, _solver(control))
+    status, solver = control.solve(gm.model, tuned_solver(control))
     elapsed = time.perf_counter() - start
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         prefer = {cell: (p.tile.id, p.rotation) for cell, p in partial.cells.items()}
-        garden = _verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+        garden = verified(gm.to_garden(gm.chosen(solver), prefer), cards)
         if any(garden.get(c) != p for c, p in partial.cells.items()):
             raise EngineError("a completion moved a tile of the partial garden")
         return Solved(SOLVABLE, garden, elapsed)

@@ -66,7 +66,7 @@ def _tiles(mode: Mode, catalog: Catalog):
 
 
 def _check_garden(garden: Garden, mode: Mode, catalog: Catalog) -> None:
-    engine._check_fit(mode, catalog)
+    engine.check_fit(mode, catalog)
     if garden.size != mode.size:
         raise InputError("size", f"mode {mode.name} plays on a {mode.size}x{mode.size} garden", garden.size)
     allowed = {t.id for t in _tiles(mode, catalog)}
@@ -85,10 +85,10 @@ def _complete(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
             engine.fix_placements(gm, garden)
             for card in cards:
                 post(gm, card, gm.model.new_constant(1), rings_only=True)
-            status, solver = control.solve(gm.model, engine._solver(control, engine.FAST_PATH_DETERMINISTIC_TIME))
+            status, solver = control.solve(gm.model, engine.tuned_solver(control, engine.FAST_PATH_DETERMINISTIC_TIME))
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 prefer = {c: (p.tile.id, p.rotation) for c, p in garden.cells.items()}
-                witness = engine._verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+                witness = engine.verified(gm.to_garden(gm.chosen(solver), prefer), cards)
                 if any(witness.get(c) != p for c, p in garden.cells.items()):
                     raise engine.EngineError("a ring completion moved a tile of the garden")
                 return engine.Solved(engine.SOLVABLE, witness, time.perf_counter() - start)
@@ -131,7 +131,7 @@ def complete_floating(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
             m.add_implication(lit, gm.y[((r + dr, c + dc), gm.sig_of[(p.tile.id, p.rotation)])])
     for card in cards:
         post(gm, card, m.new_constant(1))
-    status, solver = control.solve(m, engine._solver(control))
+    status, solver = control.solve(m, engine.tuned_solver(control))
     elapsed = time.perf_counter() - start
     if status == cp_model.INFEASIBLE:
         return engine.Solved(engine.UNSOLVABLE, None, elapsed), None
@@ -140,7 +140,7 @@ def complete_floating(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
     shift = next(o for o, lit in zip(shifts, lits) if solver.boolean_value(lit))
     moved = shifted(garden, shift)
     prefer = {cell: (p.tile.id, p.rotation) for cell, p in moved.cells.items()}
-    witness = engine._verify(gm.to_garden(gm.chosen(solver), prefer), cards)
+    witness = engine.verified(gm.to_garden(gm.chosen(solver), prefer), cards)
     if any(witness.get(c) != p for c, p in moved.cells.items()):
         raise engine.EngineError("a floating completion moved a tile of the garden")
     return engine.Solved(engine.SOLVABLE, witness, elapsed), shift
@@ -391,7 +391,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     m.maximize(cp_model.LinearExpr.sum(list(keep.values())))
     verdict, order, solver = "unknown", [], None
     for _ in range(MAX_REPAIR_ROUNDS):
-        status, solver = control.solve(m, engine._solver(control))
+        status, solver = control.solve(m, engine.tuned_solver(control))
         if status == cp_model.INFEASIBLE:
             return Repair("unsolvable", removal_rules=removal_rules, seconds=time.perf_counter() - start)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -425,7 +425,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     prefer = {cell: (p.tile.id, p.rotation) for cell, p in garden.cells.items()}
     stay = placed - set(order)
     dr, dc = shift = next(o for o, lit in shifts.items() if solver.boolean_value(lit))
-    witness = engine._verify(gm.to_garden(gm.chosen(solver), {(r + dr, c + dc): prefer[(r, c)] for r, c in stay}),
+    witness = engine.verified(gm.to_garden(gm.chosen(solver), {(r + dr, c + dc): prefer[(r, c)] for r, c in stay}),
                              cards)
     kept = {(r, c) for r, c in placed if witness.get((r + dr, c + dc)) == garden.get((r, c))}
     if not stay <= kept:
@@ -674,13 +674,13 @@ def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
     for card in cards:
         post(gm, card, gm.model.new_constant(1))
     m = gm.model
-    status, solver = control.solve(m, engine._solver(control))
+    status, solver = control.solve(m, engine.tuned_solver(control))
     if status == cp_model.INFEASIBLE:
         return Forced(engine.UNSOLVABLE, seconds=time.perf_counter() - start)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Forced(engine.UNKNOWN, seconds=time.perf_counter() - start)
     witness = gm.chosen(solver)
-    engine._verify(gm.to_garden(witness, {c: (p.tile.id, p.rotation) for c, p in garden.cells.items()}), cards)
+    engine.verified(gm.to_garden(witness, {c: (p.tile.id, p.rotation) for c, p in garden.cells.items()}), cards)
     candidates = {c: s for c, s in witness.items() if c not in garden.cells}
     # A short search for a completion differing from the witness on as many candidates as possible
     # clears most non-forced cells at once; only feasible solutions are used, nothing is claimed.
@@ -688,7 +688,7 @@ def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
         if not candidates:
             break
         m.minimize(cp_model.LinearExpr.sum([gm.y[(c, s)] for c, s in candidates.items()]))
-        diverse = engine._solver(control, DIVERSE_DETERMINISTIC_TIME)
+        diverse = engine.tuned_solver(control, DIVERSE_DETERMINISTIC_TIME)
         status, solver = control.solve(m, diverse)
         m.clear_objective()
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -709,7 +709,7 @@ def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
         for c, s in witness.items():
             m.add_hint(gm.y[(c, s)], 1)
         m.add_assumptions([gm.y[(cell, sig)].Not()])
-        status, solver = control.solve(m, engine._solver(control))
+        status, solver = control.solve(m, engine.tuned_solver(control))
         if status == cp_model.INFEASIBLE:
             tiles = gm.classes[gm.sig_class[sig]]
             rotations = {t.id: tuple(r for r in range(4) if gm.sig_of[(t.id, r)] == sig) for t in tiles}
