@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from game_docs import flatten
 from server import config as config_mod
 from server.cli.main import main
 
@@ -22,18 +23,6 @@ def doc_examples() -> list[tuple[str, str, str]]:
     for m in re.finditer(r"^gardens call (\w+)(?: '([^']*)')?\n((?:# .*\n)*)", block, re.M):
         examples.append((m.group(1), m.group(2) or "{}", m.group(3)))
     return examples
-
-
-def _flatten(value, out: set) -> set:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if not isinstance(v, (dict, list)):
-                out.add((k, json.dumps(v)))
-            _flatten(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _flatten(v, out)
-    return out
 
 
 def test_every_rpc_has_a_doc_example_and_cli_help():
@@ -59,7 +48,7 @@ def test_doc_example_runs_and_answers_as_documented(start_server, capsys, method
             assert line[1:].strip() in err
         return
     assert code == 0, err
-    got = _flatten(json.loads(out), set())
+    got = flatten(json.loads(out), set())
     documented = re.findall(r'"(\w+)": ("[^"]*"|true|false|-?\d+)', answer)
     assert documented
     for key, value in documented:
