@@ -58,8 +58,11 @@ def top(request: pb.VersaillesHintRequest) -> int:
     return request.top or MAX_LOOKAHEAD_TOP
 
 
-def time_limit(control) -> float:
-    return min(control.time_limit_s, MAX_TIME_LIMIT_S)
+def capped(control):
+    """The call's SolveControl (client deadline, server cap, cancelled with the call), its time
+    limit kept within what the engine accepts."""
+    control.time_limit_s = min(control.time_limit_s, MAX_TIME_LIMIT_S)
+    return control
 
 
 # ---- requests -> domain -------------------------------------------------------------------
@@ -152,9 +155,8 @@ class VersaillesServicer(versailles_pb2_grpc.VersaillesServiceServicer):
 
     def SolveOptimal(self, request, context):
         board = request.board if request.HasField("board") else None
-        # The engine takes a time limit, not a SolveControl: cancellation does not reach its search yet.
-        limit = time_limit(self.rt.control(context))
-        r = self._fn("solve_optimal")(list(request.tiles), time_limit=limit, seed=self.config.seed, board=board)
+        control = capped(self.rt.control(context))  # a cancelled or expired call stops the search
+        r = self._fn("solve_optimal")(list(request.tiles), board=board, control=control)
         msg = pb.VersaillesSolveOptimalResponse(status=_STATUS[r["status"]], points=r["points"], bound=r["bound"],
                                                 board=r["board"], heuristic_points=r["heuristic_points"])
         if r["placements"]:
@@ -163,10 +165,10 @@ class VersaillesServicer(versailles_pb2_grpc.VersaillesServiceServicer):
 
     def Hint(self, request, context):
         count = top(request)
-        limit = time_limit(self.rt.control(context))
+        control = capped(self.rt.control(context))
         with value_errors_under(_HINT_GARDEN):
             r = self._fn("hint")(placements(request.garden), request.next_tile, list(request.upcoming) or None,
-                                 time_limit=limit, seed=self.config.seed, top=count)
+                                 top=count, control=control)
         return pb.VersaillesHintResponse(tile=r["tile"], placements=[
             pb.VersaillesHintOption(placement=placement_msg(o), points=o["points"], reachable=o.get("reachable"),
                                     status=_STATUS[o.get("status")], bound=o.get("bound"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from solver.core.solve import SolveControl
 from solver.games.versailles.data import Catalog, default_catalog, load_catalog
 from solver.games.versailles.game import play
 from solver.games.versailles.hint import rank_placements
@@ -116,23 +117,36 @@ def _tile_sequence(tiles: Any, catalog: Catalog, where: str = "tiles", most: int
     return out
 
 
+def _control(time_limit: Any, seed: Any, control: SolveControl | None) -> SolveControl:
+    """The caller's control, or one worker with a wall-clock `time_limit` and `seed`."""
+    if control is not None:
+        if not isinstance(control, SolveControl):
+            raise TypeError(f"control: expected a SolveControl, got {control!r}")
+        return control
+    limit, seed = _limits(time_limit, seed)
+    return SolveControl(time_limit_s=limit, num_workers=1, random_seed=seed)
+
+
 def solve_optimal(tiles: Any, time_limit: Any = 10.0, seed: Any = 0, board: Any = None,
-                  catalog_path: str | Path | None = None) -> dict:
+                  catalog_path: str | Path | None = None, control: SolveControl | None = None) -> dict:
     """The garden maximising intermediate + final garden points for tiles received in this order
     (each tile touching the garden at its turn), within a square of `board` fields per side.
 
-    status "optimal" only when CP-SAT proved it; "feasible" comes with the proved bound.
+    status "optimal" only when proved; "feasible" comes with the proved bound. With `control`,
+    its limits, workers and seed replace `time_limit` and `seed`, and every search runs through
+    it (cancel() stops the call); with control.deterministic_limit and num_workers=1 the answer
+    (all but "seconds") is the same on every run.
     """
     catalog = _catalog(catalog_path)
     sequence = _tile_sequence(tiles, catalog)
-    limit, seed = _limits(time_limit, seed)
+    control = _control(time_limit, seed, control)
     if board is not None and (isinstance(board, bool) or not isinstance(board, int) or not 2 <= board <= 24):
         raise ValueError(f"board: expected 2 to 24 fields per side, got {board!r}")
-    return solve_solo(sequence, catalog, limit, seed, board).as_dict()
+    return solve_solo(sequence, catalog, control, board=board).as_dict()
 
 
 def hint(garden: Any, next_tile: Any, upcoming: Any = None, time_limit: Any = 5.0, seed: Any = 0,
-         top: Any = 10, catalog_path: str | Path | None = None) -> dict:
+         top: Any = 10, catalog_path: str | Path | None = None, control: SolveControl | None = None) -> dict:
     """Placements of `next_tile` ranked by the garden points they reach.
 
     Without `upcoming` tiles, a placement reaches the points of the scoring the next tile belongs to
@@ -148,7 +162,7 @@ def hint(garden: Any, next_tile: Any, upcoming: Any = None, time_limit: Any = 5.
         raise ValueError(f"next_tile: tile {next_tile} is already in the garden")
     if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= 200:
         raise ValueError(f"top: expected 1 to 200 placements, got {top!r}")
-    limit, seed = _limits(time_limit, seed)
+    control = _control(time_limit, seed, control)
     total = catalog.setup.stages * catalog.setup.rounds_per_stage
     if len(placements) >= total:
         raise ValueError(f"garden: already holds {len(placements)} tiles, the most a player receives")
@@ -159,5 +173,5 @@ def hint(garden: Any, next_tile: Any, upcoming: Any = None, time_limit: Any = 5.
     if any(t.id == next_tile or t.id in {p.tile for p in placements} for t in future):
         raise ValueError("upcoming: a tile is repeated or already in the garden")
     tile = catalog.tiles[next_tile]
-    ranked = rank_placements(placements, built, tile, future, catalog, limit, seed, top)
+    ranked = rank_placements(placements, built, tile, future, catalog, control, top)
     return {"tile": next_tile, "placements": ranked}

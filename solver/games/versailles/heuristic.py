@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import random
-import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.rules import Cell, Placement, legal_placements, neighbours, placed_fields
@@ -41,21 +40,22 @@ def _targets(tiles: Sequence[Tile], catalog: Catalog, upto: int, k: int, rng: ra
 
 def greedy_garden(tiles: Sequence[Tile], catalog: Catalog, rng: random.Random, board: int | None = None,
                   restarts: int = 4, ceiling: int | None = None,
-                  deadline: float | None = None) -> tuple[list[Placement], int]:
+                  stop: Callable[[], bool] | None = None) -> tuple[list[Placement], int]:
     """Best of `restarts` randomised greedy runs: each tile goes where it most enlarges the areas of
     the garden types the coming scoring is likely to count (those with the most fields).
 
     With `board`, every garden keeps its bounding box within board x board fields and the first tile
     unturned; the result is shifted to touch the top-left corner, so it is a valid model hint.
-    Stops early once a garden reaches `ceiling` points or `deadline` (time.perf_counter) passes.
+    Stops early once a garden reaches `ceiling` points or `stop()` says so (the caller's clock or
+    cancellation; restarts are counted, never timed, here, and all randomness comes from `rng`).
     """
     checkpoints = solo_checkpoints(len(tiles), catalog)
     jokers = set(catalog.joker_types)
     best: tuple[int, list[Placement]] | None = None
     for attempt in range(max(1, restarts)):
         if best is not None and ((ceiling is not None and best[0] >= ceiling)
-                                 or (deadline is not None and time.perf_counter() > deadline)):
-            break  # nothing left to gain, or out of time (the only wall-clock dependence here)
+                                 or (stop is not None and stop())):
+            break  # nothing left to gain, or the caller says stop
         # weights per type for each tile index: types of the next scoring count most
         plan = []
         for upto, k in checkpoints:

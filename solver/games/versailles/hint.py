@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from solver.core.solve import SolveControl
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.model import build_solo_model, run
 from solver.games.versailles.rules import Cell, Garden, Placement, legal_placements, placed_fields
@@ -31,7 +32,10 @@ def points_now(prefix: Sequence[dict[Cell, str]], catalog: Catalog) -> int:
 
 
 def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile, upcoming: Sequence[Tile],
-                    catalog: Catalog, time_limit: float, seed: int, top: int) -> list[dict]:
+                    catalog: Catalog, control: SolveControl, top: int) -> list[dict]:
+    """Legal placements of `tile` ranked by points now; with `upcoming` tiles, the best `top` are
+    re-ranked by the CP-SAT optimum over them, each search through `control` with an equal share
+    of its limit (wall time, or deterministic time when the control is deterministic)."""
     prefix: list[dict[Cell, str]] = []
     fields: dict[Cell, str] = {}
     for p in placements:
@@ -48,9 +52,10 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
                                r["placement"].rotation))
     ranked = ranked[:top]
     if upcoming:
-        share = time_limit / max(1, len(ranked))
+        share = control.time_limit_s / max(1, len(ranked))
+        work = control.deterministic_limit / max(1, len(ranked)) if control.deterministic_limit is not None else None
         for r in ranked:
-            r.update(_reachable(list(placements) + [r["placement"]], upcoming, catalog, share, seed))
+            r.update(_reachable(list(placements) + [r["placement"]], upcoming, catalog, control, share, work))
         ranked.sort(key=lambda r: (-(r["reachable"] if r["reachable"] is not None else -1), -r["points"],
                                    -r["areas"]))
     out = []
@@ -62,8 +67,8 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
     return out
 
 
-def _reachable(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalog, time_limit: float,
-               seed: int) -> dict:
+def _reachable(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalog, control: SolveControl,
+               time_limit: float, work: float | None) -> dict:
     """Best solo points over the whole sequence with `fixed` kept where it is (CP-SAT), starting
     from a greedy continuation so that a garden is known before the search begins."""
     tiles = [catalog.tiles[p.tile] for p in fixed] + list(upcoming)
@@ -83,7 +88,7 @@ def _reachable(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalo
     start = _continue(fixed, upcoming, catalog, checkpoints, board, offset)
     if start is not None:
         solo.hint_garden(start)  # a complete assignment: CP-SAT starts from this garden at once
-    res = run(solo, tiles, max(0.05, time_limit), seed, presolve=False)
+    res = run(solo, tiles, control, time_limit=max(0.05, time_limit), work=work, presolve=False)
     placements = res.placements or start
     if placements is None:
         return {"reachable": None, "status": res.status, "bound": res.bound}

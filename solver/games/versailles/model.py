@@ -6,6 +6,7 @@ from typing import Sequence
 
 from ortools.sat.python import cp_model
 
+from solver.core.solve import SolveControl
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.rules import Placement, border, distinct_rotations, footprint
 from solver.games.versailles.scoring import components
@@ -246,23 +247,30 @@ class SoloSolve:
     bound: int | None
     wall_time: float
     branches: int
+    work: float = 0.0  # CP-SAT deterministic time spent
 
 
 STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
           cp_model.INFEASIBLE: "infeasible", cp_model.UNKNOWN: "unknown", cp_model.MODEL_INVALID: "invalid"}
 
 
-def run(solo: SoloModel, tiles: Sequence[Tile], time_limit: float, seed: int,
-        deterministic_limit: float | None = None, presolve: bool = True) -> SoloSolve:
-    """Solve on one worker with a fixed seed and a time limit."""
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.cp_model_presolve = presolve
-    if deterministic_limit is not None:
-        solver.parameters.max_deterministic_time = deterministic_limit
-    code = solver.solve(solo.model)
+def run(solo: SoloModel, tiles: Sequence[Tile], control: SolveControl, time_limit: float | None = None,
+        work: float | None = None, presolve: bool = True, workers: int | None = None) -> SoloSolve:
+    """One CP-SAT search through `control` (so cancelling the control stops it).
+
+    `time_limit` caps its wall time (within control.time_limit_s; ignored when the control is
+    deterministic: then no wall clock limits it); `work` caps its deterministic time (within
+    control.deterministic_limit). `workers` overrides control.num_workers.
+    """
+    solver = control.new_solver(time_limit)
+    p = solver.parameters
+    if work is not None:
+        cap = control.deterministic_limit
+        p.max_deterministic_time = max(0.001, work if cap is None else min(work, cap))
+    p.cp_model_presolve = presolve
+    if workers is not None:
+        p.num_workers = workers
+    code, solver = control.solve(solo.model, solver)
     status = STATUS[code]
     if status == "invalid":
         raise RuntimeError(f"CP-SAT rejected the Versailles model: {solo.model.validate()}")
@@ -272,4 +280,4 @@ def run(solo: SoloModel, tiles: Sequence[Tile], time_limit: float, seed: int,
         solo.placements(solver, tiles) if found else None,
         round(solver.objective_value) if found else None,
         round(solver.best_objective_bound) if code != cp_model.INFEASIBLE else None,
-        solver.wall_time, solver.num_branches)
+        solver.wall_time, solver.num_branches, solver.deterministic_time)

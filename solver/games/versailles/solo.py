@@ -7,9 +7,10 @@ import time
 from dataclasses import dataclass
 from typing import Sequence
 
+from solver.core.solve import SolveControl
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.heuristic import greedy_garden
-from solver.games.versailles.model import SoloModel, build_solo_model, run
+from solver.games.versailles.model import SoloModel, SoloSolve, build_solo_model, run
 from solver.games.versailles.rules import Placement, build_garden
 from solver.games.versailles.scoring import solo_checkpoints, solo_points
 
@@ -27,11 +28,13 @@ class SoloResult:
     board: int
     seconds: float
     heuristic_points: int
+    work: float = 0.0  # CP-SAT deterministic time of all searches (load-independent)
 
     def as_dict(self) -> dict:
         return {"status": self.status, "points": self.points, "bound": self.bound, "board": self.board,
                 "placements": [p.as_dict() for p in self.placements] if self.placements else None,
-                "seconds": round(self.seconds, 3), "heuristic_points": self.heuristic_points}
+                "seconds": round(self.seconds, 3), "heuristic_points": self.heuristic_points,
+                "deterministic_time": round(self.work, 3)}
 
 
 def default_board(n_tiles: int) -> int:
@@ -50,13 +53,48 @@ def counting_bound(tiles: Sequence[Tile], catalog: Catalog) -> int:
     return total
 
 
+class Budget:
+    """What is left of one call's limit: wall-clock seconds, or, when the control carries a
+    deterministic limit, CP-SAT deterministic time (then no clock is ever read, so the same
+    request gives the same garden on any machine)."""
+
+    def __init__(self, control: SolveControl):
+        self.control = control
+        self.deterministic = control.deterministic_limit is not None
+        self.total = control.deterministic_limit if self.deterministic else control.time_limit_s
+        self.started = time.perf_counter()
+        self.work = 0.0  # deterministic time spent by the searches so far
+
+    def spent(self) -> float:
+        return self.work if self.deterministic else time.perf_counter() - self.started
+
+    def left(self, upto: float = 1.0) -> float:
+        """What remains until `upto` (a fraction) of the total is spent."""
+        return upto * self.total - self.spent()
+
+    def stop(self, upto: float = 1.0) -> bool:
+        return self.control.cancelled or self.left(upto) <= 0
+
+    def run(self, solo: SoloModel, tiles: Sequence[Tile], most: float, work: float | None = None,
+            presolve: bool = True, workers: int | None = None) -> SoloSolve:
+        """One search capped at `most` of the budget's unit (seconds, or deterministic time) and
+        at `work` deterministic time, charged to the budget."""
+        most = max(0.05, most)
+        if self.deterministic:
+            work = most if work is None else min(work, most)
+        res = run(solo, tiles, self.control, time_limit=most, work=work, presolve=presolve, workers=workers)
+        self.work += res.work
+        return res
+
+
 def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], points: int, ceiling: int,
-            rng: random.Random, steps: int, seed: int, deadline: float) -> tuple[list[Placement], int]:
+            rng: random.Random, steps: int, budget: Budget, upto: float = 0.5) -> tuple[list[Placement], int]:
     """Large neighbourhood search: keep all but a few tiles where they are, let CP-SAT re-place
-    those few (a window of consecutive tiles or a random handful), keep any improvement."""
+    those few (a window of consecutive tiles or a random handful), keep any improvement.
+    Runs until `steps` are done or `upto` of the budget is spent."""
     n = len(tiles)
     for _ in range(steps):
-        if points >= ceiling or time.perf_counter() > deadline or n < 3:
+        if points >= ceiling or budget.stop(upto) or n < 3:
             break
         size = min(n - 1, rng.choice((3, 4)))
         if rng.random() < 0.5:
@@ -72,8 +110,8 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
         solo.model.clear_assumptions()
         solo.model.add_assumptions(keep)
         solo.hint_garden(placements)
-        step = run(solo, tiles, max(0.05, min(2.0, deadline - time.perf_counter())), seed,
-                   deterministic_limit=1.0, presolve=False)
+        # assumptions: one worker (the core machinery is single-threaded)
+        step = budget.run(solo, tiles, min(2.0, budget.left(upto)), work=1.0, presolve=False, workers=1)
         if step.placements is not None:
             exact = solo_points(step.placements, solo.catalog)
             if exact > points:
@@ -82,25 +120,37 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
     return placements, points
 
 
-def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0, seed: int = 0,
+def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | None = None, *,
                board: int | None = None, restarts: int | None = None, presolve: bool | None = None,
-               search_steps: int | None = None) -> SoloResult:
+               search_steps: int | None = None, time_limit: float | None = None, seed: int = 0) -> SoloResult:
     """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
 
-    Greedy garden -> CP-SAT large neighbourhood search (up to 7 tiles, about half the time) -> full
-    CP-SAT solve from the best garden, which proves optimality or reports the best bound.
+    Every CP-SAT search runs through `control` (cancel() stops the call); control.time_limit_s
+    bounds the whole call's wall time, or, with control.deterministic_limit set, the total
+    deterministic time of its searches (with num_workers=1 the result is then reproducible).
+    Without a control, one is made from `time_limit` (default 10 s) and `seed` on one worker.
+
+    Greedy garden -> CP-SAT large neighbourhood search (up to 7 tiles, about half the budget) ->
+    full CP-SAT solve from the best garden, which proves optimality or reports the best bound.
     """
-    started = time.perf_counter()
+    if control is None:
+        control = SolveControl(time_limit_s=10.0 if time_limit is None else float(time_limit), num_workers=1,
+                               random_seed=seed)
+    elif not isinstance(control, SolveControl):
+        raise TypeError(f"control: expected a SolveControl, got {control!r}")
+    budget = Budget(control)
+    seed = control.random_seed
     board = board or default_board(len(tiles))
     checkpoints = solo_checkpoints(len(tiles), catalog)
     ceiling = counting_bound(tiles, catalog)
     if restarts is None:
-        # about 30% of the limit at the measured ~0.0008 s x tiles^2 per restart (0.035 s for 7
+        # about 30% of the budget at the measured ~0.0008 s x tiles^2 per restart (0.035 s for 7
         # tiles, 0.15 s for 14); a count, not a clock, so the same request gives the same garden
-        restarts = max(8, min(200, round(0.3 * time_limit / (0.0008 * len(tiles) ** 2))))
-    # the count decides on an idle machine; the clock only cuts the restarts short under heavy load
+        restarts = max(8, min(200, round(0.3 * budget.total / (0.0008 * len(tiles) ** 2))))
+    # the count decides; in wall-clock mode the clock also cuts the restarts short under heavy
+    # load, in deterministic mode only a cancellation does
     hint, hint_points = greedy_garden(tiles, catalog, random.Random(seed), board, restarts, ceiling,
-                                      deadline=started + 0.6 * time_limit)
+                                      stop=lambda: budget.stop(0.6))
     solo = build_solo_model(tiles, catalog, checkpoints, board)
     best, best_points = hint, hint_points
     if hint:
@@ -108,18 +158,16 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0
         # garden within 10 s, on 7 tiles it takes ~0.2 s and sometimes does
         small = len(tiles) <= catalog.setup.rounds_per_stage
         steps = search_steps if search_steps is not None else (3 * len(tiles) if small else 0)
-        best, best_points = improve(solo, tiles, hint, hint_points, ceiling, random.Random(seed), steps, seed,
-                                    started + time_limit / 2)
+        best, best_points = improve(solo, tiles, hint, hint_points, ceiling, random.Random(seed), steps, budget)
         # a complete assignment (areas as trees) built from the garden: CP-SAT starts from it at once
         hinted = solo.hint_garden(best)
         if hinted != best_points:
             raise ModelMismatch(f"hint: assignment worth {hinted} != pure scorer {best_points}")
-    left = max(0.1, time_limit - (time.perf_counter() - started))
     if presolve is None:
         # measured: presolve pays back on 7 tiles (more proofs) but eats the whole budget on 14,
         # and is wasted when the hint already meets the posted counting bound (proof is immediate)
         presolve = len(tiles) <= catalog.setup.rounds_per_stage and best_points < ceiling
-    result = run(solo, tiles, left, seed, presolve=presolve)
+    result = budget.run(solo, tiles, max(0.1, budget.left()), presolve=presolve)
     status, placements, points, bound = result.status, result.placements, result.objective, result.bound
     if placements is None and hint:
         # the full solve stopped before it had read its hint back: the hinted garden is a solution
@@ -133,19 +181,20 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, time_limit: float = 10.0
         if points is None or points != exact:
             # the solution may not have its largest areas chosen yet: have CP-SAT accept the
             # garden with its exact areas (placements fixed, exact assignment hinted)
-            points = _rescore(tiles, catalog, checkpoints, board, placements, seed)
+            points = _rescore(tiles, catalog, checkpoints, board, placements, control)
     if placements is not None:
         _check(placements, points, catalog, status)
-    return SoloResult(status, placements, points, bound, board, time.perf_counter() - started, hint_points)
+    return SoloResult(status, placements, points, bound, board, time.perf_counter() - budget.started, hint_points,
+                      budget.work)
 
 
 def _rescore(tiles: Sequence[Tile], catalog: Catalog, checkpoints, board: int, placements: list[Placement],
-             seed: int) -> int:
+             control: SolveControl) -> int:
     """The model's value of a garden with its placements fixed, starting from the exact areas."""
     fixed = build_solo_model(tiles, catalog, checkpoints, board)
     fixed.fix(placements)
     fixed.hint_garden(placements)
-    res = run(fixed, tiles, 5.0, seed, presolve=False)
+    res = run(fixed, tiles, control, time_limit=5.0, work=5.0, presolve=False)
     if res.objective is None:
         raise ModelMismatch("the model rejected a garden it had returned")
     return res.objective

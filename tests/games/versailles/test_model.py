@@ -6,6 +6,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from solver.core.solve import SolveControl
 from solver.games.versailles.data import Tile, default_catalog
 from solver.games.versailles.model import build_solo_model, run
 from solver.games.versailles.rules import Placement, legal_placements, placed_fields, refusal
@@ -108,7 +109,7 @@ def _fixed_model(placements: list[Placement]):
 def test_model_objective_equals_pure_scorer_on_fixed_legal_gardens(seed, n):
     placements = random_sequence(random.Random(seed), n, wild=False)
     solo, tiles = _fixed_model(placements)
-    res = run(solo, tiles, 20, 0)
+    res = run(solo, tiles, SolveControl(time_limit_s=20))
     assert res.status == "optimal"
     assert res.objective == solo_points(placements, CAT)
 
@@ -125,7 +126,7 @@ def test_model_feasible_exactly_when_the_pure_rules_accept(seed, n):
             break
         fields.update(placed_fields(CAT.tiles[p.tile], p))
     solo, tiles = _fixed_model(placements)
-    res = run(solo, tiles, 20, 0)
+    res = run(solo, tiles, SolveControl(time_limit_s=20))
     assert res.status == ("optimal" if legal else "infeasible")
 
 
@@ -164,3 +165,44 @@ def test_assignment_built_in_python_is_a_solution_of_the_model(seed, n):
     solver.parameters.max_time_in_seconds = 20
     assert solver.solve(solo.model) == cp_model.OPTIMAL
     assert round(solver.objective_value) == value
+
+
+def test_a_deterministic_control_gives_the_same_answer_every_time():
+    # 7 tiles: greedy restarts, neighbourhood search and the full solve all run; with a
+    # deterministic limit on one worker no clock decides anything, so two runs agree exactly
+    from solver.games.versailles import api
+    ids = random.Random(11).sample(TILE_IDS, 7)
+    runs = []
+    for _ in range(2):
+        control = SolveControl(time_limit_s=60, deterministic_limit=0.6, num_workers=1, random_seed=5)
+        out = api.solve_optimal(ids, control=control)
+        out.pop("seconds")  # wall time is the one field that is measured, not computed
+        runs.append(repr(out))
+    assert runs[0] == runs[1]
+
+
+def test_a_cancelled_control_stops_the_search():
+    from solver.core.solve import Cancelled
+    control = SolveControl(time_limit_s=60)
+    control.cancel()
+    with pytest.raises(Cancelled):
+        solve_solo([CAT.tiles[i] for i in TILE_IDS[:7]], CAT, control)
+
+
+def test_cancelling_a_running_search_ends_the_call():
+    # what a cancelled gRPC call does: cancel() from another thread while CP-SAT searches 14 tiles
+    import threading
+    import time
+    from solver.core.solve import Cancelled
+    tiles = [CAT.tiles[i] for i in random.Random(1).sample(TILE_IDS, 14)]
+    control = SolveControl(time_limit_s=300)
+    timer = threading.Timer(1.0, control.cancel)
+    timer.start()
+    started = time.perf_counter()
+    try:
+        result = solve_solo(tiles, CAT, control)
+        assert result.status in ("feasible", "optimal")  # stopped with the garden it had: still checked
+    except Cancelled:
+        pass
+    timer.cancel()
+    assert time.perf_counter() - started < 120  # far below the 300 s limit it would otherwise use
