@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from gardens.v1 import common_pb2, horticulture_pb2 as pb, horticulture_pb2_grpc
 from server.runtime import Runtime
-from server.services.versailles import MAX_TIME_LIMIT_S, value_errors_under
+from server.services.versailles import value_errors_under
 from solver.errors import InputError
 
 GAME = "horticulture"
@@ -59,11 +59,6 @@ def setup(request, fields=("side", "path", "gnome", "plan")) -> dict:
             to_domain = {"path": path, "gnome": square, "plan": plan}[name]
             doc[name] = to_domain(getattr(request, name)) if request.HasField(name) else None
     return doc
-
-
-def limits(control, seed: int) -> dict:
-    # The engine builds its own SolveControl from these: cancellation does not reach its search yet.
-    return {"time_limit_s": min(control.time_limit_s, MAX_TIME_LIMIT_S), "random_seed": seed}
 
 
 # ---- domain -> responses ------------------------------------------------------------------
@@ -137,21 +132,23 @@ class HorticultureServicer(horticulture_pb2_grpc.HorticultureServiceServicer):
             doc.update(garden=[planting(p) for p in request.garden], window_box=list(request.window_box))
         return pb.HorticultureScoreResponse(score=score_msg(self._fn("score")(doc)))
 
+    # The solving RPCs hand the engine the call's SolveControl (bounded by the deadline and the
+    # server cap, seeded by the server): a cancelled or expired call stops its CP-SAT searches.
     def SolveOptimal(self, request, context):
-        doc = dict(setup(request), nursery=list(request.nursery), **limits(self.rt.control(context), self.config.seed))
-        return pb.HorticultureSolveOptimalResponse(**solution_fields(self._fn("solve_optimal")(doc)))
+        doc = dict(setup(request), nursery=list(request.nursery))
+        r = self._fn("solve_optimal")(doc, control=self.rt.control(context))
+        return pb.HorticultureSolveOptimalResponse(**solution_fields(r))
 
     def SolveBestPlan(self, request, context):
-        doc = dict(setup(request), nursery=list(request.nursery),
-                   **limits(self.rt.control(context), self.config.seed))
-        return pb.HorticultureSolveBestPlanResponse(**solution_fields(self._fn("best_plan")(doc)))
+        doc = dict(setup(request), nursery=list(request.nursery))
+        r = self._fn("best_plan")(doc, control=self.rt.control(context))
+        return pb.HorticultureSolveBestPlanResponse(**solution_fields(r))
 
     def Hint(self, request, context):
         doc = dict(setup(request), days=days(request.days), today=list(request.today),
-                   future=list(request.future.cards) if request.HasField("future") else None,
-                   **limits(self.rt.control(context), self.config.seed))
+                   future=list(request.future.cards) if request.HasField("future") else None)
         with value_errors_under(_FUTURE):
-            r = self._fn("hint")(doc)
+            r = self._fn("hint")(doc, control=self.rt.control(context))
         return pb.HorticultureHintResponse(ranked_by=_RANKING[r["ranked_by"]], options=[
             pb.HorticultureHintOption(card=o["card"], status=_STATUS[o["status"]], bound=o.get("bound"),
                                       plants=[planting_msg(p) for p in o.get("plants", [])],

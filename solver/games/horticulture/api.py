@@ -28,7 +28,19 @@ def _obj(request: Any) -> dict:
     return request
 
 
-def _control(request: dict, default_s: float) -> SolveControl:
+LIMIT_FIELDS = ("time_limit_s", "random_seed", "deterministic_time")
+
+
+def _control(request: dict, default_s: float, control: SolveControl | None = None) -> SolveControl:
+    """The caller's SolveControl (a gRPC call's, cancelled with it), or one built from the request's limits."""
+    if control is not None:
+        given = [f for f in LIMIT_FIELDS if request.get(f) is not None]
+        if given:
+            raise ValueError(f"{given[0]}: the limits come from the SolveControl passed alongside the request; "
+                             "give them in one place only")
+        if not isinstance(control, SolveControl):
+            raise TypeError(f"control: expected a SolveControl, got {type(control).__name__}")
+        return control
     limit = request.get("time_limit_s", default_s)
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not math.isfinite(limit) \
             or not 0 < limit <= MAX_TIME_LIMIT_S:
@@ -151,20 +163,28 @@ def _nursery_days(nursery: list[int]) -> list[DaySpec]:
     return [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, len(nursery), 2)]
 
 
-def solve_optimal(request: dict, catalog: Catalog | None = None) -> dict:
-    """{side, path, gnome, plan, nursery, time_limit_s?, random_seed?} -> best solo game found."""
+def solve_optimal(request: dict, catalog: Catalog | None = None, control: SolveControl | None = None) -> dict:
+    """{side, path, gnome, plan, nursery, time_limit_s?, random_seed?, deterministic_time?} -> best solo game found.
+
+    Every CP-SAT search runs through `control.solve(...)`: `control.cancel()` (e.g. from a gRPC
+    callback) stops the work and raises `Cancelled`. With `control` the request must not carry the
+    limit fields. With `control.deterministic_limit` and one worker the answer is reproducible
+    (all fields but the measured `wall_time_s`).
+    """
     cat = _catalog(catalog)
     req = _obj(request)
     setup = parse_setup(req, cat)
     _legal_setup(setup, cat)
     nursery = _nursery(req.get("nursery"), cat)
     sol = solve(cat, setup.side, setup.drawing, _nursery_days(nursery), setup.gnome, setup.plan,
-                _control(req, 10.0))
+                _control(req, 10.0, control))
     return _solution_json(sol, cat)
 
 
-def best_plan(request: dict, catalog: Catalog | None = None) -> dict:
-    """{side, path, nursery, ...}: the plan and gnome square that allow the best game ("what should I have planned")."""
+def best_plan(request: dict, catalog: Catalog | None = None, control: SolveControl | None = None) -> dict:
+    """{side, path, nursery, ...}: the plan and gnome square that allow the best game ("what should I have planned").
+
+    `control` as in solve_optimal."""
     cat = _catalog(catalog)
     req = _obj(request)
     sheet = cat.sheet(req.get("side"))
@@ -175,17 +195,18 @@ def best_plan(request: dict, catalog: Catalog | None = None) -> dict:
     nursery = _nursery(req.get("nursery"), cat)
     gnome = parse_cell(req["gnome"], sheet, "gnome") if req.get("gnome") is not None else None
     plan = parse_plan(req["plan"], cat) if req.get("plan") is not None else None
-    sol = solve(cat, sheet.side, drawing, _nursery_days(nursery), gnome, plan, _control(req, 20.0))
+    sol = solve(cat, sheet.side, drawing, _nursery_days(nursery), gnome, plan, _control(req, 20.0, control))
     return _solution_json(sol, cat)
 
 
-def hint(request: dict, catalog: Catalog | None = None) -> dict:
+def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | None = None) -> dict:
     """Rank today's two cards (with their best placements) for a sheet in progress.
 
     {side, path, gnome, plan, days (played so far), today: [card, card], future?: [card ids]}.
     With `future` (the rest of the nursery in order, e.g. a daily puzzle) each option is ranked by
     the best final score reachable. Without it, by an estimate: the best score the sheet could show
     if the game ended after today's planting (documented in docs/horticulture.md).
+    `control` as in solve_optimal; each option gets an equal share of its budget.
     """
     cat = _catalog(catalog)
     req = _obj(request)
@@ -206,16 +227,13 @@ def hint(request: dict, catalog: Catalog | None = None) -> dict:
     for i, cid in enumerate(today + rest):
         if cid in played:
             raise ValueError(f"{'today' if i < len(today) else 'future'}: card {cid} was already played")
-    control = _control(req, 10.0)
-    share = len(dict.fromkeys(today))
-    per_option = SolveControl(
-        time_limit_s=control.time_limit_s / share, num_workers=1, random_seed=control.random_seed,
-        deterministic_limit=control.deterministic_limit / share if control.deterministic_limit else None)
+    control = _control(req, 10.0, control)
+    share = 1.0 / len(dict.fromkeys(today))  # of the budget, per option (one control: one cancel stops all)
     fixed = [DaySpec((d.chosen,), d.plants) for d in past]
     options = []
     for cid in dict.fromkeys(today):
         days = fixed + [DaySpec((cid,))] + _nursery_days(rest)
-        sol = solve(cat, setup.side, setup.drawing, days, setup.gnome, setup.plan, per_option)
+        sol = solve(cat, setup.side, setup.drawing, days, setup.gnome, setup.plan, control, share=share)
         entry: dict[str, Any] = {"card": cid, "status": sol.status, "bound": sol.bound}
         if sol.days:
             entry["plants"] = day_json(sol.days[len(past)])["plants"]

@@ -71,8 +71,13 @@ def _cost(control: SolveControl, solver) -> float:
 
 
 def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
-          plan: Plan | None, control: SolveControl | None = None) -> Solution:
+          plan: Plan | None, control: SolveControl | None = None, share: float = 1.0) -> Solution:
     """Best final score, keeping every claim honest.
+
+    Every CP-SAT search runs through `control.solve` (a cancelled control stops the work with
+    `Cancelled`); `share` of the control's budget is used (hints split it between options). With
+    `control.deterministic_limit` the budget is deterministic time and no wall-clock reading
+    influences the answer (the control's time_limit_s stays a safety net per search).
 
     0. A greedy player's game is the starting point (and the answer if nothing beats it).
     1. The final garden alone is optimised with plants merely orderable outward from the path (no
@@ -85,7 +90,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     objective must equal that score (ModelMismatch otherwise).
     """
     control = control or SolveControl(time_limit_s=10.0)
-    budget = _budget(control)
+    budget = _budget(control) * share
     clock = time.perf_counter()
     deterministic = control.deterministic_limit is not None
 
@@ -329,11 +334,17 @@ def _gnome_plan(model: HorticultureModel, solver: cp_model.CpSolver) -> tuple[Ce
 
 
 def _exact_score(catalog: Catalog, side: str, drawing: PathDrawing, game: list[Day], gnome: Cell, plan: Plan,
-                 control: SolveControl, timed: bool = True) -> int:
-    """The encoding may under-claim points on a non-optimal game: score the same game exactly in CP-SAT."""
+                 control: SolveControl, timed: bool = False) -> int:
+    """The encoding may under-claim points on a non-optimal game: score the same game exactly in CP-SAT.
+
+    The untimed model is used by default: with every plant's square fixed it scores the same game
+    (a legal game's own order satisfies its ordering constraint) and is much smaller.
+    """
     fixed = [DaySpec((day.chosen,), day.plants) for day in game]
     model = HorticultureModel(catalog, side, drawing, fixed, gnome, plan, timed=timed)
-    status, solver = control.solve(model.m, _solver(control, max(1.0, control.time_limit_s)))
+    # A fixed game leaves only the helper variables free: solved at the root in practice. The
+    # allowance is deterministic time when the control asks for it, so the outcome is reproducible.
+    status, solver = control.solve(model.m, _solver(control, max(1.0, _budget(control))))
     if status != cp_model.OPTIMAL:
         raise ModelMismatch(f"scoring a fixed game did not reach optimality ({STATUS.get(status)})")
     return int(round(solver.objective_value))

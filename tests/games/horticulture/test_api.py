@@ -1,8 +1,12 @@
 """The api seam: solve_optimal, best_plan and hint return plain dicts whose claims the pure rules back."""
 import itertools
+import json
+import threading
+import time
 
 import pytest
 
+from solver.core.solve import Cancelled, SolveControl
 from solver.games.horticulture import api
 from solver.games.horticulture.garden import Garden, PathDrawing, Plan
 from solver.games.horticulture.rules import _draw, planting_refusal, replay
@@ -124,12 +128,54 @@ def test_hint_input_errors():
         api.hint({**SETUP, "today": []})
 
 
-def test_deterministic_time_gives_the_same_answer_twice():
-    request = {**SETUP, "nursery": [1, 50, 12, 33, 7, 20], "deterministic_time": 0.5, "time_limit_s": 120}
-    first, second = api.solve_optimal(dict(request)), api.solve_optimal(dict(request))
-    for out in (first, second):
+def deterministic_control(work=0.3):
+    return SolveControl(time_limit_s=120.0, deterministic_limit=work, num_workers=1, random_seed=3)
+
+
+def test_the_same_deterministic_control_gives_the_same_answer_twice(tmp_path):
+    """Reproducible with deterministic_limit and one worker: every field but the measured wall time."""
+    # 8 cards are not proven within this work limit: the answer depends on every search step
+    request = {**SETUP, "nursery": [1, 50, 12, 33, 7, 20, 41, 5]}
+    runs = [api.solve_optimal(dict(request), control=deterministic_control()) for _ in range(2)]
+    for out in runs:
+        assert out.pop("wall_time_s") >= 0
+    assert json.dumps(runs[0], sort_keys=True) == json.dumps(runs[1], sort_keys=True)
+    check = api.validate({**SETUP, "days": runs[0]["days"], "nursery": request["nursery"]})
+    assert check["legal"] and check["score"]["total"] == runs[0]["score"]
+    cat = tiny_catalog(tmp_path, 3, 2)
+    tiny = {"side": "T", "path": {"start": 1, "moves": "DD"}}
+    plans = [api.best_plan({**tiny, "nursery": [1, 50, 12, 33]}, cat, control=deterministic_control())
+             for _ in range(2)]
+    hints = [api.hint({**tiny, "gnome": [2, 1], "plan": SETUP["plan"], "today": [50, 12], "future": [33, 7]}, cat,
+                      control=deterministic_control()) for _ in range(2)]
+    for out in plans:
         out.pop("wall_time_s")
-    assert first == second
-    assert first["status"] in ("optimal", "feasible")
+    assert plans[0] == plans[1] and hints[0] == hints[1]
+
+
+def test_a_control_and_limits_in_the_request_are_refused():
+    with pytest.raises(ValueError, match="time_limit_s: the limits come from the SolveControl"):
+        api.solve_optimal({**SETUP, "nursery": [1, 2], "time_limit_s": 5}, control=SolveControl())
     with pytest.raises(ValueError, match="deterministic_time"):
-        api.solve_optimal({**request, "deterministic_time": -1})
+        api.hint({**SETUP, "today": [1, 2], "deterministic_time": 5}, control=SolveControl())
+    with pytest.raises(ValueError, match="deterministic_time: expected a number"):
+        api.solve_optimal({**SETUP, "nursery": [1, 2], "deterministic_time": -1})
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: api.solve_optimal({**SETUP, "nursery": list(range(1, 33))}, control=c),
+    lambda c: api.best_plan({"side": "A", "path": SETUP["path"], "nursery": list(range(1, 33))}, control=c),
+    lambda c: api.hint({**SETUP, "today": [1, 2], "future": list(range(3, 33))}, control=c),
+])
+def test_cancelling_the_control_stops_the_search(call):
+    control = SolveControl(time_limit_s=120.0, num_workers=1)
+    timer = threading.Timer(0.5, control.cancel)
+    timer.start()
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(Cancelled):
+            call(control)
+    finally:
+        timer.cancel()
+    # far below the 120 s budget: the running search stopped and no later search started
+    assert time.perf_counter() - t0 < 30
