@@ -450,6 +450,7 @@ class Hint:
     route_length: int = 0             # moves left on the route this move starts
     proven: bool = False              # route_length is proven shortest for the move rules
     seconds: float = 0.0
+    route_bound: int = 0              # a proven lower bound on the moves of any route (= route_length when proven)
 
     def at_level(self, level: int) -> dict:
         """What a player sees at `level` (1: the card at risk, 2: + the cells, 3: + the move)."""
@@ -460,7 +461,8 @@ class Hint:
         if level >= 2:
             out["cells"] = list(self.cells)
         if level >= 3:
-            out.update(move=self.move, reason=self.reason, route_length=self.route_length, proven=self.proven)
+            out.update(move=self.move, reason=self.reason, route_length=self.route_length, proven=self.proven,
+                       route_bound=self.route_bound)
         return out
 
     def text(self, level: int) -> str:
@@ -516,8 +518,9 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
 
     Route length = removals + additions = (placed - kept) + (n*n - kept), so a route is shortest when
     `kept` is the repair optimum. Normal rules: the removals come first, in a legal order (when
-    `removal_rules`), then additions next to the garden. Solo rules: the same route shortened by a swap
-    or a turn where one fits (see _solo_swap); then the length is an upper bound, not proven shortest.
+    `removal_rules`), then additions next to the garden. Solo rules: when the garden cannot be completed
+    as it stands, a move on a shortest place / swap / rotate / remove route (see _solo_hint and
+    routes.py), proven shortest or the best found with a proven bound.
     """
     if rules not in (NORMAL_RULES, SOLO_RULES):
         raise InputError("rules", "must be 'normal' or 'solo'", rules)
@@ -537,12 +540,16 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     if rep.verdict == "unsolvable":
         return Hint("unsolvable", reason="No valid garden exists for these cards (proven).",
                     seconds=time.perf_counter() - start)
+    if rules == SOLO_RULES and rep.remove and rep.witness is not None:
+        return _solo_hint(garden, cards, mode, catalog, control, progress, rep, start)
     if rep.witness is None:
         return Hint("unknown", reason="The solver reached its limit before finding a route.",
                     seconds=time.perf_counter() - start)
     n2 = garden.size * garden.size
     length = len(rep.remove) + (n2 - rep.kept)
     proven = rep.proven and (rules == NORMAL_RULES or not rep.remove)
+    # every removal is followed by one more placement, so the removals bound bounds the route
+    bound = n2 - len(garden.cells) + 2 * rep.bound
     # the valid garden in the player's coordinates (a floating garden may end up shifted in the frame)
     dr, dc = rep.shift
     target = Garden(garden.size, {(r - dr, c - dc): p for (r, c), p in rep.witness.cells.items()})
@@ -554,26 +561,6 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
             first = next((c for c in rep.remove if moves.removable(cells, c).legal), first)
         cell = first
         placed = garden.get(cell)
-        aim = target.get(cell)
-        if rules == SOLO_RULES:
-            swap = _solo_swap(garden, target, rep.remove, cards)
-            if swap is not None:
-                a, b, saved = swap
-                placed = garden.get(a)
-                card = _serving_card(progress, cards, b, placed.tile)
-                move = moves.Move(moves.SWAP, tile=placed.tile.id, cell=a, other=b)
-                what = "with the tile there" if garden.get(b) else "to the empty cell"
-                reason = (f"Move {placed.tile.id} from {a} to {b} ({what}) for card {card.card_id} ({card.kind}): "
-                          f"the cards see there what the nearest valid garden needs.")
-                return _hint(card, b, move, reason, length - saved, False, start)
-            turn = next((c for c in rep.remove if target.get(c).tile.id == garden.get(c).tile.id), None)
-            if turn is not None:
-                cell, placed, aim = turn, garden.get(turn), target.get(turn)
-                card = _serving_card(progress, cards, cell, placed.tile)
-                move = moves.Move(moves.ROTATE, tile=placed.tile.id, cell=cell, rotation=aim.rotation)
-                reason = (f"Turn {placed.tile.id} at {cell} to rotation {aim.rotation} for card {card.card_id} "
-                          f"({card.kind}).")
-                return _hint(card, cell, move, reason, length - 1, False, start)
         card = _serving_card(progress, cards, cell, placed.tile)
         move = (moves.Move(moves.REMOVE, tile=placed.tile.id, cell=cell) if rules == SOLO_RULES else
                 moves.Move(moves.REMOVE, 0, placed.tile.id, cell, to_player=1))
@@ -586,7 +573,7 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         else:
             reason = (f"Remove {placed.tile.id} from {cell} for card {card.card_id} ({card.kind}): {count} "
                       f"that make the garden completable again, and this one comes first.")
-        return _hint(card, cell, move, reason, length, proven, start)
+        return _hint(card, cell, move, reason, length, proven, start, bound)
     empty = [c for c in sorted(target.cells) if c not in garden.cells]
     if rules == NORMAL_RULES and garden.cells:
         empty = [c for c in empty if any(step(c, d) in garden.cells for d in DIRECTIONS)]
@@ -602,37 +589,61 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
             moves.Move(moves.ADD, 0, aim.tile.id, cell, aim.rotation))
     reason = (f"Place {aim.tile.id} at {cell} in rotation {aim.rotation}: it serves card {card.card_id} "
               f"({card.kind}) and keeps the garden completable.")
-    return _hint(card, cell, move, reason, length, proven, start)
+    return _hint(card, cell, move, reason, length, proven, start, bound)
 
 
-def _solo_swap(garden: Garden, target: Garden, remove: list[Cell], cards: list[Card]):
-    """A Solo swap that puts a tile to be removed where the target garden needs a tile the cards
-    cannot tell from it (same features in its current rotation): (from, to, moves saved) or None.
-    Exchanging two such tiles saves 3 moves (2 removals + 2 additions -> 1 swap); moving one to an
-    empty cell saves 1 (removal + addition -> 1 swap)."""
-    from solver.games.gardeners.model import Features
-    f = Features.of(cards)
+def _solo_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl,
+               progress: Progress, rep: Repair, start: float) -> Hint:
+    """Solo rules, garden not completable as it stands: a move on a shortest route (routes.solo_route:
+    CP-SAT over every valid garden, proven or best found + bound). Every move that brings one tile
+    to its place in the route's target garden (a turn, a swap closing a cycle, a move into the empty
+    end of a chain, a placement from the pool) shortens the route to that garden by exactly one, so
+    it lies on a route of `length` moves; among them the hint takes the one a card is most about."""
+    from solver.games.gardeners import routes
+    sr = routes.solo_route(garden, cards, mode, catalog, control, layout=rep.witness,
+                           kept_max=rep.kept if rep.proven else None)
+    if sr.verdict == "unsolvable":
+        return Hint("unsolvable", reason="No valid garden exists for these cards (proven).",
+                    seconds=time.perf_counter() - start)
+    if sr.target is None:
+        return Hint("unknown", reason="The solver reached its limit before finding a route.",
+                    seconds=time.perf_counter() - start, route_bound=sr.bound)
+    cur = routes._state(garden)
+    target = routes._state(sr.target)
+    pool = _unplaced(garden, mode, catalog)
+    firsts = routes.first_moves(cur, pool, target)
+    order = {BROKEN: 0, BLOCKED: 1, POSSIBLE: 2, UNKNOWN: 3, SATISFIED_NOW: 4}
+    kinds = {moves.SWAP: 0, moves.ROTATE: 1, moves.ADD: 2}
 
-    def fits(cell: Cell, to: Cell) -> bool:
-        p = garden.get(cell)
-        need = target.get(to)
-        return f.signature(p.tile, p.rotation) == f.signature(need.tile, need.rotation)
-    gone = sorted(remove)
-    for a in gone:
-        for b in gone:
-            if a < b and fits(a, b) and fits(b, a):
-                return a, b, 3
-    for a in gone:
-        for b in sorted(target.cells):
-            if b not in garden.cells and fits(a, b):
-                return a, b, 1
-    return None
+    def dest(mv):
+        return mv.other if mv.kind == moves.SWAP else mv.cell
+
+    def rank(mv):
+        card = _serving_card(progress, cards, dest(mv), catalog.tile(mv.tile))
+        return (order[card.status], dest(mv) not in card.cells, kinds[mv.kind], mv.cell, mv.other or (0, 0))
+    move = min(firsts, key=rank)
+    cell = dest(move)
+    card = _serving_card(progress, cards, cell, catalog.tile(move.tile))
+    if sr.verdict == "optimal":
+        count = f"{sr.length} move{'s' if sr.length != 1 else ''} is the fewest (proven)"
+    else:
+        count = f"a route of {sr.length} moves (the fewest found; at least {sr.bound} are needed)"
+    if move.kind == moves.SWAP:
+        what = "with the tile there" if cell in cur else "to the empty cell"
+        reason = f"Move {move.tile} from {move.cell} to {cell} ({what}) for card {card.card_id} ({card.kind}): {count}."
+    elif move.kind == moves.ROTATE:
+        reason = f"Turn {move.tile} at {cell} to rotation {move.rotation} for card {card.card_id} ({card.kind}): {count}."
+    else:
+        reason = (f"Place {move.tile} at {cell} in rotation {move.rotation} for card {card.card_id} ({card.kind}): "
+                  f"{count}.")
+    return _hint(card, cell, move, reason, sr.length, sr.verdict == "optimal", start, sr.bound)
 
 
-def _hint(card: CardProgress, cell: Cell, move, reason: str, length: int, proven: bool, start: float) -> Hint:
+def _hint(card: CardProgress, cell: Cell, move, reason: str, length: int, proven: bool, start: float,
+          bound: int = 0) -> Hint:
     region = tuple(sorted({cell, *card.cells}))
     return Hint("move", card.card_id, card.kind, card.status, region, move, reason, length, proven,
-                time.perf_counter() - start)
+                time.perf_counter() - start, length if proven else min(bound, length))
 
 
 # ---- forced placements ----------------------------------------------------------------------
