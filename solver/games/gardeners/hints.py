@@ -440,7 +440,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
 @dataclass
 class Hint:
     """One computed hint; every level is a view of it, so levels never contradict each other."""
-    status: str                       # "move", "done" (already valid), "unsolvable", "unknown"
+    status: str                       # "move", "wait" (Normal supplies: another player first), "done", "unsolvable", "unknown"
     card_id: str = ""                 # the card the move serves (level 1)
     card_kind: str = ""
     card_status: str = ""             # its progress status (satisfied/broken/blocked/possible)
@@ -466,6 +466,13 @@ class Hint:
         return out
 
     def text(self, level: int) -> str:
+        if self.status == "wait":
+            first = (f"Wait: on a shortest route another player lays a tile first; it is about card "
+                     f"{self.card_id} ({self.card_kind}), which is {_STATUS_WORDS[self.card_status]}.")
+            if level == 1:
+                return first
+            second = f"{first} Look at {', '.join(f'({r}, {c})' for r, c in self.cells)}."
+            return second if level == 2 else f"{second} {self.reason}"
         if self.status != "move":
             return self.reason
         first = f"Look at card {self.card_id} ({self.card_kind}): it is {_STATUS_WORDS[self.card_status]}."
@@ -513,7 +520,8 @@ def _serving_card(progress: Progress, cards: list[Card], cell: Cell, tile) -> Ca
 
 
 def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None,
-              rules: str = NORMAL_RULES, removal_rules: bool = True, floating: bool = False) -> Hint:
+              rules: str = NORMAL_RULES, removal_rules: bool = True, floating: bool = False,
+              supplies: list[moves.Supply] | None = None, player: int = 0) -> Hint:
     """A legal move on a shortest add/remove route to a valid garden, with the card it serves.
 
     Route length = removals + additions = (placed - kept) + (n*n - kept), so a route is shortest when
@@ -521,6 +529,9 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     `removal_rules`), then additions next to the garden. Solo rules: when the garden cannot be completed
     as it stands, a move on a shortest place / swap / rotate / remove route (see _solo_hint and
     routes.py), proven shortest or the best found with a proven bound.
+    Normal rules with `supplies` (each player's stack, top first, and loose tiles): the move is one
+    `player` can make now, and the route's additions must come in an order the stacks allow (see
+    supplies.py); "wait" when another player has to lay a tile first.
     """
     if rules not in (NORMAL_RULES, SOLO_RULES):
         raise InputError("rules", "must be 'normal' or 'solo'", rules)
@@ -553,6 +564,10 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     # the valid garden in the player's coordinates (a floating garden may end up shifted in the frame)
     dr, dc = rep.shift
     target = Garden(garden.size, {(r - dr, c - dc): p for (r, c), p in rep.witness.cells.items()})
+    if rules == NORMAL_RULES and supplies is not None:
+        return _supply_hint(garden, cards, mode, catalog, control, progress, rep, target, supplies, player,
+                            removal_rules,
+                            length, proven, bound, start)
     if rep.remove:
         first = rep.remove[0]
         if rules == NORMAL_RULES and not removal_rules:
@@ -590,6 +605,53 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     reason = (f"Place {aim.tile.id} at {cell} in rotation {aim.rotation}: it serves card {card.card_id} "
               f"({card.kind}) and keeps the garden completable.")
     return _hint(card, cell, move, reason, length, proven, start, bound)
+
+
+def _supply_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl,
+                 progress: Progress, rep: Repair,
+                 target: Garden, supplies: list[moves.Supply], player: int, removal_rules: bool, length: int,
+                 proven: bool, bound: int, start: float) -> Hint:
+    from solver.games.gardeners import supplies as sup
+    remove = list(rep.remove)
+    if remove and not removal_rules:
+        # any order is as short, so start with a tile the rules let go now (if there is one)
+        cells = set(garden.cells)
+        first = next((c for c in remove if moves.removable(cells, c).legal), remove[0])
+        remove = [first] + [c for c in remove if c != first]
+
+    def prefer(c):
+        card = _serving_card(progress, cards, c, target.get(c).tile)
+        return (card.status == SATISFIED_NOW, not _reads(next(x for x in cards if x.id == card.card_id),
+                                                          target.get(c).tile), c)
+    kept = Garden(garden.size, {c: p for c, p in garden.cells.items() if c not in remove})
+    candidates = sup.targets(kept, target, cards, mode, catalog, control, supplies if not remove else
+                             sup.handed_over(garden, remove, supplies, player), want_player=None if remove else player,
+                             shift=rep.shift)
+    plan = sup.plan(garden, candidates, remove, supplies, player, cards, catalog, prefer)
+    target = plan.target or target
+    if plan.status == "stuck":
+        return Hint("unknown", reason=(f"No order found in which the players' stacks let the tiles of the nearest "
+                                       f"valid garden come in; any route takes at least {bound} moves."),
+                    seconds=time.perf_counter() - start, route_bound=bound)
+    if plan.status == "wait":
+        o = plan.other
+        card = _serving_card(progress, cards, o.cell, catalog.tile(o.tile))
+        return Hint("wait", card.card_id, card.kind, card.status, tuple(sorted({o.cell, *card.cells})), None,
+                    (f"Player {player}, none of your tiles fits next to the garden yet on a shortest route: "
+                     f"player {o.player} can lay {o.tile} at {o.cell} first."),
+                    length, proven, time.perf_counter() - start, length if proven else min(bound, length))
+    move = plan.move
+    if move.kind == moves.REMOVE:
+        card = _serving_card(progress, cards, move.cell, catalog.tile(move.tile))
+        reason = (f"Remove {move.tile} from {move.cell} and hand it to player {move.to_player}, for card "
+                  f"{card.card_id} ({card.kind}): {len(remove)} removal{'s' if len(remove) > 1 else ''} "
+                  f"{'(proven fewest)' if rep.proven else '(the fewest found)'} make the garden completable again.")
+    else:
+        card = _serving_card(progress, cards, move.cell, catalog.tile(move.tile))
+        where = "the top of your stack" if supplies[player].stack[:1] == [move.tile] else "your loose tiles"
+        reason = (f"Lay {move.tile} from {where} at {move.cell} in rotation {move.rotation}: it serves card "
+                  f"{card.card_id} ({card.kind}) and the other tiles can still come in order.")
+    return _hint(card, move.cell, move, reason, length, proven, start, bound)
 
 
 def _solo_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl,
