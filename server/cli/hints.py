@@ -46,12 +46,24 @@ def cmd_progress(args) -> int:
 
 
 def cmd_hint(args) -> int:
-    h = api.hint(_load(args.garden), _ids(args.cards), args.mode, rules=args.rules,
-                 removal_rules=not args.free_removal, control=SolveControl(args.time_limit), floating=args.floating)
+    if args.supplies:
+        from solver.games.gardeners import supplies
+        h = supplies.hint(_load(args.garden), _ids(args.cards), args.mode, _load(args.supplies), args.player,
+                          rules=args.rules, removal_rules=not args.free_removal, control=SolveControl(args.time_limit),
+                          floating=args.floating)
+    else:
+        h = api.hint(_load(args.garden), _ids(args.cards), args.mode, rules=args.rules,
+                     removal_rules=not args.free_removal, control=SolveControl(args.time_limit), floating=args.floating)
     view = h.at_level(args.level)
     if view.get("move") is not None:
         m = view["move"]
         view["move"] = {"kind": m.kind, "tile": m.tile, "cell": list(m.cell), "rotation": m.rotation}
+        if m.other is not None:
+            view["move"]["other"] = list(m.other)
+        if m.kind in ("add", "remove") and args.supplies:
+            view["move"]["player"] = m.player
+        if m.to_player is not None:
+            view["move"]["to_player"] = m.to_player
     _print(args, view, view["text"])
     return 0
 
@@ -99,6 +111,9 @@ def register(sub) -> None:
     p.add_argument("--level", type=int, default=3, choices=(1, 2, 3))
     p.add_argument("--rules", default="normal", choices=("normal", "solo"))
     p.add_argument("--free-removal", action="store_true", help="ignore the Normal-mode removal rules")
+    p.add_argument("--supplies", help='Normal rules: JSON [{"stack": [top, ...], "loose": [...]}, ...] per player '
+                                      '(every tile not in the garden once); - for stdin')
+    p.add_argument("--player", type=int, default=0, help="with --supplies: the player asking")
     p.add_argument("--floating", action="store_true", help="Normal mode: the garden may still slide within the frame")
     p.set_defaults(func=cmd_hint)
     p = sub.add_parser("repair", help="the fewest tiles to remove so the garden can be completed again")

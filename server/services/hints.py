@@ -11,6 +11,7 @@ SERVICE = hints_pb2.DESCRIPTOR.services_by_name["HintService"].full_name
 SOLVE_METHODS = ["CheckProgress", "SuggestRepair", "GetHint", "ListForcedPlacements", "DeduceCard"]
 LIGHT_METHODS: list[str] = []  # DeduceCard scans ~700 changes in Python: a solve slot, not a light one
 MAX_TRIALS = 64
+MAX_PLAYERS = 8
 
 _GARDEN = {"garden": "garden", "placements": "garden.placements", "size": "garden.size"}
 _PROGRESS = {"satisfied": hints_pb2.PROGRESS_STATUS_SATISFIED, "broken": hints_pb2.PROGRESS_STATUS_BROKEN,
@@ -19,7 +20,8 @@ _PROGRESS = {"satisfied": hints_pb2.PROGRESS_STATUS_SATISFIED, "broken": hints_p
 _REPAIR = {"optimal": hints_pb2.REPAIR_VERDICT_OPTIMAL, "feasible": hints_pb2.REPAIR_VERDICT_FEASIBLE,
            "unsolvable": hints_pb2.REPAIR_VERDICT_UNSOLVABLE, "unknown": hints_pb2.REPAIR_VERDICT_UNKNOWN}
 _HINT = {"move": hints_pb2.HINT_STATUS_MOVE, "done": hints_pb2.HINT_STATUS_DONE,
-         "unsolvable": hints_pb2.HINT_STATUS_UNSOLVABLE, "unknown": hints_pb2.HINT_STATUS_UNKNOWN}
+         "unsolvable": hints_pb2.HINT_STATUS_UNSOLVABLE, "unknown": hints_pb2.HINT_STATUS_UNKNOWN,
+         "wait": hints_pb2.HINT_STATUS_WAIT}
 _RULES = {hints_pb2.MOVE_RULES_UNSPECIFIED: "normal", hints_pb2.MOVE_RULES_NORMAL: "normal",
           hints_pb2.MOVE_RULES_SOLO: "solo"}
 _OWNER = {hints_pb2.OWNER_VERDICT_THRILLED: "thrilled", hints_pb2.OWNER_VERDICT_ANGRY: "angry"}
@@ -73,16 +75,31 @@ class HintServicer(hints_pb2_grpc.HintServiceServicer):
             raise InputError("rules", "unknown move rules", request.rules)
         removal = request.removal_rules if request.HasField("removal_rules") else True
         args = self._args(request)
-        with convert.fields_under(_GARDEN):
-            hint = self._fn("hint")(*args, rules=_RULES[request.rules], removal_rules=removal,
-                                    floating=request.floating, control=self.rt.control(context), **self.data)
+        if request.supplies:
+            if len(request.supplies) > MAX_PLAYERS:
+                raise InputError("supplies", f"at most {MAX_PLAYERS} players", len(request.supplies))
+            from solver.games.gardeners import supplies
+            docs = [{"stack": list(s.stack), "loose": list(s.loose)} for s in request.supplies]
+            with convert.fields_under(_GARDEN):
+                hint = supplies.hint(*args, supplies=docs, player=request.player, rules=_RULES[request.rules],
+                                     removal_rules=removal, floating=request.floating,
+                                     control=self.rt.control(context), **self.data)
+        else:
+            if request.player:
+                raise InputError("player", "needs supplies", request.player)
+            with convert.fields_under(_GARDEN):
+                hint = self._fn("hint")(*args, rules=_RULES[request.rules], removal_rules=removal,
+                                        floating=request.floating, control=self.rt.control(context), **self.data)
         view = hint.at_level(level)
         msg = hints_pb2.GetHintResponse(status=_HINT[hint.status], level=level, card_id=view["card_id"],
                                         card_status=_PROGRESS[view["card_status"]], text=view["text"])
         msg.cells.extend(_cells(view.get("cells", ())))
         if view.get("move") is not None:
             msg.move.CopyFrom(convert.move_msg(view["move"]))
+        if level >= 3 and hint.status in ("move", "wait"):
             msg.route_length, msg.proven = view["route_length"], view["proven"]
+        if level >= 3 and hint.status in ("move", "wait", "unknown") and view["route_bound"]:
+            msg.route_bound = view["route_bound"]
         return msg
 
     def ListForcedPlacements(self, request, context):

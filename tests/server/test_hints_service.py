@@ -170,7 +170,9 @@ FUZZ = {
     "SuggestRepair": st.builds(pb.SuggestRepairRequest, garden=_garden, card_ids=_cards, mode=_mode,
                                removal_rules=st.booleans()),
     "GetHint": st.builds(pb.GetHintRequest, garden=_garden, card_ids=_cards, mode=_mode, level=st.integers(-1, 4),
-                         rules=st.integers(0, 3)),
+                         rules=st.integers(0, 3), player=st.integers(-1, 3),
+                         supplies=st.lists(st.builds(gpb.PlayerSupply, stack=st.lists(st.sampled_from(TILES), max_size=20),
+                                                     loose=st.lists(st.sampled_from(TILES), max_size=3)), max_size=3)),
     "ListForcedPlacements": st.builds(pb.ListForcedPlacementsRequest, garden=_garden, card_ids=_cards, mode=_mode),
     "DeduceCard": st.builds(pb.DeduceCardRequest, kind=st.sampled_from(["distance", "link", "colour", ""]),
                             trials=st.lists(st.builds(pb.DeductionTrial, garden=_garden, verdict=st.integers(0, 3)),
@@ -240,3 +242,54 @@ def test_floating_hint_and_repair_over_the_wire(stub):
     assert rep.verdict == pb.REPAIR_VERDICT_OPTIMAL and not rep.remove
     moved = {(p.row, p.col): p.tile for p in rep.witness.placements}
     assert moved[(1 + rep.shift_rows, 1 + rep.shift_cols)] == tree.id
+
+
+def test_hint_with_supplies_over_the_wire(stub, solution):
+    """The move is the asking player's own (top of their stack or a loose tile), legal in the game state."""
+    doc = partial(solution, 20)
+    rest = [t.id for t in CAT.tiles if t.id not in {p["tile"] for p in doc["placements"]}]
+    supplies = [gpb.PlayerSupply(stack=rest[0::2]), gpb.PlayerSupply(stack=rest[1::2][:-1], loose=rest[-1:])]
+    seen = set()
+    for player in (0, 1):
+        req = pb.GetHintRequest(garden=msg(doc), card_ids=CARDS, mode=NORMAL, supplies=supplies, player=player)
+        three = stub.GetHint(req, timeout=60)
+        assert three.status in (pb.HINT_STATUS_MOVE, pb.HINT_STATUS_WAIT) and three.route_bound <= three.route_length
+        seen.add(three.status)
+        domain = api_hint_with_supplies(doc, supplies, player)
+        assert pb.HintStatus.Name(three.status) == "HINT_STATUS_" + domain.status.upper()
+        if three.status == pb.HINT_STATUS_MOVE:
+            m = three.move
+            assert m.player == player and three.proven and three.route_length == 36 - 20
+            state = {"mode": "normal", "size": 6, "garden": doc["placements"],
+                     "supplies": [{"stack": list(s.stack), "loose": list(s.loose)} for s in supplies]}
+            move = {"kind": "add", "player": m.player, "tile": m.tile, "cell": [m.cell.row, m.cell.col],
+                    "rotation": m.rotation}
+            assert api.validate_move(state, move).legal
+    assert pb.HINT_STATUS_MOVE in seen
+
+
+def api_hint_with_supplies(doc, supplies, player):
+    from solver.games.gardeners import supplies as sup
+    docs = [{"stack": list(s.stack), "loose": list(s.loose)} for s in supplies]
+    return sup.hint(doc, CARDS, "normal", docs, player, control=SolveControl(time_limit_s=20))
+
+
+def test_bad_supplies_name_the_field_over_the_wire(stub, solution):
+    doc = partial(solution, 20)
+    rest = [t.id for t in CAT.tiles if t.id not in {p["tile"] for p in doc["placements"]}]
+    dup = [gpb.PlayerSupply(stack=rest), gpb.PlayerSupply(loose=rest[:1])]
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetHint(pb.GetHintRequest(garden=msg(doc), card_ids=CARDS, supplies=dup), timeout=30)
+    assert "supplies[1].loose[0]" in field_violations(err.value)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetHint(pb.GetHintRequest(garden=msg(doc), card_ids=CARDS, player=1), timeout=30)
+    assert "player" in field_violations(err.value)
+
+
+def test_solo_hint_reports_its_bound_over_the_wire(stub, solution):
+    doc = partial(solution, 24, wrong_cell=3)
+    three = stub.GetHint(pb.GetHintRequest(garden=msg(doc), card_ids=CARDS, mode=NORMAL, rules=pb.MOVE_RULES_SOLO),
+                         timeout=60)
+    assert three.status == pb.HINT_STATUS_MOVE and three.HasField("route_bound")
+    assert three.route_bound <= three.route_length and (three.route_bound == three.route_length) == three.proven
+    assert three.move.kind in (gpb.MOVE_KIND_SWAP, gpb.MOVE_KIND_ROTATE, gpb.MOVE_KIND_ADD)

@@ -274,3 +274,16 @@ def _plan_one(garden, target, remove, supplies, player, cards, catalog, prefer) 
     if order is None:
         return SupplyPlan("stuck")
     return SupplyPlan("wait", other=order[0], additions=len(order))
+
+
+def hint(garden: dict, card_ids, mode: str | None = None, supplies=None, player: int = 0, rules: str = "normal",
+         removal_rules: bool = True, control=None, catalog: str | None = None, cards: str | None = None,
+         floating: bool = False):
+    """api.hint with the players' supplies (plain data, as the service and CLI pass them)."""
+    from solver.games.gardeners import api, hints
+    g, chosen, m, cat = api._hint_args(garden, card_ids, mode, catalog, cards)
+    if rules != "normal":
+        raise InputError("supplies", "supplies are for the Normal rules (Solo has a pool)", rules)
+    parsed = parse_supplies(supplies, g, m, cat, player)
+    return hints.next_move(g, chosen, m, cat, control, rules=rules, removal_rules=removal_rules, floating=floating,
+                           supplies=parsed, player=player)

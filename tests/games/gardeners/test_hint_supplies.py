@@ -110,3 +110,20 @@ def test_bad_supplies_name_the_field():
     assert exc.value.field == "player"
     ok = sup.parse_supplies([{"stack": every[:20]}, {"loose": every[20:]}], garden, NORMAL, CAT, player=1)
     assert ok[0].playable() == [every[0]] and len(ok[1].playable()) == 16
+
+
+def test_cli_hint_with_supplies(tmp_path, capsys):
+    import json
+
+    from server.cli.main import main
+    cards = [DECK.get(i) for i in ("S08", "S16")]
+    garden = partial_from_solution(3, cards, 20, 0)
+    supplies = deal(garden, 2, 1)
+    (tmp_path / "g.json").write_text(json.dumps(garden.to_dict()))
+    (tmp_path / "s.json").write_text(json.dumps([{"stack": s.stack, "loose": s.loose} for s in supplies]))
+    assert main(["hint", str(tmp_path / "g.json"), "--cards", "S08,S16", "--supplies", str(tmp_path / "s.json"),
+                 "--player", "1", "--json"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["status"] in ("move", "wait")
+    if view["status"] == "move":
+        assert view["move"]["player"] == 1 and view["move"]["tile"] in supplies[1].playable()
