@@ -3,8 +3,11 @@
 Usage: .venv/bin/python bench/hints.py [--n 40] [--seed 20261129] [--limit 5]
 Each instance: 3 random Standard cards that are solvable together, a connected part (8-30 tiles) of a
 valid garden, with 0-3 of its tiles replaced by tiles from elsewhere in random rotations (a player's
-mistakes). Times check-so-far, next move (Normal rules, removal rules on), repair (removal rules
-on) and forced placements. Targets (issue 9): p95 <= 0.1 s / 0.3 s / 0.3 s / 1 s. Prints a table.
+mistakes). Times check-so-far, next move (Normal rules, removal rules on), next move under Solo rules
+(place / swap / rotate / remove, proven shortest or best + bound), next move with Normal-mode supplies
+(the other tiles dealt into 3 players' stacks with one loose tile each, player 0 asking), repair
+(removal rules on) and forced placements. Targets (issue 9): p95 <= 0.1 s / 0.3 s (every next move) /
+0.3 s / 1 s. Prints a table; the Solo row also gives CP-SAT's deterministic time and branches.
 """
 from __future__ import annotations
 
@@ -18,14 +21,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.core.grid import DIRECTIONS, step  # noqa: E402
 from solver.core.solve import SolveControl  # noqa: E402
-from solver.games.gardeners import engine, hints  # noqa: E402
+from solver.games.gardeners import engine, hints, moves, routes  # noqa: E402
 from solver.games.gardeners.cards import load_cards  # noqa: E402
 from solver.games.gardeners.garden import Garden, Placed  # noqa: E402
 from solver.games.gardeners.modes import MODES  # noqa: E402
 from solver.games.gardeners.tiles import load_catalog  # noqa: E402
 
 MODE = MODES["normal"]
-TARGETS = {"check so far": 0.1, "next move": 0.3, "repair": 0.3, "forced placements": 1.0}
+TARGETS = {"check so far": 0.1, "next move": 0.3, "next move solo": 0.3, "next move supplies": 0.3,
+           "repair": 0.3, "forced placements": 1.0}
+PLAYERS = 3
+
+
+def deal(garden: Garden, seed: int) -> list[moves.Supply]:
+    rest = sorted(t.id for t in load_catalog().tiles if t.id not in {p.tile.id for p in garden.cells.values()})
+    random.Random(seed).shuffle(rest)
+    return [moves.Supply(rest[i::PLAYERS][:-1], rest[i::PLAYERS][-1:]) for i in range(PLAYERS)]
 
 
 def instances(n: int, seed: int, control: SolveControl):
@@ -83,9 +94,25 @@ def main(argv=None) -> int:
         key = label(result)
         outcomes[name][key] = outcomes[name].get(key, 0) + 1
 
-    for cards, garden in cases:
+    solo = {"dtime": [], "branches": [], "gap": []}
+    real_solo_route = routes.solo_route
+
+    def counted_solo_route(*a, **k):
+        r = real_solo_route(*a, **k)
+        solo["dtime"].append(r.deterministic_time)
+        solo["branches"].append(r.branches)
+        solo["gap"].append(r.length - r.bound)
+        return r
+    routes.solo_route = counted_solo_route
+    for i, (cards, garden) in enumerate(cases):
         timed("check so far", lambda: hints.check_progress(garden, cards, MODE, cat, control), lambda r: r.completable)
         timed("next move", lambda: hints.next_move(garden, cards, MODE, cat, control),
+              lambda r: r.status + ("/proven" if r.proven else ""))
+        timed("next move solo", lambda: hints.next_move(garden, cards, MODE, cat, control, rules=hints.SOLO_RULES),
+              lambda r: r.status + ("/proven" if r.proven else "") + ("/" + r.move.kind if r.move else ""))
+        supplies = deal(garden, args.seed + i)
+        timed("next move supplies", lambda: hints.next_move(garden, cards, MODE, cat, control, supplies=supplies,
+                                                            player=0),
               lambda r: r.status + ("/proven" if r.proven else ""))
         timed("repair", lambda: hints.repair(garden, cards, MODE, cat, control, removal_rules=True),
               lambda r: r.verdict)
@@ -100,6 +127,11 @@ def main(argv=None) -> int:
         marks = "/".join("ok" if pct(v, 0.95) <= TARGETS[name] else "MISSED" for v in (xs, cpu[name]))
         print(f"{name:18s} {pct(xs, 0.5):8.3f} {pct(xs, 0.95):8.3f} {max(xs):8.3f} {pct(cpu[name], 0.5):8.3f} "
               f"{pct(cpu[name], 0.95):8.3f} {TARGETS[name]:7.2f}  {marks:12s}  {dict(sorted(outcomes[name].items()))}")
+    if solo["dtime"]:
+        print(f"Solo routes searched with CP-SAT (garden not completable as it stands): {len(solo['dtime'])}; "
+              f"deterministic time p50 {pct(solo['dtime'], 0.5):.3f} p95 {pct(solo['dtime'], 0.95):.3f} "
+              f"max {max(solo['dtime']):.3f}; branches p50 {pct(solo['branches'], 0.5)} max {max(solo['branches'])}; "
+              f"unproven (length > bound): {sum(1 for g in solo['gap'] if g > 0)}")
     return 0
 
 
