@@ -14,7 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from solver.core.solve import SolveControl  # noqa: E402
 from solver.games.horticulture.data import default_catalog  # noqa: E402
 from solver.games.horticulture.garden import PathDrawing, Plan  # noqa: E402
+from solver.games.horticulture import model as model_module  # noqa: E402
 from solver.games.horticulture.model import DaySpec  # noqa: E402
+from solver.games.horticulture import optimiser  # noqa: E402
 from solver.games.horticulture.optimiser import solve  # noqa: E402
 
 
@@ -41,23 +43,41 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve (one worker)")
     ap.add_argument("--work", type=float, default=None,
                     help="deterministic work limit instead (machine-independent results; the time column stays wall)")
+    ap.add_argument("--groups", default=model_module.DEFAULT_GROUPS, choices=["exact", "flow"],
+                    help="group encoding of the exact models: witnesses + labels (exact) or the earlier flow one")
+    ap.add_argument("--relaxed-first", type=float, default=None, help="override optimiser.RELAXED_FIRST_SHARE")
+    ap.add_argument("--relaxed-share", type=float, default=None, help="override optimiser.RELAXED_SHARE")
+    ap.add_argument("--per-seed", action="store_true", help="also print one line per solve")
+    ap.add_argument("--lns-min-days", type=int, default=None, help="override optimiser.NEIGHBOURHOOD_MIN_DAYS")
+    ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
     args = ap.parse_args(argv)
+    model_module.DEFAULT_GROUPS = args.groups
+    if args.relaxed_first is not None:
+        optimiser.RELAXED_FIRST_SHARE = args.relaxed_first
+    if args.relaxed_share is not None:
+        optimiser.RELAXED_SHARE = args.relaxed_share
+    if args.lns_min_days is not None:
+        optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
+    seeds = [int(s) for s in args.seed_list.split(",")] if args.seed_list else list(range(args.seeds))
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)
     print("-" * len(header))
     for cards in [int(c) for c in args.cards.split(",")]:
         times, scores, gaps, proven, unbounded = [], [], [], 0, 0
-        for seed in range(args.seeds):
+        for seed in seeds:
             cat, days, gnome, plan = instance(seed, cards)
             t0 = time.perf_counter()
             sol = solve(cat, "A", PathDrawing(3, "DDDDDDD"), days, gnome, plan,
                         SolveControl(time_limit_s=args.time_limit if not args.work else 3600.0,
                                      deterministic_limit=args.work, random_seed=0))
             times.append(time.perf_counter() - t0)
+            if args.per_seed:
+                print(f"  cards {cards} seed {seed}: {sol.status} score {sol.score} bound {sol.bound} "
+                      f"{times[-1]:.2f} s", flush=True)
             proven += sol.status == "optimal"
             if sol.score is not None:
                 scores.append(sol.score)
@@ -65,9 +85,10 @@ def main(argv: list[str] | None = None) -> int:
                 gaps.append(sol.bound - sol.score)
             else:
                 unbounded += 1
-        print(f"{cards:>5} {args.seeds:>3} {proven:>6} {pct(times, .5):>7.2f} {pct(times, .95):>7.2f} "
+        print(f"{cards:>5} {len(seeds):>3} {proven:>6} {pct(times, .5):>7.2f} {pct(times, .95):>7.2f} "
               f"{max(times):>7.2f} {statistics.median(scores) if scores else '-':>9} "
               f"{statistics.median(gaps) if gaps else '-':>7} {max(gaps) if gaps else '-':>7} {unbounded:>8}")
+    print(f"load average at end {os.getloadavg()[0]:.1f}")
     print("gap = proven upper bound - score of the game returned (0 when proven optimal); "
           "no bound = runs where no search proved any bound in time")
     return 0

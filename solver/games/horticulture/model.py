@@ -15,6 +15,39 @@ STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
           cp_model.INFEASIBLE: "infeasible", cp_model.MODEL_INVALID: "invalid", cp_model.UNKNOWN: "unknown"}
 
 
+# exact: witnesses + labels (default); flow: the earlier labels + parent-tree flow encoding (exact,
+# slower); packing: witnesses without labels and count: counts only (relaxations, bounds only).
+GROUP_MODES = ("exact", "flow", "packing", "count")
+DEFAULT_GROUPS = "exact"  # what HorticultureModel(groups=None) uses (the bench can switch it to compare)
+EDGE_CLIQUES = False  # measured: worse bounds and games (docs/horticulture.md)
+
+
+def connected_subsets(garden: Garden, k: int) -> list[tuple[int, ...]]:
+    """Every connected set of k squares (linked squares, the path separates), as sorted square indices.
+
+    Enumerated once each (Wernicke's ESU: grown from its smallest square, extended only by squares
+    that are larger and not next to the part already grown). A 6 x 7 sheet with a straight path has
+    64 / 140 / 304 / 652 / 1364 such sets of 2 / 3 / 4 / 5 / 6 squares.
+    """
+    idx = garden.index
+    adj = [[idx[c] for c in garden.linked(cell)] for cell in garden.cells]
+    out: list[tuple[int, ...]] = []
+
+    def grow(part: set[int], border: set[int], extension: list[int], anchor: int) -> None:
+        if len(part) == k:
+            out.append(tuple(sorted(part)))
+            return
+        extension = list(extension)
+        while extension:
+            w = extension.pop()
+            more = extension + [u for u in adj[w] if u > anchor and u not in border and u not in extension]
+            grow(part | {w}, border | set(adj[w]) | {w}, more, anchor)
+
+    for a in range(len(garden.cells)):
+        grow({a}, set(adj[a]) | {a}, [u for u in adj[a] if u > a], a)
+    return out
+
+
 class ModelMismatch(AssertionError):
     """The CP-SAT objective disagrees with the pure scorer: a bug in one of the two faces."""
 
@@ -41,10 +74,15 @@ class HorticultureModel:
     """One CP-SAT model; gnome and/or plan become decisions when passed as None."""
 
     def __init__(self, catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec],
-                 gnome: Cell | None, plan: Plan | None, timed: bool = True):
+                 gnome: Cell | None, plan: Plan | None, timed: bool = True, groups: str | None = None):
         # timed=False drops the day-by-day placement (only the final garden is chosen): a relaxation
         # whose optimum bounds the real game and is usually reachable by some planting order.
-        self.timed = timed
+        # groups="count" drops group connectivity (see _group_counts): a further relaxation, whose
+        # objective is only an upper bound on the garden's score.
+        groups = groups or DEFAULT_GROUPS
+        if groups not in GROUP_MODES:
+            raise ValueError(f"groups: expected one of {GROUP_MODES}, got {groups!r}")
+        self.timed, self.group_mode = timed, groups
         self.catalog, self.side, self.drawing, self.days = catalog, side, drawing, days
         self.sheet = catalog.sheet(side)
         self.garden = Garden(self.sheet, drawing)
@@ -65,8 +103,13 @@ class HorticultureModel:
             self._support_order()
         self._cell_types()
         self._window_box()
-        self._groups()
-        self._gnome_bonus()
+        if groups == "flow":
+            self._groups()
+            self._gnome_bonus()
+        elif groups == "count":
+            self._group_counts()
+        else:
+            self._witness_groups(separate=groups == "exact")
         self._garden_plan()
         self.m.maximize(self.objective)
 
@@ -275,6 +318,131 @@ class HorticultureModel:
             m.add(self.minimum[t] * g <= sum(self.y[i][t] for i in range(n)))
             self.group_count[t] = g
         self.group_points = sum(self.minimum[t] * self.root_kind[i][t] for i in range(n) for t in self.types)
+
+    def _witness_groups(self, separate: bool) -> None:
+        """Complete groups by witnesses: a complete group is credited through one connected set of
+        exactly min(t) of its squares (every group of >= k linked squares contains one, through any
+        square of it). With `separate`, labels equal along linked same-kind squares and a witness
+        fixes the label of its smallest square to that square's index, so two witnesses never sit
+        in one group: exact. Without, witnesses are only disjoint: a relaxation (bound only).
+
+        Gnome: a group linked to the gnome square contains a witness that holds a square linked to
+        the gnome (grow it from that square), so the repeat is credited through such witnesses.
+        """
+        m, n, idx = self.m, self.n, self.garden.index
+        fixed = self.fixed_gnome
+        linked_to_gnome = set(idx[c] for c in self.garden.linked(fixed)) if fixed is not None else None
+        touching = None
+        if fixed is None:
+            touching = [sum(self.gv[idx[c]] for c in self.garden.linked(cell)) for cell in self.cells]
+        subsets = {k: connected_subsets(self.garden, k) for k in sorted(set(self.minimum.values()))}
+        self.witness: dict[tuple[str, tuple[int, ...]], cp_model.IntVar] = {}
+        covering: list[list] = [[] for _ in range(n)]
+        group_terms, gnome_terms = [], []
+        gnome_by_type: dict[str, list] = {t: [] for t in self.types}
+        for t in self.types:
+            k = self.minimum[t]
+            for part in subsets[k]:
+                w = m.new_bool_var(f"witness_{t}_{'_'.join(map(str, part))}")
+                for i in part:
+                    covering[i].append((t, w))
+                self.witness[(t, part)] = w
+                group_terms.append(k * w)
+                if fixed is not None:
+                    if linked_to_gnome.intersection(part):
+                        gnome_terms.append(k * w)
+                        gnome_by_type[t].append(w)
+                else:
+                    g = m.new_bool_var(f"gnome_{t}_{'_'.join(map(str, part))}")
+                    m.add_implication(g, w)
+                    m.add(g <= sum(touching[i] for i in part))
+                    gnome_terms.append(k * g)
+                    gnome_by_type[t].append(g)
+        for i in range(n):
+            # a square of kind t lies in at most one witness, and only in witnesses of kind t
+            for t in self.types:
+                mine = [w for ty, w in covering[i] if ty == t]
+                if mine:
+                    m.add(sum(mine) <= self.y[i][t])
+        if EDGE_CLIQUES:
+            # witnesses of one kind on the two squares of a linked pair would be one group: at most one
+            by_type: dict[tuple[str, int], list] = {}
+            for (t, part), w in self.witness.items():
+                for i in part:
+                    by_type.setdefault((t, i), []).append(w)  # noqa: B909
+            for a, b in self.garden.edges():
+                i, j = idx[a], idx[b]
+                for t in self.types:
+                    mine = by_type.get((t, i), [])
+                    seen = {w.index for w in mine}
+                    both = mine + [w for w in by_type.get((t, j), []) if w.index not in seen]
+                    if len(both) > 1:
+                        m.add_at_most_one(both)
+        self.group_count = {}
+        for t in self.types:
+            # implied cut: each complete group uses at least its minimum of squares
+            g = m.new_int_var(0, n // self.minimum[t], f"groups_{t}")
+            m.add(g == sum(w for (ty, _), w in self.witness.items() if ty == t))
+            m.add(self.minimum[t] * g <= sum(self.y[i][t] for i in range(n)))
+            self.group_count[t] = g
+            # a repeated group holds a square of its kind linked to the gnome, a different one per group
+            if fixed is not None:
+                m.add(sum(gnome_by_type[t]) <= sum(self.y[i][t] for i in sorted(linked_to_gnome)))
+        if separate:
+            self.label = [m.new_int_var(0, n - 1, f"label{i}") for i in range(n)]
+            for a, b in self.garden.edges():
+                i, j = idx[a], idx[b]
+                s = m.new_bool_var(f"same{i}_{j}")
+                for t in self.types:
+                    m.add_bool_or([self.y[i][t].Not(), self.y[j][t].Not(), s])
+                m.add(self.label[i] == self.label[j]).only_enforce_if(s)
+            anchored: dict[int, list] = {}
+            for (t, part), w in self.witness.items():
+                anchored.setdefault(part[0], []).append(w)
+            for a, ws in anchored.items():
+                r = m.new_bool_var(f"anchor{a}")
+                m.add(self.label[a] == a).only_enforce_if(r)
+                for w in ws:
+                    m.add_implication(w, r)
+        self.group_points = sum(group_terms)
+        self.gnome_points = sum(gnome_terms)
+
+    def _group_counts(self) -> None:
+        """Groups and gnome bonus by counting only (an upper bound, valid for every garden).
+
+        A complete group of t holds at least min(t) squares of t, and different groups hold
+        different squares: at most floor(squares of t / min(t)) complete groups of t. A group the
+        gnome repeats is a complete group with a square of its own linked to the gnome square, so
+        the repeated groups of t are at most those groups and at most the squares of t linked to
+        the gnome. Connectivity and separation are ignored, so the objective over-counts some
+        gardens; it is only ever used as a bound.
+        """
+        m, n, idx = self.m, self.n, self.garden.index
+        fixed = self.fixed_gnome
+        self.group_count, gnome_count = {}, {}
+        for t in self.types:
+            g = m.new_int_var(0, n // self.minimum[t], f"groups_{t}")
+            m.add(self.minimum[t] * g <= sum(self.y[i][t] for i in range(n)))
+            self.group_count[t] = g
+        if fixed is not None:
+            near = [idx[c] for c in self.garden.linked(fixed)]
+            beside = {t: [self.y[i][t] for i in near] for t in self.types}
+        else:
+            beside = {t: [] for t in self.types}
+            for i, cell in enumerate(self.cells):
+                touching = sum(self.gv[idx[c]] for c in self.garden.linked(cell))
+                for t in self.types:
+                    v = m.new_bool_var(f"beside_gnome{i}_{t}")
+                    m.add_implication(v, self.y[i][t])
+                    m.add(v <= touching)
+                    beside[t].append(v)
+        for t in self.types:
+            r = m.new_int_var(0, 4, f"gnome_groups_{t}")
+            m.add(r <= self.group_count[t])
+            m.add(r <= sum(beside[t]))
+            gnome_count[t] = r
+        self.group_points = sum(self.minimum[t] * self.group_count[t] for t in self.types)
+        self.gnome_points = sum(self.minimum[t] * gnome_count[t] for t in self.types)
 
     def _gnome_bonus(self) -> None:
         """A complete group linked to the gnome counts again: credited at its root, so once per group."""

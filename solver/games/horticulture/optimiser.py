@@ -21,6 +21,12 @@ log = logging.getLogger(__name__)
 # Measured on seeded nurseries (docs/horticulture.md): patch re-optimisation helps long games but
 # steals proof time from short ones, so it only runs from this many days on.
 NEIGHBOURHOOD_MIN_DAYS = 7
+# Share of the relaxed search's time given to its first (hinted) run. A bound is only ever proven
+# within one run (each new run starts its bound from scratch), so the proof attempt gets most of it.
+RELAXED_FIRST_SHARE = 0.7
+# Share of the whole budget for the relaxed (final garden) search: when it is proven and its garden
+# can be planted day by day, the game is proven optimal without the slower day-by-day search.
+RELAXED_SHARE = 0.75
 
 
 class _Values:
@@ -123,7 +129,8 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         pass
     greedy0 = (game0, g0, p0, int(round(start.objective_value))) if start is not None else None
     used = spent_so_far(used)
-    st1, s1, spent, bound = _search(relaxed, control, budget * 0.6 - used, rng, start=start)
+    st1, s1, spent, bound = _search(relaxed, control, budget * RELAXED_SHARE - used, rng, start=start,
+                                    first_share=RELAXED_FIRST_SHARE)
     used = spent_so_far(used + spent)
     bound = counted if bound is None else min(bound, counted)
     log.debug("relaxed: %s value %s bound %s after %.2f", STATUS.get(st1), s1.objective_value, bound, used)
@@ -245,7 +252,8 @@ class _StopAt(cp_model.CpSolverSolutionCallback):
 
 
 def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng: random.Random,
-            known_bound: int | None = None, start: _Values | None = None) -> tuple[int, object, float, int | None]:
+            known_bound: int | None = None, start: _Values | None = None,
+            first_share: float = 0.3) -> tuple[int, object, float, int | None]:
     """A first search, then neighbourhood moves, then a hinted run on the whole model.
 
     One CP-SAT worker finds good gardens slowly (no built-in LNS), so part of the time goes to
@@ -258,7 +266,7 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
     m.clear_hints()
     if start is not None:
         _hint_all(m, start.values)  # complete and feasible: the search starts from it at once
-    st, first = control.solve(m, _solver(control, seconds * 0.3, linearization=2), stop)
+    st, first = control.solve(m, _solver(control, seconds * first_share, linearization=2), stop)
     spent = _cost(control, first)
     if st == cp_model.UNKNOWN and start is None and seconds - spent > 0.1:
         # the stronger LP sometimes finds no first garden in time; the default one always did
@@ -282,14 +290,15 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
     if bound is None:
         bound = 10 ** 9  # nothing proven yet: only the search below can stop early
     lns = len(model.days) >= NEIGHBOURHOOD_MIN_DAYS
-    while lns and spent < seconds * 0.8 and best_value < bound:
+    lns_until = max(0.8, min(0.9, first_share + 0.15))
+    while lns and spent < seconds * lns_until and best_value < bound:
         sub = m.clone()
         sub.clear_hints()
         for i in _neighbourhood(model, rng, free=rng.choice((6, 9, 12))):
             for t in model.types:
                 sub.add(model.y[i][t] == best.value(model.y[i][t]))
         _hint_all(sub, values)
-        st2, s2 = control.solve(sub, _solver(control, min(0.5, max(0.05, seconds * 0.8 - spent)), linearization=2),
+        st2, s2 = control.solve(sub, _solver(control, min(0.5, max(0.05, seconds * lns_until - spent)), linearization=2),
                                 stop)
         spent += _cost(control, s2)
         if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) and s2.objective_value > best_value:
@@ -334,14 +343,16 @@ def _gnome_plan(model: HorticultureModel, solver: cp_model.CpSolver) -> tuple[Ce
 
 
 def _exact_score(catalog: Catalog, side: str, drawing: PathDrawing, game: list[Day], gnome: Cell, plan: Plan,
-                 control: SolveControl, timed: bool = False) -> int:
+                 control: SolveControl, timed: bool = False, groups: str = "flow") -> int:
     """The encoding may under-claim points on a non-optimal game: score the same game exactly in CP-SAT.
 
     The untimed model is used by default: with every plant's square fixed it scores the same game
-    (a legal game's own order satisfies its ordering constraint) and is much smaller.
+    (a legal game's own order satisfies its ordering constraint) and is much smaller. The flow
+    group encoding is used by default: on a fixed garden it solves faster than the witnesses, and
+    it is an independent second encoding of the same rules (both are held against the pure scorer).
     """
     fixed = [DaySpec((day.chosen,), day.plants) for day in game]
-    model = HorticultureModel(catalog, side, drawing, fixed, gnome, plan, timed=timed)
+    model = HorticultureModel(catalog, side, drawing, fixed, gnome, plan, timed=timed, groups=groups)
     # A fixed game leaves only the helper variables free: solved at the root in practice. The
     # allowance is deterministic time when the control asks for it, so the outcome is reproducible.
     status, solver = control.solve(model.m, _solver(control, max(1.0, _budget(control))))

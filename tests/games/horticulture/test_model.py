@@ -7,7 +7,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from solver.core.solve import SolveControl
 from solver.games.horticulture.data import default_catalog
 from solver.games.horticulture.garden import Garden, PathDrawing, Plan
-from solver.games.horticulture.model import DaySpec
+from ortools.sat.python import cp_model
+
+from solver.games.horticulture.model import GROUP_MODES, DaySpec, HorticultureModel, connected_subsets
 from solver.games.horticulture.optimiser import _exact_score, counting_bound, solve
 from solver.games.horticulture.rules import _draw, planting_refusal, replay
 from solver.games.horticulture.scoring import score_sheet
@@ -102,8 +104,10 @@ def test_cp_sat_scores_any_legal_game_like_the_pure_scorer(seed, days, drawing):
     sheet, violations = replay(CAT, setup, game)
     assert violations == []
     pure = score_sheet(CAT, sheet).total
-    assert _exact_score(CAT, "A", drawing, game, gnome, plan, control(), timed=True) == pure
-    assert _exact_score(CAT, "A", drawing, game, gnome, plan, control(), timed=False) == pure
+    # both group encodings (witnesses + labels, flows), in the day-by-day and the final-garden model
+    assert _exact_score(CAT, "A", drawing, game, gnome, plan, control(), timed=True, groups="exact") == pure
+    assert _exact_score(CAT, "A", drawing, game, gnome, plan, control(), groups="exact") == pure
+    assert _exact_score(CAT, "A", drawing, game, gnome, plan, control(), groups="flow") == pure
 
 
 def test_full_sheet_short_deck_is_proven_and_checked():
@@ -136,3 +140,47 @@ def test_greedy_player_always_plays_a_legal_game(seed, cards):
     _, violations = replay(CAT, setup, game)
     assert violations == [] and len(game) == cards // 2
     assert all(day.chosen in nursery[2 * d: 2 * d + 2] for d, day in enumerate(game))
+
+
+@pytest.mark.parametrize("start", [(1, "DD"), (2, "DRD")])
+def test_connected_subsets_are_every_connected_set_once(tiny4, start):
+    import itertools
+    garden = Garden(tiny4.sheet("T"), PathDrawing(*start))
+    idx = garden.index
+    for k in range(1, 7):
+        found = connected_subsets(garden, k)
+        assert len(found) == len(set(found))
+        brute = []
+        for part in itertools.combinations(range(len(garden.cells)), k):
+            seen, todo = {part[0]}, [part[0]]
+            while todo:
+                i = todo.pop()
+                for c in garden.linked(garden.cells[i]):
+                    if idx[c] in part and idx[c] not in seen:
+                        seen.add(idx[c])
+                        todo.append(idx[c])
+            if len(seen) == k:
+                brute.append(part)
+        assert sorted(found) == brute
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_relaxed_model_bounds_the_oracle(tiny4, seed):
+    """The final-garden model (each group encoding) and its group relaxations never fall below the best game."""
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(tiny4.deck.cards), 4)
+    plan = Plan(rng.choice(PLANTS), rng.choice(PLANTS), (rng.choice(PLANTS), rng.choice(PLANTS)))
+    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DRD"), (3, "DLD")]))
+    gnome = (rng.randrange(4), rng.randrange(2))
+    best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
+    values = {}
+    for groups in GROUP_MODES:
+        for timed in (True, False):
+            model = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=timed, groups=groups)
+            status, solver = control().solve(model.m)
+            assert status == cp_model.OPTIMAL
+            values[(groups, timed)] = solver.objective_value
+    # exact encodings of the day-by-day game reach the oracle exactly; every relaxation bounds it
+    assert values[("exact", True)] == values[("flow", True)] == best
+    assert all(v >= best for v in values.values())
+    assert values[("count", False)] >= values[("packing", False)] >= values[("exact", False)]
