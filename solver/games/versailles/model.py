@@ -23,6 +23,7 @@ class AreaVars:
     root: dict[Cell, cp_model.IntVar]
     depth: dict[Cell, cp_model.IntVar]
     parent: dict[tuple[Cell, Cell], cp_model.IntVar]  # (field, its parent field)
+    seen: dict[Cell, cp_model.IntVar] = field(default_factory=dict)  # a member at or before this field
 
 
 @dataclass
@@ -77,7 +78,7 @@ class SoloModel:
                 group = largest[t] if t in chosen else set()
                 value += len(group)
                 self.model.add_hint(a.use, t in chosen)
-                start = min(group) if group else None
+                start = min(group, key=lambda c: (c[1], c[0])) if group else None  # first in board order
                 dist = {start: 0} if group else {}
                 par: dict[Cell, Cell] = {}
                 queue = [start] if group else []
@@ -95,6 +96,10 @@ class SoloModel:
                     self.model.add_hint(a.depth[c], dist.get(c, 0))
                 for (c, d), v in a.parent.items():
                     self.model.add_hint(v, par.get(c) == d)
+                found = False
+                for c, v in a.seen.items():  # board order
+                    found = found or c in group
+                    self.model.add_hint(v, found)
         return value
 
     def placements(self, solver: cp_model.CpSolver, tiles: Sequence[Tile]) -> list[Placement]:
@@ -201,6 +206,9 @@ def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Seque
                      before=before, areas=areas, checkpoints=tuple(checkpoints), catalog=catalog)
 
 
+ROOT_FIRST = True  # the root of each area tree is its first member in board order (set False to compare)
+
+
 def _tree_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], use, limit: int,
                name: str) -> AreaVars:
     """Choose a contiguous group of fields, each holding a field that counts for the type.
@@ -218,6 +226,22 @@ def _tree_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], us
     m.add(sum(z.values()) <= limit * use)
     root = {c: m.new_bool_var(f"{name}r{c}") for c in z}
     m.add(sum(root.values()) <= 1)
+    if ROOT_FIRST:
+        # one tree per area instead of one per choice of root: earlier[c] holds when a member comes
+        # before c in board order (cells are listed row by row), and only the first member is root
+        earlier = None
+        seen = {}
+        for c in z:  # z follows `cells`, i.e. board order
+            if earlier is not None:
+                m.add_implication(root[c], earlier.Not())
+                m.add_bool_or([earlier, z[c].Not(), root[c]])
+            else:
+                m.add_implication(z[c], root[c])
+            nxt = seen[c] = m.new_bool_var(f"{name}e{c}")
+            m.add_implication(z[c], nxt)
+            if earlier is not None:
+                m.add_implication(earlier, nxt)
+            earlier = nxt
     depth = {c: m.new_int_var(0, limit - 1, f"{name}d{c}") for c in z}
     parent: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
     for c in z:
@@ -236,7 +260,7 @@ def _tree_area(m: cp_model.CpModel, cells: list[Cell], has: dict[Cell, list], us
         for p in parents:
             m.add_implication(p, z[c])
             m.add_implication(p, root[c].Not())
-    return AreaVars(use, z, root, depth, parent)
+    return AreaVars(use, z, root, depth, parent, seen if ROOT_FIRST else {})
 
 
 @dataclass

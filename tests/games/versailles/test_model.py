@@ -179,6 +179,15 @@ def test_a_deterministic_control_gives_the_same_answer_every_time():
         out.pop("seconds")  # wall time is the one field that is measured, not computed
         runs.append(repr(out))
     assert runs[0] == runs[1]
+    # the neighbourhood search (off by default) counts its steps and charges deterministic time too
+    tiles = [CAT.tiles[i] for i in ids[:5]]
+    again = []
+    for _ in range(2):
+        control = SolveControl(time_limit_s=60, deterministic_limit=0.6, num_workers=1, random_seed=5)
+        out = solve_solo(tiles, CAT, control, search_steps=3).as_dict()
+        out.pop("seconds")
+        again.append(repr(out))
+    assert again[0] == again[1]
 
 
 def test_a_cancelled_control_stops_the_search():
@@ -206,3 +215,21 @@ def test_cancelling_a_running_search_ends_the_call():
         pass
     timer.cancel()
     assert time.perf_counter() - started < 120  # far below the 300 s limit it would otherwise use
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.sampled_from(TILE_IDS), min_size=2, max_size=3, unique=True))
+def test_counting_bound_is_never_below_the_exhaustive_optimum(ids):
+    # solve_solo answers "optimal" without a search when a garden meets this bound
+    from solver.games.versailles.solo import counting_bound
+    tiles = [CAT.tiles[i] for i in ids]
+    assert oracle(tiles) <= counting_bound(tiles, CAT)
+
+
+def test_a_garden_at_the_counting_bound_is_optimal_and_checked():
+    # GG/BB twice: the greedy joins both colours (8 = counting bound) and no search is needed
+    cat = catalog_with({1: ("GG", "BB"), 2: ("GG", "BB")})
+    result = solve_solo([cat.tiles[1], cat.tiles[2]], cat, time_limit=10)
+    assert (result.status, result.points, result.bound) == ("optimal", 8, 8)
+    assert result.work == 0  # proved by the bound, not by CP-SAT
+    assert solo_points(result.placements, cat) == 8
