@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
@@ -9,19 +10,37 @@ from solver.core.solve import SolveControl
 
 from .data import Catalog, Seedling
 from .scoring import TOKEN_PRESTIGE, step_value
+from .shapes import max_holes
 
 # Rules whose prestige depends only on which plants and flowers are placed over which colours
 # (plus the number of holes, bounded by the chart's last column): the relaxation covers them.
 COUNTING_RULES = frozenset({"fixed", "colour_bonus", "visible_plants", "colour_sets", "holes"})
 
 
+@dataclass(frozen=True)
+class Plan:
+    """The relaxation's optimum: its prestige (the ceiling), how many flowers it places (flower beds,
+    i.e. filled 2x2 blocks a garden reaching the ceiling may need) and how many holes it counts."""
+    bound: int
+    beds: int
+    holes: int
+
+
 def counting_bound(catalog: Catalog, starter: tuple[Seedling, Seedling], seedlings: list[str], plants: list[str],
                    flowers: list[str], unused_tokens: int, control: SolveControl) -> int | None:
+    """The best prestige of any garden when only colours are counted (see `counting_plan`)."""
+    plan = counting_plan(catalog, starter, seedlings, plants, flowers, unused_tokens, control)
+    return None if plan is None else plan.bound
+
+
+def counting_plan(catalog: Catalog, starter: tuple[Seedling, Seedling], seedlings: list[str], plants: list[str],
+                  flowers: list[str], unused_tokens: int, control: SolveControl) -> Plan | None:
     """The best prestige of any garden when only colours are counted: every placed plant uses an allowed
     pair of seedling colours from the holding, every placed flower an allowed pair of placed plant
-    colours, holes are unlimited. Every real garden is a solution of this relaxation with the same
-    prestige, so its optimum bounds them all. None when a flower's rule is outside COUNTING_RULES
-    or the relaxation was not solved to optimality."""
+    colours; holes are only limited by the most a garden of that many spaces can enclose
+    (`shapes.max_holes`, shared by copies of one holes flower as in the model). Every real garden is
+    a solution of this relaxation with the same prestige, so its optimum bounds them all. None when
+    a flower's rule is outside COUNTING_RULES or the relaxation was not solved to optimality."""
     chosen = [catalog.flowers[f] for f in flowers]
     if any(f.scoring.rule not in COUNTING_RULES for f in chosen):
         return None
@@ -72,6 +91,8 @@ def counting_bound(catalog: Catalog, starter: tuple[Seedling, Seedling], seedlin
         return sum(sum(placed_plants[c]) - sum(covered_plants[c]) for c in cols)
 
     total_cells = 2 * (1 + len(seedlings))
+    hole_cap = max_holes(total_cells)
+    hole_takes = defaultdict(list)  # copies of one holes flower share the garden's holes
     for i, f in enumerate(chosen):
         p = f.scoring.params
         placed = placed_flower[i]
@@ -79,8 +100,13 @@ def counting_bound(catalog: Catalog, starter: tuple[Seedling, Seedling], seedlin
         if rule == "fixed":
             terms.append(p["prestige"] * placed)
         elif rule == "holes":
-            # each copy at most the chart's last column: a valid bound whatever the split
-            terms.append((p["base"] + step_value(p["table"], 10 ** 6)) * placed)
+            # a chart column per copy; the copies' counts together at most the holes a garden of
+            # this many spaces can have (or unlimited beyond the table)
+            steps = [(0, 0)] + [tuple(s) for s in p["table"]]
+            pick = [m.new_bool_var(f"holes{i}_t{at}") for at, _ in steps]
+            m.add(sum(pick) == placed)
+            hole_takes[f.copy_key].append(sum(at * x for (at, _), x in zip(steps, pick)))
+            terms.append(p["base"] * placed + sum(v * x for (_, v), x in zip(steps, pick)))
         elif rule == "colour_sets":
             terms.append((p["base"] + step_value(p["table"], 10 ** 6)) * placed)
         else:
@@ -93,8 +119,14 @@ def counting_bound(catalog: Catalog, starter: tuple[Seedling, Seedling], seedlin
             m.add(v <= bonus)
             m.add(v <= upper * placed)
             terms.append(p["base"] * placed + v)
+    holes = []
+    for takes in hole_takes.values():
+        if hole_cap is not None:
+            m.add(sum(takes) <= hole_cap)
+        holes.append(sum(takes))
     m.maximize(sum(terms))
     status, solver = control.solve(m, control.new_solver(min(5.0, control.time_limit_s)))
     if status != cp_model.OPTIMAL:
         return None
-    return round(solver.objective_value)
+    return Plan(round(solver.objective_value), sum(solver.value(v) for v in placed_flower),
+                max([solver.value(h) for h in holes], default=0))

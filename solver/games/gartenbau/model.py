@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from .data import Catalog, Flower, Seedling
-from .garden import DIRECTIONS, FLOWER_FOOTPRINT, Cell, flower_plant_pairs, orthogonal, step
+from .garden import DIRECTIONS, FLOWER_FOOTPRINT, Cell, components, flower_plant_pairs, orthogonal, step
 from .scoring import TOKEN_PRESTIGE
 
 Position = tuple[Cell, Cell]  # a domino's two spaces
@@ -41,7 +41,8 @@ class _Builder:
     """Builds the model in small named steps; one method per rule family."""
 
     def __init__(self, catalog: Catalog, size: int, starter: tuple[Seedling, Seedling], seedlings: list[str],
-                 plants: list[str], flowers: list[str], tokens: int, pinned: Pinned | None, strips: bool = False):
+                 plants: list[str], flowers: list[str], tokens: int, pinned: Pinned | None, strips: bool = False,
+                 shape: frozenset | None = None):
         self.cat = catalog
         self.n = size
         self.m = cp_model.CpModel()
@@ -58,6 +59,11 @@ class _Builder:
         self.flowers = [catalog.flowers[f] for f in flowers]
         self.total_cells = 2 * (1 + len(seedlings))
         self.strips = strips
+        self.shape = shape
+        if shape is not None:  # a fixed shape: tiles, plants and flowers only on its spaces
+            self.positions = [p for p in self.positions if p[0] in shape and p[1] in shape]
+            self.blocks = [b for b in self.blocks
+                           if all((b[0] + dr, b[1] + dc) in shape for dr, dc in FLOWER_FOOTPRINT)]
 
     def on_board(self, c: Cell) -> bool:
         return 0 <= c[0] < self.n and 0 <= c[1] < self.n
@@ -101,6 +107,8 @@ class _Builder:
             for p in self.positions:
                 if self.strips and k and not (p[0][1] == p[1][1] and p[0][0] % 2 == 0):
                     continue  # strips: seedling tiles stand upright in row pairs (0-1, 2-3, ...)
+                if self.shape is not None and not (p[0] in self.shape and p[1] in self.shape):
+                    continue  # a fixed shape: tiles only on its spaces
                 for o in orients:
                     v = self.bool(f"x{k}_{p}_{o}")
                     self.x[k, p, o] = v
@@ -322,6 +330,10 @@ class _Builder:
         8-connected garden, holes = 1 - (Q1 - Q3 - 2*QD) / 4 (Gray's bit-quad Euler number)."""
         if hasattr(self, "_holes"):
             return self._holes
+        if self.shape is not None:  # a fixed shape: its holes are a constant
+            hole = [c for c, v in self.outside().items() if v == 0 and c not in self.shape]
+            self._holes = len(components(hole))
+            return self._holes
         q1, q3, qd = [], [], []
         for r in range(-1, self.n):
             for c in range(-1, self.n):
@@ -352,6 +364,19 @@ class _Builder:
         """Empty spaces reachable from beyond the board through empty spaces (exact: closed under
         empty neighbours, and every outside space leads outward by strictly falling distances)."""
         if hasattr(self, "_outside"):
+            return self._outside
+        if self.shape is not None:  # a fixed shape: the outside is known
+            todo = [c for c in self.cells if c not in self.shape
+                    and any(not self.on_board(step(c, d)) for d in DIRECTIONS)]
+            seen = set(todo)
+            while todo:
+                cur = todo.pop()
+                for d in DIRECTIONS:
+                    n = step(cur, d)
+                    if self.on_board(n) and n not in self.shape and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+            self._outside = {c: int(c in seen) for c in self.cells}
             return self._outside
         out = {c: self.bool(f"out{c}") for c in self.cells}
         dist = {c: self.m.new_int_var(0, self.n * self.n, f"odist{c}") for c in self.cells}
@@ -622,7 +647,8 @@ class _Builder:
 
     def build(self) -> GardenModel:
         self.seedling_layer()
-        self.garden_connected()
+        if self.shape is None:  # (a fixed shape is connected: made so by shapes.py, checked on loading)
+            self.garden_connected()
         self.plant_layer()
         self.flower_layer()
         self.visibility()
@@ -637,8 +663,9 @@ class _Builder:
 
 def build_model(catalog: Catalog, size: int, starter: tuple[Seedling, Seedling], seedlings: list[str],
                 plants: list[str], flowers: list[str], unused_tokens: int = 0,
-                pinned: Pinned | None = None, strips: bool = False) -> GardenModel:
+                pinned: Pinned | None = None, strips: bool = False, shape: frozenset | None = None) -> GardenModel:
     """The model of the best garden on a `size` x `size` board for the given tiles. With `strips`, only
-    gardens of upright tiles in row pairs (a restriction for finding good gardens fast)."""
+    gardens of upright tiles in row pairs; with `shape`, only gardens filling exactly those spaces
+    (restrictions for finding good gardens fast)."""
     return _Builder(catalog, size, starter, seedlings, plants, flowers, TOKEN_PRESTIGE * unused_tokens,
-                    pinned, strips).build()
+                    pinned, strips, shape).build()

@@ -10,12 +10,13 @@ from ortools.sat.python import cp_model
 from solver.core.solve import SolveControl
 from solver.errors import InputError
 
-from .bound import counting_bound
+from .bound import counting_plan
 from .data import Catalog
 from .garden import Cell, Garden, PlacedFlower, PlacedPlant, PlacedSeedlingTile, orthogonal
 from .model import GardenModel, Pinned, build_model
 from .rules import flower_refusals, garden_violations, plant_refusals, seedling_refusals
 from .scoring import Score, score
+from .shapes import candidate_shapes
 
 
 class ModelMismatch(RuntimeError):
@@ -135,6 +136,18 @@ def _check(garden: Garden, catalog: Catalog, objective: int) -> Score:
     return pure
 
 
+SHAPE_TRIES = 3  # fixed shapes tried before the free searches
+SHAPE_SHARE = 0.1  # of the time (or deterministic) limit, per shape
+
+
+def _share(control: SolveControl, fraction: float, limit: float) -> cp_model.CpSolver:
+    """A solver for one sub-search: `fraction` of the wall limit, and of the deterministic limit when set."""
+    solver = control.new_solver(fraction * limit)
+    if control.deterministic_limit is not None:
+        solver.parameters.max_deterministic_time = fraction * control.deterministic_limit
+    return solver
+
+
 def _hint_from(warm: GardenModel, solved: cp_model.CpSolver, gm: GardenModel, control: SolveControl,
                limit: float) -> int | None:
     """Hint the big-board model with the small board's garden, completed into a full assignment (a
@@ -171,23 +184,46 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     starter = catalog.starter_tiles[holding.starter].sides[holding.side]
     tokens = int(holding.flower_pot) + int(holding.watering_can)
 
-    def model_on(board_size: int) -> GardenModel:
-        return build_model(catalog, board_size, starter, holding.seedlings, holding.plants, holding.flowers,
-                           tokens, pinned)
+    plan = None if pinned else counting_plan(catalog, starter, holding.seedlings, holding.plants,
+                                             holding.flowers, tokens, control)
+    ceiling = None if plan is None else plan.bound
 
-    ceiling = None if pinned else counting_bound(catalog, starter, holding.seedlings, holding.plants,
-                                                 holding.flowers, tokens, control)
+    def model_on(board_size: int, **restrict) -> GardenModel:
+        gm = build_model(catalog, board_size, starter, holding.seedlings, holding.plants, holding.flowers,
+                         tokens, pinned, **restrict)
+        if ceiling is not None:
+            # the ceiling bounds every garden: a redundant cut, and the search stops once a garden meets it
+            gm.model.add(gm.objective <= ceiling)
+        return gm
     fallback = None
+    best = None
+    # Fixed shapes first when the ceiling counts holes: gardens of exactly those spaces (many holes,
+    # room for the flower beds), where the holes are constants and the search is small. Shapes are
+    # anchored top-left and fit the big board, so a garden found here also starts the big search.
+    spaces = 2 * (len(holding.seedlings) + 1)
+    shapes = [] if plan is None else candidate_shapes(spaces, max(1, plan.beds))
+    for cells, _ in shapes[:SHAPE_TRIES]:
+        side = max(max(r for r, _ in cells), max(c for _, c in cells)) + 1
+        if side > size:
+            continue
+        fixed = model_on(side, shape=cells)
+        status0, solver0 = control.solve(fixed.model, _share(control, SHAPE_SHARE, limit))
+        if status0 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            continue
+        if round(solver0.objective_value) == ceiling:
+            garden = _extract(fixed, solver0.value, holding, catalog, None)
+            pure = _check(garden, catalog, ceiling)
+            return Solution("optimal", size, time.perf_counter() - start, pure.total, ceiling, garden, pure)
+        if best is None or solver0.objective_value > best[1].objective_value:
+            best = (fixed, solver0)
     # Two quick searches on small boards: strip gardens (seedling tiles upright in row pairs, so
     # plants run across neighbouring tiles and beds are two such plants) and free gardens on the
     # smallest square. Both kinds fit the big board too (all anchored top-left): a garden reaching
     # the colour-budget ceiling is optimal on any board; otherwise the better one starts the big search.
     warm_ups = [(_strip_board(len(holding.seedlings)), True),
                 (max(3, math.ceil(math.sqrt(2 * (len(holding.seedlings) + 1)))), False)]
-    best = None
     for small, strips in (w for w in warm_ups if pinned is None and w[0] < size):
-        warm = build_model(catalog, small, starter, holding.seedlings, holding.plants, holding.flowers, tokens,
-                           strips=strips)
+        warm = model_on(small, strips=strips)
         status0, solver0 = control.solve(warm.model, control.new_solver(0.3 * limit))
         if status0 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             continue
