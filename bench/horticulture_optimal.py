@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="group encoding of the exact models: witnesses + labels (exact) or the earlier flow one")
     ap.add_argument("--relaxed-first", type=float, default=None, help="override optimiser.RELAXED_FIRST_SHARE")
     ap.add_argument("--relaxed-share", type=float, default=None, help="override optimiser.RELAXED_SHARE")
+    ap.add_argument("--param", action="append", default=[], help="CP-SAT parameter name=value for every step, replacing the optimiser's defaults (repeatable)")
     ap.add_argument("--per-seed", action="store_true", help="also print one line per solve")
     ap.add_argument("--lns-min-days", type=int, default=None, help="override optimiser.NEIGHBOURHOOD_MIN_DAYS")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
@@ -54,6 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     model_module.DEFAULT_GROUPS = args.groups
     if args.relaxed_first is not None:
         optimiser.RELAXED_FIRST_SHARE = args.relaxed_first
+    if args.param:
+        optimiser.SEARCH_PARAMETERS.clear()
+    for item in args.param:
+        name, value = item.split("=", 1)
+        optimiser.SEARCH_PARAMETERS[name] = int(value) if value.lstrip("-").isdigit() else \
+            {"true": True, "false": False}.get(value.lower(), value)
     if args.relaxed_share is not None:
         optimiser.RELAXED_SHARE = args.relaxed_share
     if args.lns_min_days is not None:
@@ -61,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = [int(s) for s in args.seed_list.split(",")] if args.seed_list else list(range(args.seeds))
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

@@ -254,6 +254,10 @@ class HorticultureModel:
         m.add(sum(ws) <= slots)
         for t in self.types:
             m.add(sum(self.box[(p, t)] for p in self.plant_ids) <= 1)  # each plant at most once in the box
+        self.box_kind = {}  # box_kind[t]: a plant of kind t is in the window box
+        for t in self.types:
+            self.box_kind[t] = m.new_bool_var(f"box_has_{t}")
+            m.add(self.box_kind[t] == sum(self.box[(p, t)] for p in self.plant_ids))
         self.box_full = m.new_bool_var("box_full")
         m.add(sum(ws) >= slots).only_enforce_if(self.box_full)
         if slots == 0:
@@ -557,6 +561,14 @@ class HorticultureModel:
         for var, t in ((self.plan_border, plan.border), (self.plan_path, plan.path),
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
             m.add(var[t] == 1)
+
+    def exclude_final(self, solver) -> None:
+        """Forbid the final garden, window box, cards, gnome and plan of `solver`'s solution (a no-good)."""
+        literals = [self.y[i][t] for i in range(self.n) for t in self.types] + list(self.gv)
+        literals += [self.box_kind[t] for t in self.types] + [b for ch in self.choice for b in ch]
+        for var in (self.plan_border, self.plan_path, self.plan_first, self.plan_second):
+            literals += [var[t] for t in self.types]
+        self.m.add_bool_or([lit.Not() if solver.value(lit) else lit for lit in literals])
 
     def assignment(self, days: list[Day], gnome: Cell, plan: Plan) -> list[tuple[cp_model.IntVar, int]]:
         """Decision values of a known legal game (plants listed in card order), for hints or pins."""

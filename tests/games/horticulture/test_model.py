@@ -184,3 +184,20 @@ def test_every_relaxed_model_bounds_the_oracle(tiny4, seed):
     assert values[("exact", True)] == values[("flow", True)] == best
     assert all(v >= best for v in values.values())
     assert values[("count", False)] >= values[("packing", False)] >= values[("exact", False)]
+
+
+def test_a_final_garden_cut_off_the_relaxation_never_comes_back(tiny4):
+    rng = random.Random(4)
+    nursery = rng.sample(sorted(tiny4.deck.cards), 4)
+    drawing, plan = PathDrawing(1, "DD"), Plan(S, U, (T, C))
+    model = HorticultureModel(tiny4, "T", drawing, pairs(nursery), (2, 1), plan, timed=False)
+    seen, last = [], None
+    for _ in range(4):
+        status, solver = control().solve(model.m)
+        assert status == cp_model.OPTIMAL
+        final = (model.extract_garden(solver)[0], sorted(model.extract_garden(solver)[1]), model.chosen_cards(solver))
+        assert final not in seen
+        assert last is None or solver.objective_value <= last
+        seen.append(final)
+        last = solver.objective_value
+        model.exclude_final(solver)
