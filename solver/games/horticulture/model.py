@@ -346,6 +346,8 @@ class HorticultureModel:
         gnome_by_type: dict[str, list] = {t: [] for t in self.types}
         for t in self.types:
             k = self.minimum[t]
+            if self.most_plants(t) < k:
+                continue  # the cards can never bring home a complete group of t
             for part in subsets[k]:
                 w = m.new_bool_var(f"witness_{t}_{'_'.join(map(str, part))}")
                 for i in part:
@@ -386,7 +388,7 @@ class HorticultureModel:
         for t in self.types:
             # implied cut: each complete group uses at least its minimum of squares
             g = m.new_int_var(0, n // self.minimum[t], f"groups_{t}")
-            m.add(g == sum(w for (ty, _), w in self.witness.items() if ty == t))
+            m.add(g == sum(w for (ty, _), w in self.witness.items() if ty == t))  # 0 when none were built
             m.add(self.minimum[t] * g <= sum(self.y[i][t] for i in range(n)))
             self.group_count[t] = g
             # a repeated group holds a square of its kind linked to the gnome, a different one per group
@@ -410,6 +412,16 @@ class HorticultureModel:
                     m.add_implication(w, r)
         self.group_points = sum(group_terms)
         self.gnome_points = sum(gnome_terms)
+
+    def most_plants(self, kind: str) -> int:
+        """The most plants of `kind` any choice of cards (and wilds) can bring home."""
+        wild, total = self.catalog.wild, 0
+        for spec in self.days:
+            if spec.fixed is not None:
+                total += sum(p.plant == kind for p in spec.fixed)
+            else:
+                total += max(sum(x in (kind, wild) for x in self.catalog.card(c).plants) for c in spec.options)
+        return total
 
     def _group_counts(self) -> None:
         """Groups and gnome bonus by counting only (an upper bound, valid for every garden).

@@ -1,8 +1,12 @@
 """The api seam: solve_optimal, best_plan and hint return plain dicts whose claims the pure rules back."""
 import itertools
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +183,17 @@ def test_cancelling_the_control_stops_the_search(call):
         timer.cancel()
     # far below the 120 s budget: the running search stopped and no later search started
     assert time.perf_counter() - t0 < 30
+
+
+def test_the_deterministic_answer_does_not_depend_on_the_process():
+    """Another interpreter with another string-hash seed (set and dict orders) gives the same answer."""
+    code = ("import json, sys; from solver.core.solve import SolveControl; from solver.games.horticulture import api; "
+            "out = api.solve_optimal(json.loads(sys.argv[1]), control=SolveControl(time_limit_s=120.0, "
+            "deterministic_limit=0.2, num_workers=1, random_seed=5)); out.pop('wall_time_s'); "
+            "print(json.dumps(out, sort_keys=True))")
+    request = json.dumps({**SETUP, "nursery": [1, 50, 12, 33, 7, 20]})
+    root = Path(__file__).resolve().parents[3]
+    outputs = [subprocess.run([sys.executable, "-c", code, request], cwd=root, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}, check=True, timeout=300).stdout
+               for seed in ("1", "2")]
+    assert outputs[0] == outputs[1] and json.loads(outputs[0])["days"]
