@@ -28,20 +28,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="CP-SAT presolve in the full solve (auto: on up to 7 tiles)")
     parser.add_argument("--deterministic", type=float, default=None,
                         help="limit each solve by this much CP-SAT deterministic time instead of the clock")
+    parser.add_argument("--greedy-share", type=float, default=None,
+                        help="share of the budget for greedy restarts (default: 0.3 up to 7 tiles, else 0.7)")
+    parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     catalog = default_catalog()
     ids = sorted(catalog.tiles)
     print(f"{'tiles':>5} {'runs':>4} {'optimal':>7} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
-          f"{'gap avg':>7} {'heur=opt':>8} {'p50 proved s':>12} {'p50 work':>8}")
+          f"{'gap avg':>7} {'heur=opt':>8} {'p50 proved s':>12} {'p50 work':>8} {'pts avg':>7}")
     for n in (int(s) for s in args.sizes.split(",")):
-        times, optimal, gaps, heuristic_hits, proved_times, works = [], 0, [], 0, [], []
-        for seed in range(args.seeds):
+        times, optimal, gaps, heuristic_hits, proved_times, works, points = [], 0, [], 0, [], [], []
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             tiles = [catalog.tiles[i] for i in random.Random(seed).sample(ids, n)]
             control = SolveControl(time_limit_s=args.time_limit, deterministic_limit=args.deterministic,
                                    num_workers=1, random_seed=seed)
-            r = solve_solo(tiles, catalog, control, presolve={"auto": None, "on": True, "off": False}[args.presolve])
+            r = solve_solo(tiles, catalog, control, presolve={"auto": None, "on": True, "off": False}[args.presolve],
+                           greedy_share=args.greedy_share)
             works.append(r.work)
+            points.append(r.points or 0)
             times.append(r.seconds)
             optimal += r.status == "optimal"
             if r.status == "optimal":
@@ -54,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{n:>5} {len(times):>4} {optimal:>7} {percentile(times, .5):>7.2f} {percentile(times, .95):>7.2f} "
               f"{max(times):>7.2f} {statistics.mean(gaps):>7.2f} {heuristic_hits:>8} "
               f"{(f'{percentile(proved_times, .5):.2f}' if proved_times else '-'):>12} "
-              f"{percentile(works, .5):>8.2f}", flush=True)
+              f"{percentile(works, .5):>8.2f} {statistics.mean(points):>7.1f}", flush=True)
     print("times include the greedy hint; a run not proved optimal stops at the time limit "
           "(gap = proved bound - points found); work = CP-SAT deterministic time of all searches")
     return 0

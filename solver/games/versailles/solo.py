@@ -10,7 +10,7 @@ from typing import Sequence
 from solver.core.solve import SolveControl
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.heuristic import greedy_garden
-from solver.games.versailles.model import SoloModel, SoloSolve, build_solo_model, run
+from solver.games.versailles.model import SoloModel, SoloSolve, build_solo_model, canonical_rotation, run
 from solver.games.versailles.rules import Placement, build_garden
 from solver.games.versailles.scoring import solo_checkpoints, solo_points
 
@@ -105,7 +105,7 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
         keep = []
         for i, p in enumerate(placements):
             if i not in free:
-                want = (p.x + solo.offset[0], p.y + solo.offset[1], p.rotation)
+                want = (p.x + solo.offset[0], p.y + solo.offset[1], canonical_rotation(tiles[i], p.rotation))
                 keep.extend(lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want)
         solo.model.clear_assumptions()
         solo.model.add_assumptions(keep)
@@ -122,7 +122,8 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
 
 def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | None = None, *,
                board: int | None = None, restarts: int | None = None, presolve: bool | None = None,
-               search_steps: int | None = None, time_limit: float | None = None, seed: int = 0) -> SoloResult:
+               search_steps: int | None = None, time_limit: float | None = None, seed: int = 0,
+               greedy_share: float | None = None) -> SoloResult:
     """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
 
     Every CP-SAT search runs through `control` (cancel() stops the call); control.time_limit_s
@@ -143,14 +144,19 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     board = board or default_board(len(tiles))
     checkpoints = solo_checkpoints(len(tiles), catalog)
     ceiling = counting_bound(tiles, catalog)
+    if greedy_share is None:
+        # measured on 14 tiles (10 s, load 7-9, interleaved): 0.7 instead of 0.3 improved 2 of 10
+        # gardens by 2 points, and CP-SAT never improved a 14-tile greedy garden; 7 tiles: the
+        # full solve finds the better gardens, so it keeps most of the budget
+        greedy_share = 0.3 if len(tiles) <= catalog.setup.rounds_per_stage else 0.7
     if restarts is None:
-        # about 30% of the budget at the measured ~0.0008 s x tiles^2 per restart (0.035 s for 7
-        # tiles, 0.15 s for 14); a count, not a clock, so the same request gives the same garden
-        restarts = max(8, min(200, round(0.3 * budget.total / (0.0008 * len(tiles) ** 2))))
+        # `greedy_share` of the budget at the measured ~0.0008 s x tiles^2 per restart (0.035 s
+        # for 7 tiles, 0.15 s for 14); a count, not a clock, so the same request gives the same garden
+        restarts = max(8, min(400, round(greedy_share * budget.total / (0.0008 * len(tiles) ** 2))))
     # the count decides; in wall-clock mode the clock also cuts the restarts short under heavy
     # load, in deterministic mode only a cancellation does
     hint, hint_points = greedy_garden(tiles, catalog, random.Random(seed), board, restarts, ceiling,
-                                      stop=lambda: budget.stop(0.6))
+                                      stop=lambda: budget.stop(min(0.9, greedy_share + 0.3)))
     if hint and hint_points >= ceiling:
         # the garden meets the counting bound, a valid upper bound for any garden on any board:
         # optimal without a search (the pure replay below still checks it)
@@ -192,20 +198,31 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         if points is None or points != exact:
             # the solution may not have its largest areas chosen yet: have CP-SAT accept the
             # garden with its exact areas (placements fixed, exact assignment hinted)
-            points = _rescore(tiles, catalog, checkpoints, board, placements, control)
+            points = _rescore(solo, tiles, placements, budget)
     if placements is not None:
         _check(placements, points, catalog, status)
     return SoloResult(status, placements, points, bound, board, time.perf_counter() - budget.started, hint_points,
                       budget.work)
 
 
-def _rescore(tiles: Sequence[Tile], catalog: Catalog, checkpoints, board: int, placements: list[Placement],
-             control: SolveControl) -> int:
-    """The model's value of a garden with its placements fixed, starting from the exact areas."""
-    fixed = build_solo_model(tiles, catalog, checkpoints, board)
-    fixed.fix(placements)
-    fixed.hint_garden(placements)
-    res = run(fixed, tiles, control, time_limit=5.0, work=5.0, presolve=False)
+def _rescore(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], budget: Budget) -> int:
+    """The model's value of a garden: the same model with the placements assumed and the exact
+    areas hinted (no second model to build), one worker, presolve off."""
+    keep = []
+    for i, p in enumerate(placements):
+        rotation = canonical_rotation(tiles[i], p.rotation)
+        want = (p.x + solo.offset[0], p.y + solo.offset[1], rotation)
+        keep.extend(lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want)
+    if len(keep) != len(placements):
+        raise ModelMismatch("a returned garden is not a placement of the model")
+    solo.model.clear_assumptions()
+    solo.model.add_assumptions(keep)
+    solo.hint_garden(placements)
+    try:
+        res = run(solo, tiles, budget.control, time_limit=5.0, work=5.0, presolve=False, workers=1)
+    finally:
+        solo.model.clear_assumptions()
+    budget.work += res.work
     if res.objective is None:
         raise ModelMismatch("the model rejected a garden it had returned")
     return res.objective
@@ -217,4 +234,4 @@ def _check(placements: Sequence[Placement] | None, objective: int | None, catalo
     build_garden(catalog.tiles, placements)  # raises on any placement rule the model let through
     pure = solo_points(placements, catalog)
     if pure != objective:
-        raise ModelMismatch(f"{what}: CP-SAT objective {objective} != pure scorer {pure}")
+        raise ModelMismatch(f"{what}: objective {objective} != pure scorer {pure}")

@@ -233,3 +233,15 @@ def test_a_garden_at_the_counting_bound_is_optimal_and_checked():
     assert (result.status, result.points, result.bound) == ("optimal", 8, 8)
     assert result.work == 0  # proved by the bound, not by CP-SAT
     assert solo_points(result.placements, cat) == 8
+
+
+def test_rescoring_a_garden_in_the_search_model_gives_its_pure_points():
+    # the path for a search stopped before it read its hint back: the same model, placements
+    # assumed, must value the garden exactly as the pure scorer does
+    from solver.games.versailles.heuristic import greedy_garden
+    from solver.games.versailles.solo import Budget, _rescore, default_board
+    tiles = [CAT.tiles[i] for i in random.Random(5).sample(TILE_IDS, 7)]
+    board = default_board(7)
+    garden, points = greedy_garden(tiles, CAT, random.Random(0), board, 4)
+    solo = build_solo_model(tiles, CAT, solo_checkpoints(7, CAT), board)
+    assert _rescore(solo, tiles, garden, Budget(SolveControl(time_limit_s=30))) == points == solo_points(garden, CAT)
