@@ -59,11 +59,13 @@ class _Builder:
         self.flowers = [catalog.flowers[f] for f in flowers]
         self.total_cells = 2 * (1 + len(seedlings))
         self.strips = strips
-        self.shape = shape
-        if shape is not None:  # a fixed shape: tiles, plants and flowers only on its spaces
-            self.positions = [p for p in self.positions if p[0] in shape and p[1] in shape]
+        # fixed shapes: the garden fills exactly the spaces of one of them (a selector each)
+        self.shapes = [frozenset(shape)] if isinstance(shape, (set, frozenset)) else (list(shape) if shape else None)
+        self.shape = frozenset().union(*self.shapes) if self.shapes else None
+        if shape is not None:  # tiles, plants and flowers only on the shapes' spaces
+            self.positions = [p for p in self.positions if p[0] in self.shape and p[1] in self.shape]
             self.blocks = [b for b in self.blocks
-                           if all((b[0] + dr, b[1] + dc) in shape for dr, dc in FLOWER_FOOTPRINT)]
+                           if all((b[0] + dr, b[1] + dc) in self.shape for dr, dc in FLOWER_FOOTPRINT)]
 
     def on_board(self, c: Cell) -> bool:
         return 0 <= c[0] < self.n and 0 <= c[1] < self.n
@@ -153,6 +155,12 @@ class _Builder:
                 if k == 0 and (p[0][0] != p[1][0] or o == 1):
                     self.m.add(v == 0)
         self.m.add(sum(self.filled.values()) == self.total_cells)
+        if self.shapes is not None:
+            self.shape_sel = [self.bool(f"shape{i}") for i in range(len(self.shapes))] if len(self.shapes) > 1 else [1]
+            if len(self.shapes) > 1:
+                self.m.add_exactly_one(self.shape_sel)
+            for c in self.cells:
+                self.m.add(self.filled[c] == sum(sel for sel, shape in zip(self.shape_sel, self.shapes) if c in shape))
 
     def connected(self, member: dict[Cell, object], root: dict[Cell, object], name: str, limit: int) -> None:
         """Cells with `member` form one tree hanging from the cell whose `root` is set: each member
@@ -330,9 +338,10 @@ class _Builder:
         8-connected garden, holes = 1 - (Q1 - Q3 - 2*QD) / 4 (Gray's bit-quad Euler number)."""
         if hasattr(self, "_holes"):
             return self._holes
-        if self.shape is not None:  # a fixed shape: its holes are a constant
-            hole = [c for c, v in self.outside().items() if v == 0 and c not in self.shape]
-            self._holes = len(components(hole))
+        if self.shapes is not None:  # fixed shapes: holes are a constant of the shape chosen
+            self.outside()
+            self._holes = sum(sel * len(components([c for c in self.cells if c not in shape and not out[c]]))
+                              for sel, shape, out in zip(self.shape_sel, self.shapes, self.shape_out))
             return self._holes
         q1, q3, qd = [], [], []
         for r in range(-1, self.n):
@@ -365,18 +374,22 @@ class _Builder:
         empty neighbours, and every outside space leads outward by strictly falling distances)."""
         if hasattr(self, "_outside"):
             return self._outside
-        if self.shape is not None:  # a fixed shape: the outside is known
-            todo = [c for c in self.cells if c not in self.shape
-                    and any(not self.on_board(step(c, d)) for d in DIRECTIONS)]
-            seen = set(todo)
-            while todo:
-                cur = todo.pop()
-                for d in DIRECTIONS:
-                    n = step(cur, d)
-                    if self.on_board(n) and n not in self.shape and n not in seen:
-                        seen.add(n)
-                        todo.append(n)
-            self._outside = {c: int(c in seen) for c in self.cells}
+        if self.shapes is not None:  # fixed shapes: each one's outside is known
+            self.shape_out = []
+            for shape in self.shapes:
+                todo = [c for c in self.cells if c not in shape
+                        and any(not self.on_board(step(c, d)) for d in DIRECTIONS)]
+                seen = set(todo)
+                while todo:
+                    cur = todo.pop()
+                    for d in DIRECTIONS:
+                        n = step(cur, d)
+                        if self.on_board(n) and n not in shape and n not in seen:
+                            seen.add(n)
+                            todo.append(n)
+                self.shape_out.append({c: int(c in seen) for c in self.cells})
+            self._outside = {c: sum(sel * out[c] for sel, out in zip(self.shape_sel, self.shape_out))
+                             for c in self.cells}
             return self._outside
         out = {c: self.bool(f"out{c}") for c in self.cells}
         dist = {c: self.m.new_int_var(0, self.n * self.n, f"odist{c}") for c in self.cells}
@@ -647,7 +660,7 @@ class _Builder:
 
     def build(self) -> GardenModel:
         self.seedling_layer()
-        if self.shape is None:  # (a fixed shape is connected: made so by shapes.py, checked on loading)
+        if self.shapes is None:  # (fixed shapes are connected: made so by shapes.py, checked on loading)
             self.garden_connected()
         self.plant_layer()
         self.flower_layer()
@@ -663,9 +676,10 @@ class _Builder:
 
 def build_model(catalog: Catalog, size: int, starter: tuple[Seedling, Seedling], seedlings: list[str],
                 plants: list[str], flowers: list[str], unused_tokens: int = 0,
-                pinned: Pinned | None = None, strips: bool = False, shape: frozenset | None = None) -> GardenModel:
+                pinned: Pinned | None = None, strips: bool = False, shape=None) -> GardenModel:
     """The model of the best garden on a `size` x `size` board for the given tiles. With `strips`, only
-    gardens of upright tiles in row pairs; with `shape`, only gardens filling exactly those spaces
-    (restrictions for finding good gardens fast)."""
+    gardens of upright tiles in row pairs; with `shape` (a set of spaces, or a list of such sets),
+    only gardens filling exactly those spaces (of one of them): restrictions for finding good
+    gardens fast. Shapes must be connected and hold exactly the garden's number of spaces."""
     return _Builder(catalog, size, starter, seedlings, plants, flowers, TOKEN_PRESTIGE * unused_tokens,
                     pinned, strips, shape).build()

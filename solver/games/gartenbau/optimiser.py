@@ -201,8 +201,8 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     # room for the flower beds), where the holes are constants and the search is small. Shapes are
     # anchored top-left and fit the big board, so a garden found here also starts the big search.
     spaces = 2 * (len(holding.seedlings) + 1)
-    shapes = [] if plan is None else candidate_shapes(spaces, max(1, plan.beds))
-    for cells, _ in shapes[:SHAPE_TRIES]:
+    shapes = [] if plan is None else candidate_shapes(spaces, max(1, plan.beds), plan.holes)
+    for cells in shapes[:SHAPE_TRIES]:
         side = max(max(r for r, _ in cells), max(c for _, c in cells)) + 1
         if side > size:
             continue

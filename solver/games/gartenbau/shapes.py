@@ -49,17 +49,17 @@ def _table() -> dict[str, list[dict]]:
     return json.loads(SHAPES_FILE.read_text())["shapes"]
 
 
-def candidate_shapes(spaces: int, beds: int) -> list[tuple[frozenset, int]]:
-    """Stored shapes of exactly `spaces` spaces with at least `beds` disjoint 2x2 blocks: (cells, holes),
-    most holes first. Cells are (row, column) with the box anchored at (0, 0)."""
+def candidate_shapes(spaces: int, beds: int, holes: int = 0) -> list[frozenset]:
+    """Stored shapes of exactly `spaces` spaces with at least `beds` disjoint 2x2 blocks, those with the
+    most holes (up to `holes`) first, then those with more blocks (more places for beds). Cells are
+    (row, column) with the box anchored at (0, 0)."""
     out = []
     for b in range(beds, 4):
         for entry in _table().get(f"{spaces}/{b}", []):
             cells = frozenset((r, c) for r, row in enumerate(entry["rows"]) for c, ch in enumerate(row) if ch == "#")
             if len(cells) == spaces and len(components(cells)) == 1:  # (the model relies on both)
-                out.append((cells, entry["holes"]))
-    out.sort(key=lambda e: -e[1])
-    return out
+                out.append((-min(entry["holes"], holes), -b, len(out), cells))
+    return [e[-1] for e in sorted(out)]
 
 
 # ------------------------------------------------------------------------ offline generation
@@ -153,6 +153,7 @@ def _rows(cells: set) -> list[str]:
 
 
 def generate(spaces: int, beds: int, count: int, seconds: float, cap: int = 6) -> list[dict]:
+    """Up to `count` different shapes, each searched for `seconds` of CP-SAT deterministic time."""
     size = min(spaces, math.ceil(math.sqrt(spaces)) + 3)
     found: list[set] = []
     out = []
@@ -161,7 +162,7 @@ def generate(spaces: int, beds: int, count: int, seconds: float, cap: int = 6) -
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
-        solver.parameters.max_time_in_seconds = seconds
+        solver.parameters.max_deterministic_time = seconds  # (the table does not depend on the machine's load)
         status = solver.solve(m)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
@@ -176,7 +177,8 @@ def main() -> int:
     parser.add_argument("--spaces", default=",".join(str(2 * (t + 1)) for t in range(3, 25)))
     parser.add_argument("--beds", default="1,2,3")
     parser.add_argument("--count", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="deterministic time per shape")
+    parser.add_argument("--redo", action="store_true", help="recompute keys already in the file")
     args = parser.parse_args()
     doc = json.loads(SHAPES_FILE.read_text()) if SHAPES_FILE.exists() else {
         "_about": "Garden shapes (# = filled space) with many holes and disjoint 2x2 blocks, keyed 'spaces/blocks'; "
@@ -185,7 +187,7 @@ def main() -> int:
     for spaces in map(int, args.spaces.split(",")):
         for beds in map(int, args.beds.split(",")):
             key = f"{spaces}/{beds}"
-            if key in doc["shapes"]:
+            if key in doc["shapes"] and not args.redo:
                 continue
             doc["shapes"][key] = generate(spaces, beds, args.count, args.seconds)
             print(key, [e["holes"] for e in doc["shapes"][key]], flush=True)
