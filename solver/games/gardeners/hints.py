@@ -703,7 +703,9 @@ def _solo_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, 
 
 def _hint(card: CardProgress, cell: Cell, move, reason: str, length: int, proven: bool, start: float,
           bound: int = 0) -> Hint:
-    region = tuple(sorted({cell, *card.cells}))
+    # the region shows every cell the move touches (a swap: both), so level 3 never points outside level 2
+    touched = {c for c in (cell, getattr(move, "cell", None), getattr(move, "other", None)) if c is not None}
+    region = tuple(sorted(touched | set(card.cells)))
     return Hint("move", card.card_id, card.kind, card.status, region, move, reason, length, proven,
                 time.perf_counter() - start, length if proven else min(bound, length))
 

@@ -43,7 +43,7 @@ from solver.games.gardeners.modes import Mode
 from solver.games.gardeners.tiles import Catalog
 
 State = dict  # cell -> (tile id, rotation)
-DECIDE_KEPT_FIRST = True
+SOLO_LINEARIZATION = 1   # see solo_route
 
 
 # ---- the pure side: exact distance to one target, and a route realising it -------------------
@@ -214,20 +214,6 @@ def solo_route(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
     cells = list(gm.cells)
     index = {c: i for i, c in enumerate(cells)}
     n_cells = len(cells)
-    by_class: dict[int, list] = {}
-    for s in gm.signatures:
-        by_class.setdefault(gm.sig_class[s], []).append(s)
-    cls_lit: dict = {}
-
-    def is_class(b: Cell, k: int):
-        if (b, k) not in cls_lit:
-            ys = [gm.y[(b, s)] for s in by_class[k]]
-            lit = m.new_bool_var("")
-            m.add_bool_or([lit.Not()] + ys)
-            for y in ys:
-                m.add_implication(y, lit)
-            cls_lit[(b, k)] = lit
-        return cls_lit[(b, k)]
     items = sorted(cur.items())
     occupied = [c for c, _ in items]
     values = sorted(index[c] for c in occupied) + [n_cells]
@@ -235,25 +221,9 @@ def solo_route(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
     for c in cells:
         if c not in cur:
             label[c] = m.new_constant(n_cells)
-    x, ok = {}, {}
-    for a, (tid, rot) in items:
-        sig = gm.sig_of[(tid, rot)]
-        k = gm.sig_class[sig]
-        for b in cells:
-            x[(a, b)] = lit = m.new_bool_var("")
-            m.add_implication(lit, is_class(b, k))
-            m.add(label[a] == label[b]).only_enforce_if(lit)
-            ok[(a, b)] = o = m.new_bool_var("")
-            m.add_implication(o, lit)
-            m.add_implication(o, gm.y[(b, sig)])
-        m.add_exactly_one([x[(a, b)] for b in cells])
-        # Dominance: a tile showing what the target needs where it stands may stay. If it went to b
-        # while u came in, u can go to b instead (same class): a becomes a cycle of its own (one
-        # move less) and at most u has to turn (one move more), so some shortest route keeps it.
-        m.add_implication(gm.y[(a, sig)], ok[(a, a)])
-    for b in cells:
-        if occupied:
-            m.add_at_most_one([x[(a, b)] for a in occupied])
+    x, ok = _assignment(gm, cur)
+    for (a, b), lit in x.items():
+        m.add(label[a] == label[b]).only_enforce_if(lit)
     rep = {a: m.new_bool_var("") for a in occupied}
     for a in occupied:
         m.add(label[a] == index[a]).only_enforce_if(rep[a])
@@ -281,13 +251,11 @@ def solo_route(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
     if occupied:
         m.add(gain <= 2 * g + p - bound)   # the proven bound: reaching it ends the search
     m.maximize(gain)
-    if occupied and DECIDE_KEPT_FIRST:
-        m.add_decision_strategy([ok[(a, a)] for a in occupied], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     solver = engine.tuned_solver(control)
     # Measured on the bench's Solo searches (deterministic time, load-independent): with the LP
     # relaxation at level 1 the 5 searches took 0.43 s in all instead of 3.5 s (level 2: one search
     # timed out); the counting of kept tiles and cycles is linear, where the LP bound helps.
-    solver.parameters.linearization_level = 1
+    solver.parameters.linearization_level = SOLO_LINEARIZATION
     status, solver = control.solve(m, solver)
     dtime, branches = solver.deterministic_time, solver.num_branches
     if status == cp_model.INFEASIBLE:
@@ -308,6 +276,45 @@ def solo_route(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
     bound = max(bound, 2 * g + p - int(solver.best_objective_bound + 1e-6))
     verdict = "optimal" if status == cp_model.OPTIMAL or bound >= length else "feasible"
     return _done(verdict, cur, pool, target, length, bound, start, dtime, branches)
+
+
+def _assignment(gm: GardenModel, cur: State):
+    """x[a, b]: the tile at a ends at b (a cell of its class); ok[a, b]: and shows there what it shows
+    now (no turn). Each tile ends somewhere, each cell takes one tile at most; the dominance rule."""
+    m = gm.model
+    by_class: dict[int, list] = {}
+    for s in gm.signatures:
+        by_class.setdefault(gm.sig_class[s], []).append(s)
+    cls_lit: dict = {}
+
+    def is_class(b: Cell, k: int):
+        if (b, k) not in cls_lit:
+            ys = [gm.y[(b, s)] for s in by_class[k]]
+            lit = m.new_bool_var("")
+            m.add_bool_or([lit.Not()] + ys)
+            for y in ys:
+                m.add_implication(y, lit)
+            cls_lit[(b, k)] = lit
+        return cls_lit[(b, k)]
+    x, ok = {}, {}
+    for a, (tid, rot) in sorted(cur.items()):
+        sig = gm.sig_of[(tid, rot)]
+        k = gm.sig_class[sig]
+        for b in gm.cells:
+            x[(a, b)] = lit = m.new_bool_var("")
+            m.add_implication(lit, is_class(b, k))
+            ok[(a, b)] = o = m.new_bool_var("")
+            m.add_implication(o, lit)
+            m.add_implication(o, gm.y[(b, sig)])
+        m.add_exactly_one([x[(a, b)] for b in gm.cells])
+        # Dominance: a tile showing what the target needs where it stands may stay. If it went to b
+        # while u came in, u can go to b instead (same class): a becomes a cycle of its own (one
+        # move less) and at most u has to turn (one move more), so some shortest route keeps it.
+        m.add_implication(gm.y[(a, sig)], ok[(a, a)])
+    if cur:
+        for b in gm.cells:
+            m.add_at_most_one([x[(a, b)] for a in sorted(cur)])
+    return x, ok
 
 
 def _done(verdict, cur, pool, target, length, bound, start, dtime, branches) -> SoloRoute:

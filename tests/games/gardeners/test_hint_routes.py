@@ -183,6 +183,8 @@ def test_solo_next_move_is_on_a_shortest_route_by_bfs(tiny):
         one, two, three = (hint.at_level(k) for k in (1, 2, 3))
         assert one["card_id"] == two["card_id"] == three["card_id"] and hint.card_id in hint.reason
         assert three["text"].startswith(two["text"]) and two["text"].startswith(one["text"])
+        assert "move" not in two and hint.move.cell in two["cells"]
+        assert hint.move.other is None or hint.move.other in two["cells"]
         checked[hint.move.kind if hint.move.kind in checked else moves.ADD] += 1
         checked["long"] += d >= 3
     assert checked[moves.SWAP] >= 2 and checked["long"] >= 1, checked
@@ -227,3 +229,27 @@ def test_solo_route_on_6x6_replays_to_a_valid_garden(ids, seed, keep, swaps):
     assert check(cur, cards).valid and steps <= hint.route_length
     if hint.proven:
         assert steps == hint.route_length
+
+
+def test_an_unfinished_solo_search_reports_the_best_route_and_a_bound():
+    """Panorama + link + path with tiles swapped around: within a small deterministic budget the search
+    is not finished, so the hint says so (best route found, proven bound below it), and the route it
+    found is real: its moves are legal and end in a valid garden."""
+    cards = [DECK.get(i) for i in ("S25", "S35", "S56")]
+    garden = scrambled(1, cards, 28, 4)
+    short = SolveControl(deterministic_limit=0.2, num_workers=1, random_seed=0)
+    hint = hints.next_move(garden, cards, NORMAL, CAT, short, rules=hints.SOLO_RULES)
+    assert hint.status == "move"
+    if hint.proven:   # a faster search one day: then the claim is a proof, nothing else to check
+        assert hint.route_bound == hint.route_length
+        return
+    assert hint.route_bound < hint.route_length and "at least" in hint.reason
+    rep = hints.repair(garden, cards, NORMAL, CAT, ctl())
+    sr = routes.solo_route(garden, cards, NORMAL, CAT, short, layout=rep.witness, kept_max=rep.kept)
+    assert sr.verdict == "feasible" and sr.bound < sr.length == len(sr.steps)
+    state = hints.state_for(garden, NORMAL, CAT, hints.SOLO_RULES)
+    g, p = state.garden, state.pool
+    for mv in sr.steps:
+        assert moves.validate_solo(moves.SoloState(6, g, p), mv).legal
+        g, p = routes.apply_solo(g, p, mv)
+    assert not p and check(Garden(6, {c: Placed(CAT.tile(t), r) for c, (t, r) in g.items()}), cards).valid
