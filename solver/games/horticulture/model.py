@@ -48,6 +48,21 @@ def connected_subsets(garden: Garden, k: int) -> list[tuple[int, ...]]:
     return out
 
 
+# Left/right mirror symmetry breaking (gnome in the left half) when gnome is a decision, no day is
+# fixed and the path is its own mirror image.
+MIRROR_BREAKING = True
+
+
+def mirror_symmetric(garden: Garden) -> bool:
+    """Whether the drawn path is its own mirror image (then so is every rule on the sheet)."""
+    cols = garden.sheet.columns
+    return frozenset(frozenset((cols - x, y) for x, y in seg) for seg in garden.segments) == garden.segments
+
+
+def mirror_cell(cell: Cell, columns: int) -> Cell:
+    return (columns - 1 - cell[0], cell[1])
+
+
 class ModelMismatch(AssertionError):
     """The CP-SAT objective disagrees with the pure scorer: a bug in one of the two faces."""
 
@@ -120,6 +135,15 @@ class HorticultureModel:
         m.add_exactly_one(self.gv)
         if gnome is not None:
             m.add(self.gv[self.garden.index[gnome]] == 1)
+        # Mirroring a game left/right keeps it legal and its score (path, border, plan and the window
+        # box are all mirror-blind when the path is symmetric), so the gnome may be kept in the left half.
+        self.mirror_half = MIRROR_BREAKING and gnome is None and all(d.fixed is None for d in self.days) \
+            and mirror_symmetric(self.garden)
+        if self.mirror_half:
+            cols = self.sheet.columns
+            for i, (c, r) in enumerate(self.cells):
+                if 2 * c > cols - 1:
+                    m.add(self.gv[i] == 0)
 
         def choice(name: str, fixed: str | None) -> dict[str, cp_model.IntVar]:
             v = {t: m.new_bool_var(f"{name}_{t}") for t in self.types}

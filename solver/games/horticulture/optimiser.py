@@ -11,11 +11,11 @@ from solver.core.solve import SolveControl
 
 from .data import Catalog
 from .garden import Cell, Garden, PathDrawing, Plan
-from .model import STATUS, DaySpec, HorticultureModel, ModelMismatch, Solution
+from .model import STATUS, DaySpec, HorticultureModel, ModelMismatch, Solution, mirror_cell
 from .rules import replay
 from .schedule import fit_plan_and_gnome, plant_towards, play_greedy
 from .scoring import score_sheet
-from .state import Day, Setup
+from .state import WINDOW, Day, Planting, Setup
 
 log = logging.getLogger(__name__)
 # Measured on seeded nurseries (docs/horticulture.md): patch re-optimisation helps long games but
@@ -133,6 +133,8 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             # plan/gnome are decisions: fit them to the greedy garden, then play again with them
             g0, p0 = fit_plan_and_gnome(catalog, Setup(side, drawing, g0, p0), game0, plan is None, gnome is None)
             game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
+        if relaxed.mirror_half and 2 * g0[0] > relaxed.sheet.columns - 1:
+            game0, g0 = _mirror(game0, relaxed.sheet.columns), mirror_cell(g0, relaxed.sheet.columns)
         start, used = _start(relaxed, relaxed.assignment(game0, g0, p0), control, max(0.2, budget * 0.1))
     except ValueError:
         pass
@@ -375,6 +377,12 @@ def _neighbourhood(model: HorticultureModel, rng: random.Random, free: int) -> l
     near = sorted(range(model.n), key=lambda i: (abs(model.cells[i][0] - c0) + abs(model.cells[i][1] - r0),
                                                  rng.random()))
     return near[free:]
+
+
+def _mirror(game: list[Day], columns: int) -> list[Day]:
+    """The same game drawn left/right mirrored (legal and equal in score on a symmetric sheet)."""
+    return [Day(d.chosen, tuple(Planting(p.plant, p.at if p.at == WINDOW else mirror_cell(p.at, columns))
+                                for p in d.plants), d.cards) for d in game]
 
 
 def _gnome_plan(model: HorticultureModel, solver: cp_model.CpSolver) -> tuple[Cell, Plan]:

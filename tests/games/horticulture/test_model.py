@@ -201,3 +201,36 @@ def test_a_final_garden_cut_off_the_relaxation_never_comes_back(tiny4):
         seen.append(final)
         last = solver.objective_value
         model.exclude_final(solver)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_mirror_symmetry_breaking_keeps_the_best_plan_score(tiny4, seed, monkeypatch):
+    import solver.games.horticulture.model as model_module
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(tiny4.deck.cards), 4)
+    plan = Plan(rng.choice(PLANTS), rng.choice(PLANTS), (rng.choice(PLANTS), rng.choice(PLANTS)))
+    drawing = PathDrawing(2, "DD")  # line 2 of 4 columns: its own mirror image
+    assert model_module.mirror_symmetric(Garden(tiny4.sheet("T"), drawing))
+    assert not model_module.mirror_symmetric(Garden(tiny4.sheet("T"), PathDrawing(1, "DD")))
+    broken = solve(tiny4, "T", drawing, pairs(nursery), None, plan, control())
+    monkeypatch.setattr(model_module, "MIRROR_BREAKING", False)
+    free = solve(tiny4, "T", drawing, pairs(nursery), None, plan, control())
+    assert broken.status == free.status == "optimal" and broken.score == free.score
+    assert broken.gnome[0] <= 1
+    # and the gnome square chosen is as good as the oracle says
+    assert oracle(tiny4, Setup("T", drawing, broken.gnome, plan), nursery) == broken.score
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_mirrored_game_is_legal_and_scores_the_same_on_a_symmetric_path(seed):
+    from solver.games.horticulture.model import mirror_cell
+    from solver.games.horticulture.optimiser import _mirror
+    rng = random.Random(seed)
+    setup = Setup("A", PathDrawing(3, "DDDDDDD"), (rng.randrange(6), rng.randrange(7)),
+                  Plan(rng.choice(PLANTS), rng.choice(PLANTS), (rng.choice(PLANTS), rng.choice(PLANTS))))
+    game = random_game(rng, setup, 12)
+    mirrored = Setup("A", setup.drawing, mirror_cell(setup.gnome, 6), setup.plan)
+    sheet, violations = replay(CAT, setup, game)
+    sheet2, violations2 = replay(CAT, mirrored, _mirror(game, 6))
+    assert violations == violations2 == []
+    assert score_sheet(CAT, sheet2).as_dict() == score_sheet(CAT, sheet).as_dict()
