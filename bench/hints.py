@@ -130,7 +130,8 @@ def main(argv=None) -> int:
         for c in rng.sample(placed, min(len(placed), rng.randint(0, 2))):
             g[c] = Placed(g[c].tile, rng.randrange(4))
         swapped = Garden(6, g)
-        timed("solo, tiles swapped", lambda: hints.next_move(swapped, cards, MODE, cat, control, rules=hints.SOLO_RULES),
+        timed("solo, tiles swapped",
+              lambda: hints.next_move(swapped, cards, MODE, cat, control, rules=hints.SOLO_RULES),
               lambda r: r.status + ("/proven" if r.proven else "/gap %d" % (r.route_length - r.route_bound)))
     print(f"Gardeners hints: {len(cases)} seeded partial 6x6 gardens, 3 Standard cards, 1 worker, "
           f"limit {args.limit:g} s per search")

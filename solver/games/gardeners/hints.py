@@ -440,7 +440,8 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
 @dataclass
 class Hint:
     """One computed hint; every level is a view of it, so levels never contradict each other."""
-    status: str                       # "move", "wait" (Normal supplies: another player first), "done", "unsolvable", "unknown"
+    # "move", "wait" (Normal supplies: another player moves first), "done", "unsolvable", "unknown"
+    status: str
     card_id: str = ""                 # the card the move serves (level 1)
     card_kind: str = ""
     card_status: str = ""             # its progress status (satisfied/broken/blocked/possible)
@@ -694,7 +695,8 @@ def _solo_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, 
         what = "with the tile there" if cell in cur else "to the empty cell"
         reason = f"Move {move.tile} from {move.cell} to {cell} ({what}) for card {card.card_id} ({card.kind}): {count}."
     elif move.kind == moves.ROTATE:
-        reason = f"Turn {move.tile} at {cell} to rotation {move.rotation} for card {card.card_id} ({card.kind}): {count}."
+        reason = (f"Turn {move.tile} at {cell} to rotation {move.rotation} for card {card.card_id} ({card.kind}): "
+                  f"{count}.")
     else:
         reason = (f"Place {move.tile} at {cell} in rotation {move.rotation} for card {card.card_id} ({card.kind}): "
                   f"{count}.")

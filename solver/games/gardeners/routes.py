@@ -164,7 +164,8 @@ def apply_solo(state: State, pool: list[str], move: moves.Move) -> tuple[State, 
 
 @dataclass
 class SoloRoute:
-    verdict: str                    # "optimal" (proven shortest), "feasible" (best found + bound), "unsolvable", "unknown"
+    # "optimal" (proven shortest), "feasible" (best found + bound), "unsolvable", "unknown"
+    verdict: str
     length: int = 0                 # moves of the route to `target` (exact for that target)
     bound: int = 0                  # proven lower bound on the moves of any route
     target: Garden | None = None    # the valid garden the route reaches, checked by the pure checker

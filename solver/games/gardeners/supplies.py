@@ -165,7 +165,8 @@ def stuck_at(filled: dict, target: Garden, supplies: list[moves.Supply], fit: _F
     loose = [list(s.loose) for s in supplies]
     while len(cells) < len(target.cells):
         open_cells = _open_cells(cells, target)
-        avail = [(p, tid) for p in range(len(supplies)) for tid in ([stacks[p][0]] if stacks[p] else []) + sorted(loose[p])]
+        avail = [(p, tid) for p in range(len(supplies))
+                 for tid in ([stacks[p][0]] if stacks[p] else []) + sorted(loose[p])]
         found = next(((p, tid, c) for p, tid in avail for c in open_cells if fit.rotation(tid, c) is not None), None)
         if found is None:
             return open_cells, [tid for _, tid in avail]
@@ -208,7 +209,8 @@ def targets(kept: Garden, first: Garden, cards: list[Card], mode: Mode, catalog:
         else:
             open_cells, avail = where
         shows = {gm.sig_of[(tid, r)] for tid in avail for r in range(4)}
-        lits = [gm.y[((r + dr, c + dc), sig)] for r, c in open_cells for sig in shows if ((r + dr, c + dc), sig) in gm.y]
+        lits = [gm.y[((r + dr, c + dc), sig)] for r, c in open_cells for sig in shows
+                if ((r + dr, c + dc), sig) in gm.y]
         if not lits:
             return
         gm.model.add_bool_or(lits)
@@ -271,7 +273,7 @@ def _plan_one(garden, target, remove, supplies, player, cards, catalog, prefer) 
             if order is not None:
                 return SupplyPlan("move", moves.Move(moves.ADD, player, tid, c, r), additions=len(order))
     order = add_order(filled, target, supplies, fit)
-    if order is None:
+    if not order:
         return SupplyPlan("stuck")
     return SupplyPlan("wait", other=order[0], additions=len(order))
 
