@@ -1,9 +1,10 @@
 """The solvability atlas: verdict and minimal conflicting subsets of every pair and triple of the Standard deck.
 
 A combination is proven solvable by a garden the pure checker accepts for all its cards: every
-witness found is checked against the whole deck, so one solve vouches for many combinations. A
-combination containing a known conflict is unsolvable without a search, and its minimal conflicts
-are the smaller ones it contains; only the rest are solved (one worker, deterministic limit).
+witness found is checked against the whole deck and stored, so one garden vouches for many
+combinations (and CheckSolvable can answer with it). A combination containing a known conflict is
+unsolvable without a search, and its minimal conflicts are the smaller ones it contains; only the
+rest are solved one by one (one worker, deterministic limit).
 """
 from __future__ import annotations
 
@@ -59,6 +60,15 @@ class Worker:
         self.catalog = load_catalog()
         from solver.games.gardeners.modes import MODES
         self.mode = MODES[ATLAS_MODE]
+        self.found: list[tuple[tuple[str, ...], dict]] = []  # new witnesses: (cards satisfied, garden)
+
+    def _witness(self, garden) -> None:
+        """Keep a found garden (already checked for the cards it was solved for) with every Standard
+        card it satisfies: it vouches for every combination of them."""
+        report = check(garden, self.standard)
+        happy = frozenset(v.card_id for v in report.verdicts if v.status == "satisfied")
+        self.witnesses.append(happy)
+        self.found.append((tuple(sorted(happy)), garden.to_dict()))
 
     def entry(self, cards: tuple[str, ...]) -> AtlasEntry:
         chosen = frozenset(cards)
@@ -75,14 +85,12 @@ class Worker:
         self.solves += 1
         result = engine.solve(self.deck.resolve(list(cards)), self.mode, self.catalog, puzzle_control(ATLAS_LIMIT))
         if result.verdict == engine.SOLVABLE:
-            report = check(result.garden, self.standard)
-            self.witnesses.append(frozenset(v.card_id for v in report.verdicts if v.status == "satisfied"))
+            self._witness(result.garden)
             return AtlasEntry(cards, engine.SOLVABLE, [], [], True)
         if result.verdict == engine.UNSOLVABLE and not unknown_inner:
             return AtlasEntry(cards, engine.UNSOLVABLE, [list(cards)], [[c] for c in cards], True)
         # unsolvable but a subset's verdict is unknown: the minimal conflicts are not all known
         return AtlasEntry(cards, result.verdict, [], [], False)
-
 
     def covered(self, cards) -> bool:
         chosen = frozenset(cards)
@@ -108,8 +116,7 @@ class Worker:
         self.solves += 1
         result = engine.solve(self.deck.resolve(cards), self.mode, self.catalog, puzzle_control(LOOK_AHEAD_LIMIT))
         if result.verdict == engine.SOLVABLE:
-            report = check(result.garden, self.standard)
-            self.witnesses.append(frozenset(v.card_id for v in report.verdicts if v.status == "satisfied"))
+            self._witness(result.garden)
 
     def entries(self, chunk: list[tuple[str, ...]]) -> list[AtlasEntry]:
         out = []
@@ -119,31 +126,83 @@ class Worker:
             out.append(self.entry(cards))
         return out
 
+
 _worker: Worker | None = None
 
 
-def solve_chunk(chunk: list[tuple[str, ...]], known: dict[tuple[str, ...], str]) -> list[AtlasEntry]:
-    """A pool task: entries for `chunk`, given the verdicts of the smaller combinations."""
+def solve_chunk(chunk: list[tuple[str, ...]], known: dict[tuple[str, ...], str],
+                witnesses: list[frozenset] = ()) -> tuple[list[AtlasEntry], list[tuple[tuple[str, ...], dict]]]:
+    """A pool task: entries for `chunk` given the verdicts of the smaller combinations and the
+    witnesses known so far; returns the entries and the new witness gardens (to be stored)."""
     global _worker
     if _worker is None:
         _worker = Worker()
     _worker.known_conflicts = known
-    return _worker.entries(chunk)
+    seen = set(_worker.witnesses)
+    _worker.witnesses.extend(w for w in witnesses if w not in seen)
+    _worker.found = []
+    entries = _worker.entries(chunk)
+    return entries, _worker.found
 
 
 ATLAS_MODES = ("solo", "normal", "beginner")  # 6x6 with all 36 tiles: the atlas's verdicts hold for each
 
 
+def data_digest(catalog: str | None = None, cards: str | None = None) -> str:
+    """The digest atlas rows are keyed by: the tile catalog and card deck in use."""
+    return f"tiles:{load_catalog(catalog).digest}+cards:{load_cards(cards).digest}"
+
+
+_witness_cache: dict[tuple[str, str], list[tuple[frozenset, int]]] = {}
+
+
+def _witness_garden(store, ids: list[str], digest: str):
+    """A stored witness garden meeting every card of `ids`, or None."""
+    key = (str(store.path), digest)
+    wanted = frozenset(ids)
+    for attempt in range(2):
+        if attempt or key not in _witness_cache:
+            _witness_cache[key] = store.atlas_witnesses(digest)
+        for cards, wid in _witness_cache[key]:
+            if wanted <= cards:
+                return store.atlas_witness_garden(wid)
+    return None
+
+
+def lookup(card_ids, mode: str | None = None, store=None, catalog: str | None = None,
+           cards: str | None = None) -> engine.Explanation | None:
+    """The atlas's answer to CheckSolvable, or None when it has none (then ask the engine).
+
+    Only rows built from the same tile catalog and deck (same digest) count. An unsolvable entry
+    answers with its minimal conflicts and discards; a solvable one with a stored witness garden,
+    re-checked here by the pure checker against the cards asked before it is returned."""
+    if store is None or (mode or "normal") not in ATLAS_MODES:
+        return None
+    ids = list(card_ids)
+    if not 1 <= len(ids) <= 3 or len(set(ids)) != len(ids):
+        return None
+    digest = data_digest(catalog, cards)
+    entry = store.atlas_get(ids, digest)
+    if entry is None or not entry.complete:
+        return None
+    if entry.verdict == engine.UNSOLVABLE:
+        return engine.Explanation(engine.UNSOLVABLE, None, entry.conflicts, entry.discards, True)
+    if entry.verdict == engine.SOLVABLE:
+        doc = _witness_garden(store, ids, digest)
+        if doc is None:
+            return None
+        from solver.games.gardeners.garden import parse_garden
+        from solver.games.gardeners.modes import MODES
+        deck = load_cards(cards)
+        garden = engine.verified(parse_garden(doc, load_catalog(catalog), MODES[mode or "normal"]),
+                                 deck.resolve(ids))
+        return engine.Explanation(engine.SOLVABLE, garden, [], [], True)
+    return None
+
+
 def check_solvable(card_ids, mode: str | None = None, control=None, catalog: str | None = None,
                    cards: str | None = None, store=None) -> engine.Explanation:
-    """CheckSolvable that consults the atlas first: a stored unsolvable entry (complete) answers
-    without a search; everything else (solvable needs a witness garden, which the atlas does not
-    keep) goes to the engine. Only for the reference data: other catalogs or decks skip the atlas."""
+    """CheckSolvable that consults the atlas first (see `lookup`), then the engine."""
     from solver.games.gardeners import api
-    if store is not None and catalog is None and cards is None and (mode or "normal") in ATLAS_MODES:
-        ids = list(card_ids)
-        if 1 <= len(ids) <= 3 and len(set(ids)) == len(ids):
-            entry = store.atlas_get(ids)
-            if entry is not None and entry.verdict == engine.UNSOLVABLE and entry.complete:
-                return engine.Explanation(engine.UNSOLVABLE, None, entry.conflicts, entry.discards, True)
-    return api.check_solvable(card_ids, mode, control, catalog, cards)
+    found = lookup(card_ids, mode, store, catalog, cards)
+    return found if found is not None else api.check_solvable(card_ids, mode, control, catalog, cards)

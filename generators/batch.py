@@ -100,6 +100,8 @@ def generate_range(db: str, start: dt.date, end: dt.date, games: list[str] | Non
 class AtlasSummary:
     solved: int = 0
     skipped: int = 0
+    dropped: int = 0    # rows of other tile/card data, deleted before building
+    witnesses: int = 0  # witness gardens found and stored
     seconds: float = 0.0
     by_size: dict[int, int] = field(default_factory=dict)
 
@@ -108,8 +110,8 @@ def build_atlas(db: str, sizes=(1, 2, 3), workers: int = 1, ids: list[str] | Non
                 stream=None) -> AtlasSummary:
     """Singles, then pairs, then triples, up to max(sizes): each size needs the smaller ones' verdicts."""
     store = Store(db)
-    digest = daily._gardeners_digest()
-    summary = AtlasSummary()
+    digest = atlas.data_digest()
+    summary = AtlasSummary(dropped=store.atlas_drop_stale(digest))
     began = time.perf_counter()
     pool = _pool(workers) if workers > 1 else None
     try:
@@ -121,12 +123,14 @@ def build_atlas(db: str, sizes=(1, 2, 3), workers: int = 1, ids: list[str] | Non
             if not todo:
                 continue
             known = _known(store, size, ids)
+            witnesses = [cards for cards, _ in store.atlas_witnesses(digest)]
             chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
             progress = Progress(len(todo), f"atlas size {size} combinations", stream)
-            results = (pool.map(atlas.solve_chunk, chunks, [known] * len(chunks)) if pool
-                       else (atlas.solve_chunk(c, known) for c in chunks))
-            for entries in results:
-                store.put_atlas(entries, digest, GENERATOR_VERSION)
+            results = (pool.map(atlas.solve_chunk, chunks, [known] * len(chunks), [witnesses] * len(chunks))
+                       if pool else (atlas.solve_chunk(c, known, witnesses) for c in chunks))
+            for entries, found in results:
+                store.put_atlas(entries, digest, GENERATOR_VERSION, found)
+                summary.witnesses += len(found)
                 summary.solved += len(entries)
                 summary.by_size[size] = summary.by_size.get(size, 0) + len(entries)
                 progress.update(len(entries))

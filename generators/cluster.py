@@ -57,8 +57,8 @@ def generate_range_ray(address: str, db: str, start: dt.date, end: dt.date, game
 def build_atlas_ray(address: str, db: str, sizes=(1, 2, 3), ids=None, chunk: int = 200) -> AtlasSummary:
     ray = _ray(address)
     store = Store(db)
-    digest = daily._gardeners_digest()
-    summary = AtlasSummary()
+    digest = atlas.data_digest()
+    summary = AtlasSummary(dropped=store.atlas_drop_stale(digest))
     began = time.perf_counter()
     task = ray.remote(num_cpus=1)(atlas.solve_chunk)
     for size in range(1, max(sizes) + 1):
@@ -67,12 +67,14 @@ def build_atlas_ray(address: str, db: str, sizes=(1, 2, 3), ids=None, chunk: int
         if not todo:
             continue
         known = ray.put(_known(store, size, ids))
-        refs = [task.remote(todo[i:i + chunk], known) for i in range(0, len(todo), chunk)]
+        witnesses = ray.put([cards for cards, _ in store.atlas_witnesses(digest)])
+        refs = [task.remote(todo[i:i + chunk], known, witnesses) for i in range(0, len(todo), chunk)]
         progress = Progress(len(todo), f"atlas size {size} combinations")
         while refs:
             ready, refs = ray.wait(refs, num_returns=1)
-            entries = ray.get(ready[0])
-            store.put_atlas(entries, digest, GENERATOR_VERSION)
+            entries, found = ray.get(ready[0])
+            store.put_atlas(entries, digest, GENERATOR_VERSION, found)
+            summary.witnesses += len(found)
             summary.solved += len(entries)
             progress.update(len(entries))
         progress.close()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from generators.identity import PuzzleId, parse_id
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: atlas_witnesses (a v1 file gains the table on open)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS puzzles (
@@ -41,6 +41,13 @@ CREATE TABLE IF NOT EXISTS atlas (
   complete INTEGER NOT NULL,
   catalog_digest TEXT NOT NULL,
   generator_version TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS atlas_witnesses (
+  id INTEGER PRIMARY KEY,
+  cards TEXT NOT NULL,         -- every Standard card the garden satisfies, sorted, joined by '+'
+  garden_json TEXT NOT NULL,   -- the garden, checked by the pure checker when it was found
+  catalog_digest TEXT NOT NULL,
+  UNIQUE (cards, catalog_digest)
 );
 """
 
@@ -172,19 +179,47 @@ class Store:
         with self._connect() as conn:
             return {r[0] for r in conn.execute("SELECT cards FROM atlas")}
 
-    def put_atlas(self, entries: list[AtlasEntry], catalog_digest: str, version: str) -> None:
-        """One transaction per batch: an interrupted build loses at most the batch in flight."""
+    def atlas_drop_stale(self, catalog_digest: str) -> int:
+        """Delete atlas rows and witnesses built from other tile/card data (a replaced data file):
+        they are derived facts about data no longer in use, rebuilt by the next build. Returns the
+        number of atlas rows dropped."""
         with self._connect() as conn, self.transaction(conn):
+            dropped = conn.execute("DELETE FROM atlas WHERE catalog_digest != ?", (catalog_digest,)).rowcount
+            conn.execute("DELETE FROM atlas_witnesses WHERE catalog_digest != ?", (catalog_digest,))
+        return dropped
+
+    def put_atlas(self, entries: list[AtlasEntry], catalog_digest: str, version: str,
+                  witnesses: list[tuple[tuple[str, ...], dict]] = ()) -> None:
+        """One transaction per batch (entries and the witness gardens that prove them): an
+        interrupted build loses at most the batch in flight."""
+        with self._connect() as conn, self.transaction(conn):
+            conn.executemany(
+                "INSERT OR IGNORE INTO atlas_witnesses (cards, garden_json, catalog_digest) VALUES (?, ?, ?)",
+                [("+".join(sorted(cards)), canonical(garden), catalog_digest) for cards, garden in witnesses])
             conn.executemany(
                 "INSERT OR IGNORE INTO atlas VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [("+".join(e.cards), len(e.cards), e.verdict, canonical(e.conflicts), canonical(e.discards),
                   int(e.complete), catalog_digest, version) for e in entries])
 
-    def atlas_get(self, card_ids) -> AtlasEntry | None:
+    def atlas_witnesses(self, catalog_digest: str) -> list[tuple[frozenset, int]]:
+        """(cards satisfied, witness id) of every witness garden found for this catalog and deck."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT cards, id FROM atlas_witnesses WHERE catalog_digest = ? ORDER BY id",
+                                (catalog_digest,)).fetchall()
+        return [(frozenset(c.split("+")), i) for c, i in rows]
+
+    def atlas_witness_garden(self, witness_id: int) -> dict | None:
+        with self._connect() as conn:
+            row = conn.execute("SELECT garden_json FROM atlas_witnesses WHERE id = ?", (witness_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def atlas_get(self, card_ids, catalog_digest: str | None = None) -> AtlasEntry | None:
+        """The entry of a combination; with `catalog_digest`, only one built from that catalog and deck."""
         key = "+".join(sorted(card_ids))
         with self._connect() as conn:
             row = conn.execute("SELECT cards, verdict, conflicts_json, discards_json, complete FROM atlas "
-                               "WHERE cards = ?", (key,)).fetchone()
+                               "WHERE cards = ? AND (? IS NULL OR catalog_digest = ?)",
+                               (key, catalog_digest, catalog_digest)).fetchone()
         if not row:
             return None
         return AtlasEntry(tuple(row[0].split("+")), row[1], json.loads(row[2]), json.loads(row[3]), bool(row[4]))

@@ -82,7 +82,8 @@ def cmd_atlas_build(args) -> int:
     counts = Store(_db(args)).atlas_counts()
     rate = summary.solved / summary.seconds if summary.seconds else 0.0
     print(f"atlas: {summary.solved} combinations in {summary.seconds:.1f} s ({rate:.1f}/s), "
-          f"{summary.skipped} already stored")
+          f"{summary.skipped} already stored, {summary.witnesses} witness gardens stored"
+          + (f", {summary.dropped} rows of other tile/card data dropped" if summary.dropped else ""))
     for (size, verdict), n in sorted(counts.items()):
         print(f"  size {size} {verdict}: {n}")
     return 0

@@ -61,9 +61,25 @@ class GardenersServicer(gardeners_pb2_grpc.GardenersServiceServicer):
         return gardeners_pb2.SolveResponse(verdict=convert.solvability(result.verdict),
                                            garden=convert.garden_msg(result.garden), reason=result.reason)
 
+    def _atlas(self):
+        """The puzzle store holding the solvability atlas (`gardens atlas build`), if there is one."""
+        from pathlib import Path
+
+        from generators.store import Store
+        from server.services.puzzles import settings_for
+        path = Path(settings_for(self.config).db)
+        if getattr(self, "_atlas_store", None) is None and path.is_file():
+            self._atlas_store = Store(path)
+        return getattr(self, "_atlas_store", None)
+
     def CheckSolvable(self, request, context):
         args = (convert.card_ids(request.card_ids, self.config), convert.mode(request.mode))
-        result = self._fn("check_solvable")(*args, control=self.rt.control(context), **self.data)
+        # Pairs and triples of the Standard deck are answered from the atlas when it holds them for
+        # the data files in use (same digest); everything else goes to the engine.
+        from generators import atlas
+        result = atlas.lookup(*args, store=self._atlas(), **self.data)
+        if result is None:
+            result = self._fn("check_solvable")(*args, control=self.rt.control(context), **self.data)
         return gardeners_pb2.CheckSolvableResponse(
             verdict=convert.solvability(result.verdict), witness=convert.garden_msg(result.garden),
             conflicts=convert.card_sets(result.conflicts), conflicts_complete=result.complete,

@@ -11,6 +11,7 @@ from server.cli.main import main
 from solver.games.gardeners import engine
 from solver.games.gardeners.cards import load_cards
 from solver.games.gardeners.checker import check
+from solver.games.gardeners.garden import parse_garden
 from solver.games.gardeners.modes import MODES
 from solver.games.gardeners.tiles import load_catalog
 
@@ -104,6 +105,47 @@ def test_check_solvable_answers_stored_conflicts_from_the_atlas(small_atlas):
     assert sorted(map(sorted, from_atlas.discards)) == sorted(map(sorted, from_engine.discards))
     solvable = next(c for c in atlas.combinations(2, ids) if store.atlas_get(c).verdict == engine.SOLVABLE)
     assert atlas.check_solvable(list(solvable), "normal", store=store).garden is not None
+
+
+def test_every_solvable_entry_has_a_stored_witness_garden(small_atlas, monkeypatch):
+    store, ids, _, second = small_atlas
+    assert second.witnesses > 0
+    digest = atlas.data_digest()
+    witnesses = store.atlas_witnesses(digest)
+    deck = load_cards()
+    for cards, wid in witnesses:   # each garden meets every card it is stored as meeting
+        garden = parse_garden(store.atlas_witness_garden(wid), load_catalog(), MODES["solo"])
+        assert check(garden, deck.resolve(sorted(cards))).valid
+    # CheckSolvable answers solvable combinations from the atlas, without the engine
+    from solver.games.gardeners import api
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("the engine was asked although the atlas holds the answer")
+    monkeypatch.setattr(api, "check_solvable", no_engine)
+    for combo in [c for k in (2, 3) for c in atlas.combinations(k, ids)]:
+        entry = store.atlas_get(combo, digest)
+        answer = atlas.check_solvable(list(combo), "normal", store=store)
+        assert answer.verdict == entry.verdict
+        if entry.verdict == engine.SOLVABLE:
+            assert check(answer.garden, deck.resolve(list(combo))).valid
+
+
+def test_rows_of_other_data_are_ignored_then_rebuilt(small_atlas, tmp_path):
+    store, ids, _, _ = small_atlas
+    copy = tmp_path / "copy.sqlite"
+    src, dst = sqlite3.connect(store.path), sqlite3.connect(copy)
+    src.backup(dst)
+    dst.execute("UPDATE atlas SET catalog_digest = 'tiles:other+cards:other'")
+    dst.commit()
+    src.close()
+    dst.close()
+    stale = Store(copy)
+    pair = atlas.combinations(2, ids)[0]
+    assert stale.atlas_get(pair, atlas.data_digest()) is None
+    assert atlas.lookup(list(pair), "normal", store=stale) is None   # falls through to the engine
+    rebuilt = batch.build_atlas(str(copy), sizes=(2,), ids=ids)
+    assert rebuilt.dropped == 8 + 28 + 56 and rebuilt.by_size == {1: 8, 2: 28}
+    assert stale.atlas_get(pair, atlas.data_digest()) is not None
 
 
 def test_ray_back_end_without_ray_is_a_clear_error(tmp_path, capsys):
