@@ -144,15 +144,20 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     board = board or default_board(len(tiles))
     checkpoints = solo_checkpoints(len(tiles), catalog)
     ceiling = counting_bound(tiles, catalog)
+    long = len(tiles) > catalog.setup.rounds_per_stage
     if greedy_share is None:
         # measured on 14 tiles (10 s, load 7-9, interleaved): 0.7 instead of 0.3 improved 2 of 10
         # gardens by 2 points, and CP-SAT never improved a 14-tile greedy garden; 7 tiles: the
         # full solve finds the better gardens, so it keeps most of the budget
-        greedy_share = 0.3 if len(tiles) <= catalog.setup.rounds_per_stage else 0.7
+        greedy_share = 0.7 if long else 0.3
     if restarts is None:
         # `greedy_share` of the budget at the measured ~0.0008 s x tiles^2 per restart (0.035 s
         # for 7 tiles, 0.15 s for 14); a count, not a clock, so the same request gives the same garden
         restarts = max(8, min(400, round(greedy_share * budget.total / (0.0008 * len(tiles) ** 2))))
+    # a long sequence rarely meets the counting bound (0 of 10 measured) and its model takes
+    # seconds to build under load: build it first, so the clock below counts the build and the
+    # call ends near its limit; a short one is often proved by the bound alone, so build it later
+    solo = build_solo_model(tiles, catalog, checkpoints, board) if long else None
     # the count decides; in wall-clock mode the clock also cuts the restarts short under heavy
     # load, in deterministic mode only a cancellation does
     hint, hint_points = greedy_garden(tiles, catalog, random.Random(seed), board, restarts, ceiling,
@@ -163,7 +168,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         _check(hint, hint_points, catalog, "counting bound")
         return SoloResult("optimal", hint, hint_points, ceiling, board, time.perf_counter() - budget.started,
                           hint_points, budget.work)
-    solo = build_solo_model(tiles, catalog, checkpoints, board)
+    if solo is None:
+        solo = build_solo_model(tiles, catalog, checkpoints, board)
     best, best_points = hint, hint_points
     if hint:
         # off unless asked for: on 14 tiles a step takes 4-8 s and never improved the greedy garden
