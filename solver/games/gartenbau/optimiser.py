@@ -136,8 +136,9 @@ def _check(garden: Garden, catalog: Catalog, objective: int) -> Score:
     return pure
 
 
-SHAPE_TRIES = 3  # fixed shapes tried before the free searches
-SHAPE_SHARE = 0.1  # of the time (or deterministic) limit, per shape
+# fixed shapes tried before the free searches, best first, with these shares of the time (or
+# deterministic) limit: the first shape is the one that most often meets the ceiling
+SHAPE_SHARES = (0.1, 0.1, 0.1, 0.1, 0.1)
 
 
 def _share(control: SolveControl, fraction: float, limit: float) -> cp_model.CpSolver:
@@ -202,12 +203,12 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     # anchored top-left and fit the big board, so a garden found here also starts the big search.
     spaces = 2 * (len(holding.seedlings) + 1)
     shapes = [] if plan is None else candidate_shapes(spaces, max(1, plan.beds), plan.holes)
-    for cells in shapes[:SHAPE_TRIES]:
+    for cells, share in zip(shapes, SHAPE_SHARES):
         side = max(max(r for r, _ in cells), max(c for _, c in cells)) + 1
         if side > size:
             continue
         fixed = model_on(side, shape=cells)
-        status0, solver0 = control.solve(fixed.model, _share(control, SHAPE_SHARE, limit))
+        status0, solver0 = control.solve(fixed.model, _share(control, share, limit))
         if status0 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             continue
         if round(solver0.objective_value) == ceiling:
@@ -224,7 +225,7 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
                 (max(3, math.ceil(math.sqrt(2 * (len(holding.seedlings) + 1)))), False)]
     for small, strips in (w for w in warm_ups if pinned is None and w[0] < size):
         warm = model_on(small, strips=strips)
-        status0, solver0 = control.solve(warm.model, control.new_solver(0.3 * limit))
+        status0, solver0 = control.solve(warm.model, control.new_solver(0.2 * limit))
         if status0 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             continue
         if round(solver0.objective_value) == ceiling:
