@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--relaxed-first", type=float, default=None, help="override optimiser.RELAXED_FIRST_SHARE")
     ap.add_argument("--relaxed-share", type=float, default=None, help="override optimiser.RELAXED_SHARE")
     ap.add_argument("--param", action="append", default=[], help="CP-SAT parameter name=value for every step, replacing the optimiser's defaults (repeatable)")
+    ap.add_argument("--unordered", action="store_true", help="final-garden relaxation without the ordering constraint")
+    ap.add_argument("--order-cuts", type=int, default=None, help="override optimiser.ORDER_CUTS")
     ap.add_argument("--per-seed", action="store_true", help="also print one line per solve")
     ap.add_argument("--lns-min-days", type=int, default=None, help="override optimiser.NEIGHBOURHOOD_MIN_DAYS")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
@@ -61,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
         name, value = item.split("=", 1)
         optimiser.SEARCH_PARAMETERS[name] = int(value) if value.lstrip("-").isdigit() else \
             {"true": True, "false": False}.get(value.lower(), value)
+    if args.unordered:
+        model_module.ORDERED_RELAXATION = False
+    if args.order_cuts is not None:
+        optimiser.ORDER_CUTS = args.order_cuts
     if args.relaxed_share is not None:
         optimiser.RELAXED_SHARE = args.relaxed_share
     if args.lns_min_days is not None:
@@ -68,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = [int(s) for s in args.seed_list.split(",")] if args.seed_list else list(range(args.seeds))
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

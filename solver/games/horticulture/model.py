@@ -48,6 +48,9 @@ def connected_subsets(garden: Garden, k: int) -> list[tuple[int, ...]]:
     return out
 
 
+# The final-garden relaxation keeps "plants can be ordered outward from the path" (a valid but
+# costly constraint); without it the optimiser's cut loop rejects unplantable gardens instead.
+ORDERED_RELAXATION = True
 # Left/right mirror symmetry breaking (gnome in the left half) when gnome is a decision, no day is
 # fixed and the path is its own mirror image.
 MIRROR_BREAKING = True
@@ -115,7 +118,8 @@ class HorticultureModel:
             self.occupied = [m.new_bool_var(f"occupied{i}") for i in range(self.n)]
             for i in range(self.n):
                 m.add(self.occupied[i] + self.gv[i] <= 1)
-            self._support_order()
+            if ORDERED_RELAXATION:
+                self._support_order()
         self._cell_types()
         self._window_box()
         if groups == "flow":
