@@ -30,7 +30,7 @@ ORDER_CUTS = 2
 SEARCH_PARAMETERS: dict = {"cp_model_probing_level": 0}
 # Share of the relaxed search's time given to its first (hinted) run. A bound is only ever proven
 # within one run (each new run starts its bound from scratch), so the proof attempt gets most of it.
-RELAXED_FIRST_SHARE = 0.7
+RELAXED_FIRST_SHARE = 0.9
 # Share of the whole budget for the relaxed (final garden) search: when it is proven and its garden
 # can be planted day by day, the game is proven optimal without the slower day-by-day search.
 RELAXED_SHARE = 0.75
