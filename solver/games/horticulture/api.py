@@ -52,8 +52,8 @@ def _control(request: dict, default_s: float, control: SolveControl | None = Non
     if work is not None and (isinstance(work, bool) or not isinstance(work, (int, float))
                              or not math.isfinite(work) or not 0 < work <= MAX_TIME_LIMIT_S):
         raise ValueError(f"deterministic_time: expected a number in (0, {MAX_TIME_LIMIT_S:g}], got {work!r}")
-    # With deterministic_time the answer no longer depends on machine speed (time_limit_s stays a
-    # wall-clock safety net); without it, wall-clock limits decide how far each search gets.
+    # With deterministic_time the answer no longer depends on machine speed (time_limit_s is then
+    # not used, as in SolveControl); without it, wall-clock limits decide how far each search gets.
     return SolveControl(time_limit_s=float(limit), num_workers=1, random_seed=seed,
                         deterministic_limit=float(work) if work is not None else None)
 

@@ -64,10 +64,10 @@ def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp
     """A solver for one step; `seconds` is in deterministic units when the control asks for them."""
     solver = control.new_solver(time_limit_s=seconds)
     if control.deterministic_limit is not None:
-        # SolveControl gives each search the whole deterministic limit: give this step its share,
-        # with the wall-clock limit kept as a safety net only.
+        # SolveControl gives each search the whole deterministic limit: give this step its share.
+        # As in SolveControl, no wall-clock limit then: a wall-clock cut would make the answer depend
+        # on machine load (cancel() still stops the search).
         solver.parameters.max_deterministic_time = max(0.001, seconds)
-        solver.parameters.max_time_in_seconds = control.time_limit_s
     solver.parameters.linearization_level = linearization
     for name, value in SEARCH_PARAMETERS.items():
         setattr(solver.parameters, name, value)
@@ -92,7 +92,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     Every CP-SAT search runs through `control.solve` (a cancelled control stops the work with
     `Cancelled`); `share` of the control's budget is used (hints split it between options). With
     `control.deterministic_limit` the budget is deterministic time and no wall-clock reading
-    influences the answer (the control's time_limit_s stays a safety net per search).
+    influences the answer (time_limit_s is then not used, as in SolveControl).
 
     0. A greedy player's game is the starting point (and the answer if nothing beats it).
     1. The final garden alone is optimised with plants merely orderable outward from the path (no
