@@ -211,7 +211,7 @@ class _Builder:
                 # "a Plant Tile may not be placed to cover only one Seedling Tile"
                 self.m.add(v + self.one_tile[p] <= 1)
                 pairs = [self.pair_literal(cache, (p, a, b), self.colour[p[0], a], self.colour[p[1], b])
-                         for pair in self.cat.requirements[colour] for a, b in {pair, pair[::-1]}]
+                         for pair in sorted(self.cat.requirements[colour]) for a, b in sorted({pair, pair[::-1]})]
                 self.m.add(v <= sum(pairs))
             self.m.add(sum(self.y[j, p] for p in self.positions) <= len(self.plant_classes[j]))
         self.pcover = {}
@@ -244,7 +244,8 @@ class _Builder:
                     v = self.bool(f"w{f}_{b}_{o}")
                     self.w[f, b, o] = v
                     pairs = [self.pair_literal(cache, (p1, p2, a, c), self.plant_colour[p1, a], self.plant_colour[p2, c])
-                             for pair in self.cat.requirements[flower.colour] for a, c in {pair, pair[::-1]}]
+                             for pair in sorted(self.cat.requirements[flower.colour])
+                             for a, c in sorted({pair, pair[::-1]})]
                     self.m.add(v <= sum(pairs))
                     here.append(v)
                 at_block[b] = sum(here)

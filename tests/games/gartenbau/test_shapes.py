@@ -140,3 +140,28 @@ def test_a_cancelled_control_stops_the_shape_searches(holey):
     control.cancel()
     with pytest.raises(Cancelled):
         solve_optimal(holey, CATALOG, control)
+
+
+def test_same_request_same_garden_in_another_process():
+    """Model building must not depend on Python's per-process string hashing (sets of colour pairs
+    were iterated in hash order): two processes with different hash seeds return the same garden."""
+    import json
+    import os
+    import subprocess
+    import sys
+    script = (
+        "import json; from solver.core.solve import SolveControl; from solver.games.gartenbau import api\n"
+        "h = {'starter': {'id': 'ST1', 'side': 'a'}, 'seedlings': ['S07', 'S02', 'S01', 'S12'],"
+        " 'plants': ['P-red-1', 'P-yellow-1', 'P-orange-2'], 'flowers': ['B-beetle-sweet-william', 'B-beetle-datura'],"
+        " 'tokens': {'flower_pot': True, 'watering_can': False}}\n"
+        "c = SolveControl(time_limit_s=60.0, deterministic_limit=1.0, num_workers=1, random_seed=0)\n"
+        "r = api.solve_optimal(h, control=c)\n"
+        "print(json.dumps([r['status'], r['prestige'], r['garden']], sort_keys=True))\n")
+    outs = []
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300,
+                              cwd=os.getcwd())
+        assert done.returncode == 0, done.stderr
+        outs.append(json.loads(done.stdout))
+    assert outs[0] == outs[1]
