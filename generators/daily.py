@@ -11,7 +11,7 @@ from typing import Callable
 
 import solver
 
-from generators import gardeners, gartenbau
+from generators import gardeners, gartenbau, horticulture, versailles
 from generators.identity import GENERATOR_VERSION, PuzzleId, seed_of
 from generators.store import Puzzle, Store
 from solver.errors import InputError
@@ -34,10 +34,13 @@ def _gardeners_digest() -> str:
     return f"tiles:{load_catalog().digest}+cards:{load_cards().digest}"
 
 
-def _gartenbau_digest() -> str:
-    """The Gartenbau catalog has no digest of its own: hash its data files."""
-    files = sorted((Path(solver.__file__).parent / "data" / "gartenbau").glob("*.json"))
-    return "gartenbau:" + hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()[:16]
+def _data_digest(game: str) -> Callable[[], str]:
+    """A catalog without a digest of its own: hash the game's data files (top level, sorted)."""
+    def digest() -> str:
+        files = sorted((Path(solver.__file__).parent / "data" / game).glob("*.json"))
+        return f"{game}:" + hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()[:16]
+    return digest
+
 
 
 KINDS: dict[tuple[str, str], Kind] = {
@@ -46,7 +49,11 @@ KINDS: dict[tuple[str, str], Kind] = {
     ("gardeners", "impossible"): Kind("gardeners", "impossible", tuple(gardeners.IMPOSSIBLE_CARDS),
                                       gardeners.generate_impossible, gardeners.check_discard, _gardeners_digest),
     ("gartenbau", "holding"): Kind("gartenbau", "holding", tuple(gartenbau.HOLDINGS), gartenbau.generate,
-                                   gartenbau.check, _gartenbau_digest, version="gartenbau-1"),
+                                   gartenbau.check, _data_digest("gartenbau"), version="gartenbau-2"),
+    ("versailles", "tiles"): Kind("versailles", "tiles", tuple(versailles.TILES), versailles.generate,
+                                  versailles.check, _data_digest("versailles"), version="versailles-1"),
+    ("horticulture", "nursery"): Kind("horticulture", "nursery", tuple(horticulture.CARDS), horticulture.generate,
+                                      horticulture.check, _data_digest("horticulture"), version="horticulture-1"),
 }
 
 

@@ -121,7 +121,8 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
             # answers are for puzzles someone has seen: never generate here (a light slot)
             puzzle = self._get(pid, "puzzle_id", generate=False)
         kind = request.WhichOneof("answer")
-        wanted = {"decree": "garden", "impossible": "discard", "holding": "gartenbau_garden"}.get(pid.variant)
+        wanted = {"decree": "garden", "impossible": "discard", "holding": "gartenbau_garden",
+                  "tiles": "versailles_garden", "nursery": "horticulture_game"}.get(pid.variant)
         if kind != wanted:
             raise InputError(wanted or "answer", f"a {pid.variant} puzzle is answered with `{wanted}`")
         if kind == "garden":
@@ -139,6 +140,14 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
             return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
                                           score=result["score"], optimum=result["optimum"],
                                           violations=[f"{v['rule']}: {v['message']}" for v in result["violations"]])
+        if kind in ("versailles_garden", "horticulture_game"):
+            doc = _integral(json_format.MessageToDict(getattr(request, kind)))
+            result = daily.check_answer(puzzle, doc)
+            outcome = ("correct" if result["correct"] else
+                       "incomplete" if result.get("complete") is False else "wrong")
+            return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
+                                          score=result["score"], optimum=result["optimum"],
+                                          violations=result["violations"])
         with convert.fields_under({"discard_card_ids": "discard.card_ids"}):
             result = daily.check_answer(puzzle, list(request.discard.card_ids))
         return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[result["outcome"]])
@@ -233,6 +242,15 @@ def puzzle_msg(p: Puzzle) -> pb.Puzzle:
             starter_id=h["starter"]["id"], starter_side=h["starter"]["side"], seedlings=h["seedlings"],
             plants=h["plants"], flowers=h["flowers"], flower_pot=h["tokens"].get("flower_pot", False),
             watering_can=h["tokens"].get("watering_can", False)))
+    elif p.id.game == "versailles":
+        msg.versailles_tiles.CopyFrom(pb.VersaillesDailyTiles(tiles=p.public["tiles"],
+                                                              first_stage_tiles=p.public["first_stage_tiles"]))
+    elif p.id.game == "horticulture":
+        s = p.public["setup"]
+        msg.horticulture_setup.CopyFrom(pb.HorticultureDailySetup(
+            side=s["side"], path_start=s["path"]["start"], path_moves=s["path"]["moves"],
+            gnome_column=s["gnome"][0], gnome_row=s["gnome"][1], plan_border=s["plan"]["border"],
+            plan_path=s["plan"]["path"], plan_companions=s["plan"]["companions"], nursery=s["nursery"]))
     return msg
 
 

@@ -18,7 +18,7 @@ def puzzle():
 
 def test_same_id_same_puzzle(puzzle):
     assert daily.generate(parse_id(PID)) == puzzle
-    assert puzzle.generator_version == "gartenbau-1"
+    assert puzzle.generator_version == "gartenbau-2"
     seedlings, plants, flowers = gartenbau.HOLDINGS["easy"]
     h = puzzle.public["holding"]
     assert (len(h["seedlings"]), len(h["plants"]), len(h["flowers"])) == (seedlings, plants, flowers)

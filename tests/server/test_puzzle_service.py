@@ -191,3 +191,59 @@ def test_gartenbau_holding_answers(open_stub, db):
     with pytest.raises(grpc.RpcError) as err:
         check({"starter": {"id": "ST9", "side": "a", "cells": [[0, 0], [0, 1]]}})
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "gartenbau_garden.starter" in err.value.details()
+
+
+def _struct(doc: dict):
+    from google.protobuf import json_format, struct_pb2
+    struct = struct_pb2.Struct()
+    json_format.ParseDict(doc, struct)
+    return struct
+
+
+def test_versailles_day_answers(open_stub, db):
+    puzzle = open_stub.GetDailyPuzzle(pb.GetDailyPuzzleRequest(
+        game=pb.PUZZLE_GAME_VERSAILLES, difficulty=EASY, date="2027-01-01"), timeout=TIMEOUT)
+    assert puzzle.id == "versailles/tiles/easy/2027-01-01" and puzzle.variant == "tiles"
+    stored = Store(db).get(PuzzleId("versailles", "tiles", "easy", dt.date(2027, 1, 1)))
+    assert list(puzzle.versailles_tiles.tiles) == stored.public["tiles"]
+    assert puzzle.versailles_tiles.first_stage_tiles == len(stored.public["tiles"])   # easy: within stage one
+
+    def check(garden: dict):
+        return open_stub.CheckAnswer(pb.CheckAnswerRequest(puzzle_id=puzzle.id, versailles_garden=_struct(garden)),
+                                     timeout=TIMEOUT)
+
+    best = check(stored.answer["garden"])
+    assert best.correct and best.outcome == pb.ANSWER_OUTCOME_CORRECT and best.score == best.optimum
+    part = check({"placements": stored.answer["garden"]["placements"][:2]})
+    assert not part.correct and part.outcome == pb.ANSWER_OUTCOME_INCOMPLETE and part.violations
+    with pytest.raises(grpc.RpcError) as err:
+        check({"placements": list(reversed(stored.answer["garden"]["placements"]))})
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "versailles_garden.placements[0].tile" in err.value.details()
+    assert code_of(open_stub.CheckAnswer, pb.CheckAnswerRequest(
+        puzzle_id=puzzle.id, horticulture_game=_struct({"days": []}))) == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_horticulture_day_answers(open_stub, db):
+    puzzle = open_stub.GetDailyPuzzle(pb.GetDailyPuzzleRequest(
+        game=pb.PUZZLE_GAME_HORTICULTURE, difficulty=EASY, date="2027-01-01"), timeout=TIMEOUT)
+    assert puzzle.id == "horticulture/nursery/easy/2027-01-01"
+    stored = Store(db).get(PuzzleId("horticulture", "nursery", "easy", dt.date(2027, 1, 1)))
+    setup = puzzle.horticulture_setup
+    assert list(setup.nursery) == stored.public["setup"]["nursery"] and setup.side == stored.public["setup"]["side"]
+    assert setup.path_moves == stored.public["setup"]["path"]["moves"]
+    assert [setup.gnome_column, setup.gnome_row] == stored.public["setup"]["gnome"]
+
+    def check(game: dict):
+        return open_stub.CheckAnswer(pb.CheckAnswerRequest(puzzle_id=puzzle.id, horticulture_game=_struct(game)),
+                                     timeout=TIMEOUT)
+
+    days = stored.answer["garden"]["days"]
+    best = check({"days": days})
+    assert best.correct and best.score == best.optimum == stored.answer["score"]
+    part = check({"days": days[:1]})
+    assert not part.correct and part.outcome == pb.ANSWER_OUTCOME_INCOMPLETE and part.score <= part.optimum
+    with pytest.raises(grpc.RpcError) as err:
+        check({"days": [dict(days[0], chosen=999)]})
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "horticulture_game.days[0].chosen" in err.value.details()

@@ -1,0 +1,62 @@
+"""Versailles daily: the day's tiles are reproducible, the optimum proven and checked by the pure scorer."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from generators import daily, versailles
+from generators.identity import parse_id, seed_of
+from solver.errors import InputError
+from solver.games.versailles import api
+from tests.generators.dailies import generated
+
+PID = "versailles/tiles/easy/2027-01-01"
+
+
+@pytest.fixture(scope="module")
+def puzzle():
+    return generated(PID)
+
+
+def test_the_draw_is_a_function_of_the_id(puzzle):
+    assert puzzle.generator_version == "versailles-1"
+    tiles = puzzle.public["tiles"]
+    assert len(tiles) == versailles.TILES["easy"] == len(set(tiles))
+    # the puzzle's tiles are the draw of its seed (the attempts before it were refused draws)
+    rng = random.Random(seed_of(parse_id(PID), "versailles-1"))
+    draws = [versailles.draw("easy", rng) for _ in range(puzzle.public["attempts"])]
+    assert draws[-1] == tiles
+
+
+def test_stored_optimum_is_the_scorers_and_accepted(puzzle):
+    garden = puzzle.answer["garden"]
+    assert [p["tile"] for p in garden["placements"]] == puzzle.public["tiles"]
+    assert api.validate(garden)["valid"]
+    assert api.score(garden)["solo_points"] == puzzle.answer["points"]
+    assert daily.check_answer(puzzle, garden) == {"correct": True, "legal": True, "score": puzzle.answer["points"],
+                                                  "optimum": puzzle.answer["points"], "violations": []}
+    assert daily.problems(puzzle) == []
+
+
+def test_a_row_of_tiles_scores_at_most_the_optimum(puzzle):
+    row = {"placements": [{"tile": t, "x": 2 * i, "y": 0, "rotation": 0} for i, t in enumerate(puzzle.public["tiles"])]}
+    result = daily.check_answer(puzzle, row)
+    assert result["legal"] and result["score"] == api.score(row)["solo_points"] <= result["optimum"]
+    assert result["correct"] == (result["score"] == result["optimum"])
+
+
+def test_unfinished_illegal_and_foreign_gardens(puzzle):
+    placements = puzzle.answer["garden"]["placements"]
+    part = daily.check_answer(puzzle, {"placements": placements[:3]})
+    assert not part["correct"] and part["complete"] is False
+    apart = [dict(p) for p in placements]
+    apart[1] = dict(apart[1], x=apart[0]["x"] + 40, y=apart[0]["y"] + 40)   # far from the garden
+    far = daily.check_answer(puzzle, {"placements": apart})
+    assert not far["correct"] and not far["legal"] and far["violations"]
+    swapped = [placements[1], placements[0], *placements[2:]]
+    with pytest.raises(InputError) as err:
+        daily.check_answer(puzzle, {"placements": swapped})
+    assert err.value.field == "versailles_garden.placements[0].tile"
+    with pytest.raises(InputError):
+        daily.check_answer(puzzle, {"tiles": []})
