@@ -158,7 +158,9 @@ class VersaillesServicer(versailles_pb2_grpc.VersaillesServiceServicer):
         control = capped(self.rt.control(context))  # a cancelled or expired call stops the search
         r = self._fn("solve_optimal")(list(request.tiles), board=board, control=control)
         msg = pb.VersaillesSolveOptimalResponse(status=_STATUS[r["status"]], points=r["points"], bound=r["bound"],
-                                                board=r["board"], heuristic_points=r["heuristic_points"])
+                                                board=r["board"], heuristic_points=r["heuristic_points"],
+                                                counting_bound=r["counting_bound"] or 0,
+                                                optimal_on_any_board=r["optimal_on_any_board"])
         if r["placements"]:
             msg.garden.placements.extend(placement_msg(p) for p in r["placements"])
         return msg

@@ -29,9 +29,17 @@ class SoloResult:
     seconds: float
     heuristic_points: int
     work: float = 0.0  # CP-SAT deterministic time of all searches (load-independent)
+    counting_bound: int | None = None  # no garden on any board scores more (field counts)
+
+    @property
+    def optimal_on_any_board(self) -> bool:
+        """CP-SAT's "optimal" holds among gardens fitting the board square; a garden meeting the
+        counting bound is optimal on any board."""
+        return self.status == "optimal" and self.points is not None and self.points == self.counting_bound
 
     def as_dict(self) -> dict:
         return {"status": self.status, "points": self.points, "bound": self.bound, "board": self.board,
+                "counting_bound": self.counting_bound, "optimal_on_any_board": self.optimal_on_any_board,
                 "placements": [p.as_dict() for p in self.placements] if self.placements else None,
                 "seconds": round(self.seconds, 3), "heuristic_points": self.heuristic_points,
                 "deterministic_time": round(self.work, 3)}
@@ -167,7 +175,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         # optimal without a search (the pure replay below still checks it)
         _check(hint, hint_points, catalog, "counting bound")
         return SoloResult("optimal", hint, hint_points, ceiling, board, time.perf_counter() - budget.started,
-                          hint_points, budget.work)
+                          hint_points, budget.work, ceiling)
     if solo is None:
         solo = build_solo_model(tiles, catalog, checkpoints, board)
     best, best_points = hint, hint_points
@@ -181,7 +189,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         if best_points >= ceiling:
             _check(best, best_points, catalog, "counting bound")
             return SoloResult("optimal", best, best_points, ceiling, board, time.perf_counter() - budget.started,
-                              hint_points, budget.work)
+                              hint_points, budget.work, ceiling)
         # a complete assignment (areas as trees) built from the garden: CP-SAT starts from it at once
         hinted = solo.hint_garden(best)
         if hinted != best_points:
@@ -208,7 +216,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     if placements is not None:
         _check(placements, points, catalog, status)
     return SoloResult(status, placements, points, bound, board, time.perf_counter() - budget.started, hint_points,
-                      budget.work)
+                      budget.work, ceiling)
 
 
 def _rescore(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], budget: Budget) -> int:

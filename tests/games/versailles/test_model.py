@@ -245,3 +245,15 @@ def test_rescoring_a_garden_in_the_search_model_gives_its_pure_points():
     garden, points = greedy_garden(tiles, CAT, random.Random(0), board, 4)
     solo = build_solo_model(tiles, CAT, solo_checkpoints(7, CAT), board)
     assert _rescore(solo, tiles, garden, Budget(SolveControl(time_limit_s=30))) == points == solo_points(garden, CAT)
+
+
+def test_optimal_on_any_board_only_when_the_counting_bound_is_met():
+    from solver.games.versailles import api
+    from solver.games.versailles.data import default_catalog
+    from solver.games.versailles.solo import counting_bound
+    catalog = default_catalog()
+    for tiles in ([1, 2], [3, 9, 27], [5, 17, 23, 40]):
+        r = api.solve_optimal(tiles, time_limit=5.0)
+        assert r["counting_bound"] == counting_bound([catalog.tile(t) for t in tiles], catalog)
+        assert r["points"] <= r["counting_bound"]
+        assert r["optimal_on_any_board"] == (r["status"] == "optimal" and r["points"] == r["counting_bound"])
