@@ -50,18 +50,18 @@ def main() -> int:
                 continue
             for difficulty in kind.difficulties:
                 pid = PuzzleId(kind.game, kind.variant, difficulty, date)
+                key = (f"{kind.game}/{kind.variant}", difficulty)
                 t = time.perf_counter()
                 try:
                     puzzle = daily.generate(pid)
                 except RuntimeError as exc:  # a generator's GenerationError: no provable draw within its attempts
-                    failed[(f"{kind.game}/{kind.variant}", difficulty)] = failed.get(
-                        (f"{kind.game}/{kind.variant}", difficulty), 0) + 1
+                    failed[key] = failed.get(key, 0) + 1
                     print(f"  {pid}  failed: {exc}", file=sys.stderr)
                     continue
-                times.setdefault((f"{kind.game}/{kind.variant}", difficulty), []).append(time.perf_counter() - t)
+                times.setdefault(key, []).append(time.perf_counter() - t)
                 if "grade" in puzzle.public:
                     grades.setdefault(difficulty, []).append(puzzle.public["grade"])
-                print(f"  {pid}  {times[(f'{kind.game}/{kind.variant}', difficulty)][-1]:.2f} s", file=sys.stderr)
+                print(f"  {pid}  {times[key][-1]:.2f} s", file=sys.stderr)
 
     print(f"generation time per puzzle, {args.days} dates from {start} (seconds)\n")
     print("| puzzle | difficulty | n | failed | p50 | p95 | max |")

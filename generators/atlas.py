@@ -16,6 +16,8 @@ from generators.store import AtlasEntry
 from solver.games.gardeners import engine
 from solver.games.gardeners.cards import load_cards
 from solver.games.gardeners.checker import check
+from solver.games.gardeners.garden import parse_garden
+from solver.games.gardeners.modes import MODES
 from solver.games.gardeners.tiles import load_catalog
 
 ATLAS_LIMIT = 1.0  # deterministic seconds per search
@@ -59,7 +61,6 @@ class Worker:
         self.deck = load_cards()
         self.standard = self.deck.of("standard")
         self.catalog = load_catalog()
-        from solver.games.gardeners.modes import MODES
         self.mode = MODES[ATLAS_MODE]
         self.found: list[tuple[tuple[str, ...], dict]] = []  # new witnesses: (cards satisfied, garden)
 
@@ -197,11 +198,8 @@ def lookup(card_ids, mode: str | None = None, store=None, catalog: str | None = 
         doc = _witness_garden(store, ids, digest)
         if doc is None:
             return None
-        from solver.games.gardeners.garden import parse_garden
-        from solver.games.gardeners.modes import MODES
-        deck = load_cards(cards)
         garden = engine.verified(parse_garden(doc, load_catalog(catalog), MODES[mode or "normal"]),
-                                 deck.resolve(ids))
+                                 load_cards(cards).resolve(ids))
         return engine.Explanation(engine.SOLVABLE, garden, [], [], True)
     return None
 

@@ -12,11 +12,10 @@ from typing import Callable
 import solver
 
 from generators import gardeners, gartenbau, horticulture, versailles
+from generators.atlas import data_digest  # the Gardeners tile catalog and card deck (atlas rows use it too)
 from generators.identity import GENERATOR_VERSION, PuzzleId, seed_of
 from generators.store import Puzzle, Store
 from solver.errors import InputError
-from solver.games.gardeners.cards import load_cards
-from solver.games.gardeners.tiles import load_catalog
 
 
 @dataclass(frozen=True)
@@ -30,10 +29,6 @@ class Kind:
     version: str = GENERATOR_VERSION   # the generator version of this kind (seeds and stored rows carry it)
 
 
-def _gardeners_digest() -> str:
-    return f"tiles:{load_catalog().digest}+cards:{load_cards().digest}"
-
-
 def _data_digest(game: str) -> Callable[[], str]:
     """A catalog without a digest of its own: hash the game's data files (top level, sorted)."""
     def digest() -> str:
@@ -45,9 +40,9 @@ def _data_digest(game: str) -> Callable[[], str]:
 
 KINDS: dict[tuple[str, str], Kind] = {
     ("gardeners", "decree"): Kind("gardeners", "decree", tuple(gardeners.DECREE_CARDS),
-                                  gardeners.generate_decree, gardeners.check_decree, _gardeners_digest),
+                                  gardeners.generate_decree, gardeners.check_decree, data_digest),
     ("gardeners", "impossible"): Kind("gardeners", "impossible", tuple(gardeners.IMPOSSIBLE_CARDS),
-                                      gardeners.generate_impossible, gardeners.check_discard, _gardeners_digest),
+                                      gardeners.generate_impossible, gardeners.check_discard, data_digest),
     ("gartenbau", "holding"): Kind("gartenbau", "holding", tuple(gartenbau.HOLDINGS), gartenbau.generate,
                                    gartenbau.check, _data_digest("gartenbau"), version="gartenbau-2"),
     ("versailles", "tiles"): Kind("versailles", "tiles", tuple(versailles.TILES), versailles.generate,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from generators.answers import optimum_verdict
 from generators.effort import puzzle_control
 from solver.errors import InputError
 
@@ -69,8 +70,5 @@ def check(public: dict, answer: dict, garden) -> dict:
                 raise InputError(f"garden.{key}[{i}].id", "not a tile of this holding", tid)
     verdict = api.validate(garden)
     if not verdict["legal"]:
-        return {"correct": False, "legal": False, "score": 0, "optimum": answer["prestige"],
-                "violations": verdict["violations"]}
-    score = api.score(garden)["total"]
-    return {"correct": score == answer["prestige"], "legal": True, "score": score, "optimum": answer["prestige"],
-            "violations": []}
+        return optimum_verdict(answer["prestige"], 0, legal=False, violations=verdict["violations"])
+    return optimum_verdict(answer["prestige"], api.score(garden)["total"])

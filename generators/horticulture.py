@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from generators.answers import optimum_verdict
 from generators.effort import puzzle_control
 from solver.errors import InputError
 
@@ -90,12 +91,9 @@ def check(public: dict, answer: dict, game) -> dict:
         verdict = api.validate(full)
     except ValueError as exc:
         raise InputError("horticulture_game", str(exc), None) from None
-    best = answer["score"]
     if not verdict["legal"]:
-        return {"correct": False, "legal": False, "score": 0, "optimum": best,
-                "violations": [f"{v['where']}: {v['reason']}" for v in verdict["violations"]]}
-    points = verdict["score"]["total"]
-    if len(days) < len(nursery) // 2:
-        return {"correct": False, "legal": True, "complete": False, "score": points, "optimum": best,
-                "violations": [f"{len(nursery) // 2 - len(days)} days are not played yet"]}
-    return {"correct": points == best, "legal": True, "score": points, "optimum": best, "violations": []}
+        return optimum_verdict(answer["score"], 0, legal=False,
+                               violations=[f"{v['where']}: {v['reason']}" for v in verdict["violations"]])
+    left = len(nursery) // 2 - len(days)
+    return optimum_verdict(answer["score"], verdict["score"]["total"],
+                           missing=f"{left} days are not played yet" if left else None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from generators.answers import optimum_verdict
 from generators.effort import puzzle_control
 from solver.errors import InputError
 
@@ -64,24 +65,19 @@ def check(public: dict, answer: dict, garden) -> dict:
     if not isinstance(garden, dict) or not isinstance(garden.get("placements"), list):
         raise InputError("versailles_garden.placements", "must be a list of placements", garden)
     placements = garden["placements"]
-    order = [p.get("tile") if isinstance(p, dict) else None for p in placements]
     tiles = public["tiles"]
-    if order != tiles[:len(order)]:
-        for i, tid in enumerate(order):
-            if i >= len(tiles) or tid != tiles[i]:
-                want = tiles[i] if i < len(tiles) else "no more tiles"
-                raise InputError(f"versailles_garden.placements[{i}].tile",
-                                 f"the day's tile at this turn is {want}", tid)
+    for i, p in enumerate(placements):
+        tid = p.get("tile") if isinstance(p, dict) else None
+        if i >= len(tiles) or tid != tiles[i]:
+            want = tiles[i] if i < len(tiles) else "no more tiles"
+            raise InputError(f"versailles_garden.placements[{i}].tile", f"the day's tile at this turn is {want}", tid)
     try:
         verdict = api.validate(garden)
     except ValueError as exc:
         raise InputError("versailles_garden", str(exc), None) from None
-    best = answer["points"]
     if not verdict["valid"]:
-        return {"correct": False, "legal": False, "score": 0, "optimum": best,
-                "violations": [f"{v['field']}: {v['reason']}" for v in verdict["violations"]]}
-    if len(order) < len(tiles):
-        return {"correct": False, "legal": True, "complete": False, "score": api.score(garden)["solo_points"],
-                "optimum": best, "violations": [f"{len(tiles) - len(order)} of the day's tiles are not placed yet"]}
-    points = api.score(garden)["solo_points"]
-    return {"correct": points == best, "legal": True, "score": points, "optimum": best, "violations": []}
+        return optimum_verdict(answer["points"], 0, legal=False,
+                               violations=[f"{v['field']}: {v['reason']}" for v in verdict["violations"]])
+    left = len(tiles) - len(placements)
+    return optimum_verdict(answer["points"], api.score(garden)["solo_points"],
+                           missing=f"{left} of the day's tiles are not placed yet" if left else None)

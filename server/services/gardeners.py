@@ -1,9 +1,14 @@
 """gardens.v1.GardenersService: thin adapters over solver.games.gardeners.api (convert, call, convert back)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
+from generators import atlas
+from generators.store import Store
 from server import convert
 from server.runtime import Runtime
+from server.services.puzzles import settings_for
 
 GAME = "gardeners"
 SERVICE = gardeners_pb2.DESCRIPTOR.services_by_name["GardenersService"].full_name
@@ -22,6 +27,7 @@ class GardenersServicer(gardeners_pb2_grpc.GardenersServiceServicer):
         # The server's data files (flags/env); None = the reference catalogs shipped with the solver.
         self.tiles = {"catalog": config.tiles_file or None}
         self.data = {"catalog": config.tiles_file or None, "cards": config.cards_file or None}
+        self._atlas_store: Store | None = None  # opened once the puzzle store's file exists
 
     def check_data_files(self) -> None:
         """Loads the configured data files once, so a broken file stops the server at start-up
@@ -61,22 +67,18 @@ class GardenersServicer(gardeners_pb2_grpc.GardenersServiceServicer):
         return gardeners_pb2.SolveResponse(verdict=convert.solvability(result.verdict),
                                            garden=convert.garden_msg(result.garden), reason=result.reason)
 
-    def _atlas(self):
+    def _atlas(self) -> Store | None:
         """The puzzle store holding the solvability atlas (`gardens atlas build`), if there is one."""
-        from pathlib import Path
-
-        from generators.store import Store
-        from server.services.puzzles import settings_for
-        path = Path(settings_for(self.config).db)
-        if getattr(self, "_atlas_store", None) is None and path.is_file():
-            self._atlas_store = Store(path)
-        return getattr(self, "_atlas_store", None)
+        if self._atlas_store is None:
+            path = Path(settings_for(self.config).db)
+            if path.is_file():
+                self._atlas_store = Store(path)
+        return self._atlas_store
 
     def CheckSolvable(self, request, context):
         args = (convert.card_ids(request.card_ids, self.config), convert.mode(request.mode))
         # Pairs and triples of the Standard deck are answered from the atlas when it holds them for
         # the data files in use (same digest); everything else goes to the engine.
-        from generators import atlas
         result = atlas.lookup(*args, store=self._atlas(), **self.data)
         if result is None:
             result = self._fn("check_solvable")(*args, control=self.rt.control(context), **self.data)
