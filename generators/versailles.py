@@ -1,16 +1,25 @@
 """Versailles daily: the tiles of the day in the order they are received; the proven optimum is stored.
 
-A day is the start of a solo game: 5 tiles (easy), the whole first stage of 7 tiles (medium), or the
-first stage and one tile of the second (hard, 8 tiles). After the 7th tile the garden is scored with
-its 2 largest areas, at the end with its 3 largest, as the engine's solo scoring does for any number
-of tiles. Whole 14-tile days wait for an optimiser that proves 14-tile optima (issue 6: none of 10
-seeded sequences is proven today); 10 tiles already fail 1 day in 4 within the attempts.
+Every Versailles day has a **perfect garden**: one in which, at each scoring, every field of the
+most plentiful garden types (Jokers included) lies in one area, so the garden meets the counting
+bound (the sum of the k largest field counts), which no garden on any board can beat. The stored
+optimum is therefore proven on any board, not only on the square the CP-SAT model searches, and
+the player's task is to find a perfect garden.
 
-The optimum must hold on any board, not only on the square the CP-SAT model searches, so a draw is
-kept only when the best garden found meets the counting bound (every field of each of the 2 most
-plentiful types, Jokers included, in one area): no garden anywhere scores more. The tiles are
-drawn with the `random.Random` given; the optimiser runs with one worker, a fixed seed and a
-deterministic limit. The engine is imported on first use.
+- easy: the whole first stage, 7 tiles, drawn uniformly; a draw is kept only when the optimiser's
+  garden meets the counting bound (one worker, fixed seed, deterministic limit), else redrawn.
+- medium (10 tiles: the first stage and 3 of the second) and hard (all 14 tiles of a solo game):
+  uniform draws almost never have a perfect garden (and the optimiser proves no 14-tile optimum
+  otherwise, issue 6), so the day is **built**: three garden types are drawn as the day's theme,
+  then tiles (with at most one field of another garden type) and their placements are drawn one at
+  a time, each kept only when the garden stays legal and every theme type stays one area (a
+  depth-first search with a node budget, restarted with a new theme when it runs out). The result
+  is checked by the pure scorer: its points must equal the counting bound of its tile sequence.
+  Only the tiles are published; the built garden is the stored answer.
+
+After the 7th tile the garden is scored with its 2 largest areas, after the last with its 3
+largest, as the engine's solo scoring does for any number of tiles. All randomness comes from the
+`random.Random` given. The engine is imported on first use.
 """
 from __future__ import annotations
 
@@ -20,9 +29,14 @@ from generators.answers import optimum_verdict
 from generators.effort import puzzle_control
 from solver.errors import InputError
 
-TILES = {"easy": 5, "medium": 7, "hard": 8}
+TILES = {"easy": 7, "medium": 10, "hard": 14}
+BUILT = ("medium", "hard")  # days built around a perfect garden; the others are uniform draws
 SOLVE_LIMIT = 5.0  # deterministic seconds for the optimiser (one call)
-ATTEMPTS = 16
+ATTEMPTS = 16  # uniform draws per day
+THEME_TYPES = 3  # garden types a built day is themed on (the final scoring counts 3 areas)
+OFF_THEME_FIELDS = 1  # at most this many fields of other garden types on a built day's tile
+BUILD_NODES = 3000  # placements tried per theme before the build restarts with a new theme
+BUILD_ATTEMPTS = 100  # themes per day (measured on 100 days of 14 tiles: at most 16 needed, 2.6 s)
 
 
 class GenerationError(RuntimeError):
@@ -39,11 +53,76 @@ def draw(difficulty: str, rng: random.Random) -> list[int]:
     return rng.sample(sorted(catalog.tiles), TILES[difficulty])
 
 
+def build(n: int, rng: random.Random, catalog) -> list | None:
+    """A sequence of n distinct tiles with a perfect garden, as that garden's placements in order,
+    or None when the node budget runs out (see the module's doc). Pure Python, no solver."""
+    from solver.games.versailles.rules import legal_placements, placed_fields
+    from solver.games.versailles.scoring import components
+
+    jokers = catalog.joker_types
+    theme = rng.sample(catalog.garden_types, THEME_TYPES)
+    pool = [t for t in sorted(catalog.tiles)
+            if sum(code in catalog.garden_types and code not in theme for code in catalog.tiles[t].fields)
+            <= OFF_THEME_FIELDS]
+    nodes = 0
+
+    def joined(fields) -> bool:
+        return all(len(components(fields, (t, *jokers))) <= 1 for t in theme)
+
+    def extend(fields: dict, used: frozenset, placements: list) -> list | None:
+        nonlocal nodes
+        if len(placements) == n:
+            return placements
+        candidates = [t for t in pool if t not in used]
+        rng.shuffle(candidates)
+        for tid in candidates[:8]:
+            tile = catalog.tiles[tid]
+            options = legal_placements(fields, tile)
+            rng.shuffle(options)
+            for p in options:
+                nodes += 1
+                if nodes > BUILD_NODES:
+                    return None
+                grown = {**fields, **placed_fields(tile, p)}
+                if joined(grown):
+                    # the first placement that keeps the theme joined is explored; a dead end
+                    # moves on to the next tile
+                    found = extend(grown, used | {tid}, placements + [p])
+                    if found is not None:
+                        return found
+                    break
+        return None
+
+    return extend({}, frozenset(), [])
+
+
+def _built(difficulty: str, rng: random.Random, catalog) -> dict:
+    from solver.games.versailles.scoring import solo_points
+    from solver.games.versailles.solo import counting_bound
+
+    n = TILES[difficulty]
+    for attempt in range(BUILD_ATTEMPTS):
+        placements = build(n, rng, catalog)
+        if placements is None:
+            continue
+        tiles = [p.tile for p in placements]
+        points = solo_points(placements, catalog)  # replays the placement rules too
+        if points != counting_bound([catalog.tiles[t] for t in tiles], catalog):
+            continue   # a non-theme type outnumbers a theme type at a scoring: not perfect
+        stage = catalog.setup.rounds_per_stage
+        return {"public": {"tiles": tiles, "first_stage_tiles": min(stage, n), "attempts": attempt + 1},
+                "answer": {"kind": "optimum", "points": points,
+                           "garden": {"placements": [p.as_dict() for p in placements]}}}
+    raise GenerationError(f"no {difficulty} Versailles day built in {BUILD_ATTEMPTS} attempts")
+
+
 def generate(difficulty: str, rng: random.Random) -> dict:
     if difficulty not in TILES:
         raise InputError("difficulty", f"one of {list(TILES)}", difficulty)
     api, data = _engine()
     catalog = data.default_catalog()
+    if difficulty in BUILT:
+        return _built(difficulty, rng, catalog)
     for attempt in range(ATTEMPTS):
         tiles = draw(difficulty, rng)
         result = api.solve_optimal(tiles, control=puzzle_control(SOLVE_LIMIT))

@@ -8,10 +8,13 @@ import pytest
 from generators import daily, versailles
 from generators.identity import parse_id, seed_of
 from solver.errors import InputError
-from solver.games.versailles import api
+from solver.core.solve import SolveControl
+from solver.games.versailles import api, data
+from solver.games.versailles.solo import counting_bound, solve_solo
 from tests.generators.dailies import generated
 
 PID = "versailles/tiles/easy/2027-01-01"
+HARD = "versailles/tiles/hard/2027-01-01"
 
 
 @pytest.fixture(scope="module")
@@ -20,11 +23,11 @@ def puzzle():
 
 
 def test_the_draw_is_a_function_of_the_id(puzzle):
-    assert puzzle.generator_version == "versailles-1"
+    assert puzzle.generator_version == "versailles-2"
     tiles = puzzle.public["tiles"]
     assert len(tiles) == versailles.TILES["easy"] == len(set(tiles))
     # the puzzle's tiles are the draw of its seed (the attempts before it were refused draws)
-    rng = random.Random(seed_of(parse_id(PID), "versailles-1"))
+    rng = random.Random(seed_of(parse_id(PID), "versailles-2"))
     draws = [versailles.draw("easy", rng) for _ in range(puzzle.public["attempts"])]
     assert draws[-1] == tiles
 
@@ -60,3 +63,46 @@ def test_unfinished_illegal_and_foreign_gardens(puzzle):
     assert err.value.field == "versailles_garden.placements[0].tile"
     with pytest.raises(InputError):
         daily.check_answer(puzzle, {"tiles": []})
+
+
+@pytest.fixture(scope="module")
+def hard():
+    return generated(HARD)
+
+
+def test_a_built_day_is_a_whole_game_with_a_perfect_garden(hard):
+    tiles = hard.public["tiles"]
+    assert len(tiles) == versailles.TILES["hard"] == 14 == len(set(tiles))
+    assert hard.public["first_stage_tiles"] == 7
+    garden = hard.answer["garden"]
+    assert [p["tile"] for p in garden["placements"]] == tiles
+    assert api.validate(garden)["valid"]
+    # the stored optimum is the pure scorer's points of the built garden and equals the counting
+    # bound of the day's tiles, which no garden on any board can beat
+    catalog = data.default_catalog()
+    bound = counting_bound([catalog.tiles[t] for t in tiles], catalog)
+    assert api.score(garden)["solo_points"] == hard.answer["points"] == bound
+    assert daily.check_answer(hard, garden)["correct"]
+    assert daily.problems(hard) == []
+
+
+def test_the_build_is_a_function_of_the_seed():
+    one = versailles.generate("medium", random.Random(7))
+    assert one == versailles.generate("medium", random.Random(7))
+    assert len(one["public"]["tiles"]) == versailles.TILES["medium"] == 10
+    assert versailles.generate("medium", random.Random(8))["public"]["tiles"] != one["public"]["tiles"]
+
+
+def test_an_engine_garden_for_the_built_day_never_beats_the_optimum(hard):
+    """The other face: the CP-SAT optimiser, given the day's tiles, finds nothing better than
+    the stored optimum (it cannot: the optimum is the counting bound it posts)."""
+    catalog = data.default_catalog()
+    tiles = [catalog.tiles[t] for t in hard.public["tiles"]]
+    control = SolveControl(time_limit_s=60, deterministic_limit=1.0, num_workers=1, random_seed=0)
+    result = solve_solo(tiles, catalog, control)
+    assert result.points is not None and result.points <= hard.answer["points"]
+    assert result.counting_bound == hard.answer["points"]
+    # the player's score against the optimum
+    verdict = daily.check_answer(hard, {"placements": [p.as_dict() for p in result.placements]})
+    assert verdict["legal"] and verdict["score"] == result.points
+    assert verdict["correct"] == (result.points == hard.answer["points"])
