@@ -1,4 +1,9 @@
-"""Golden puzzles: fixed ids give the checked-in content hashes; answers are proven and checked both ways."""
+"""Golden puzzles: fixed ids give the checked-in content hashes; answers are proven and checked both ways.
+
+Gardeners decrees and impossible decrees, Gartenbau holdings and the built Versailles days (pure
+Python) have golden hashes. Horticulture days and the drawn Versailles easy days follow optimisers
+still being tuned (issues 6 and 7); their reproducibility tests regenerate and compare within one
+checkout instead."""
 from __future__ import annotations
 
 import json
@@ -8,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generators import daily, gardeners
-from generators.identity import GENERATOR_VERSION, parse_id
+from generators.identity import parse_id
 from generators.store import Store
 from solver.errors import InputError
 from solver.games.gardeners import engine
@@ -19,10 +24,19 @@ from solver.games.gardeners.tiles import load_catalog
 
 GOLDEN_FILE = Path(__file__).with_name("golden.json")
 GOLDEN = {k: v for k, v in json.loads(GOLDEN_FILE.read_text()).items() if not k.startswith("_")}
-# The puzzles depend on the engine's model (the witness, the solver effort in the grade): an engine
-# change that alters them must come with a GENERATOR_VERSION bump (stored puzzles keep theirs);
-# then refresh this file with: GARDENS_GOLDEN_WRITE=1 .venv/bin/python -m pytest tests/generators/test_golden.py
-REFRESH = "generated content changed: bump GENERATOR_VERSION, then refresh golden.json (see test_golden.py)"
+# The puzzles depend on the engines' models (the witness, the solver effort in the grade, the proven
+# optimum's garden): a change that alters them must come with a bump of the kind's version
+# (generators.daily.KINDS; stored puzzles keep theirs); then refresh this file with:
+# GARDENS_GOLDEN_WRITE=1 .venv/bin/python -m pytest tests/generators/test_golden.py
+REFRESH = "generated content changed: bump the kind's version, then refresh golden.json (see test_golden.py)"
+
+
+def _kind(pid: str) -> daily.Kind:
+    return daily.kind_of(parse_id(pid))
+
+
+def _versions() -> dict[str, str]:
+    return {f"{k.game}/{k.variant}": k.version for k in map(_kind, GOLDEN)}
 DECREE_EASY = "gardeners/decree/easy/2027-01-01"
 IMPOSSIBLE = "gardeners/impossible/medium/2027-01-02"
 
@@ -36,14 +50,16 @@ def store(tmp_path_factory):
     if os.environ.get("GARDENS_GOLDEN_WRITE"):
         doc = json.loads(GOLDEN_FILE.read_text())
         doc.update({pid: s.stored_hash(parse_id(pid)) for pid in GOLDEN})
-        doc["_version"] = GENERATOR_VERSION
+        doc.pop("_version", None)
+        doc["_versions"] = _versions()
         GOLDEN_FILE.write_text(json.dumps(doc, indent=1) + "\n")
         GOLDEN.update({pid: doc[pid] for pid in GOLDEN})
     return s
 
 
-def test_version_is_the_one_the_hashes_were_made_with():
-    assert GENERATOR_VERSION == json.loads(GOLDEN_FILE.read_text())["_version"], REFRESH
+def test_versions_are_the_ones_the_hashes_were_made_with():
+    assert _versions() == json.loads(GOLDEN_FILE.read_text())["_versions"], REFRESH
+    assert {k.split("/")[0] for k in GOLDEN} == {"gardeners", "gartenbau", "versailles"}
 
 
 @pytest.mark.parametrize("pid", sorted(GOLDEN))
@@ -51,8 +67,10 @@ def test_golden_content_hash(store, pid):
     puzzle = store.get(parse_id(pid))
     assert puzzle.content_hash == GOLDEN[pid], REFRESH
     assert store.stored_hash(puzzle.id) == GOLDEN[pid]
-    assert puzzle.generator_version == GENERATOR_VERSION
-    assert puzzle.catalog_digest == f"tiles:{load_catalog().digest}+cards:{load_cards().digest}"
+    assert puzzle.generator_version == _kind(pid).version
+    assert puzzle.catalog_digest == _kind(pid).digest()
+    if pid.startswith("gardeners/"):
+        assert puzzle.catalog_digest == f"tiles:{load_catalog().digest}+cards:{load_cards().digest}"
 
 
 def test_regenerating_gives_the_identical_puzzle_and_the_store_keeps_the_first(store):
@@ -66,6 +84,8 @@ def test_regenerating_gives_the_identical_puzzle_and_the_store_keeps_the_first(s
 def test_difficulties_draw_their_card_counts_and_bands(store):
     for pid in GOLDEN:
         p = store.get(parse_id(pid))
+        if p.id.game != "gardeners":
+            continue
         if p.id.variant == "decree":
             assert len(p.public["card_ids"]) in gardeners.DECREE_CARDS[p.id.difficulty]
             g = p.public["grade"]
@@ -147,3 +167,21 @@ def test_impossible_answers(store):
     with pytest.raises(InputError) as err:
         daily.check_answer(p, ["S99"])
     assert err.value.field == "discard_card_ids[0]"
+
+
+@pytest.mark.parametrize("pid", [k for k in sorted(GOLDEN) if not k.startswith("gardeners/")])
+def test_optimum_puzzles_accept_their_stored_answer(store, pid):
+    """Gartenbau and Versailles: the stored garden is legal, scores the stored optimum by the pure
+    scorer, and CheckAnswer calls it correct; regenerating gives the identical puzzle."""
+    p = store.get(parse_id(pid))
+    if p.id.game == "versailles":
+        from solver.games.versailles import api
+        garden, points = p.answer["garden"], p.answer["points"]
+        assert api.validate(garden)["valid"] and api.score(garden)["solo_points"] == points
+    else:
+        from solver.games.gartenbau import api
+        garden, points = p.answer["garden"], p.answer["prestige"]
+        assert api.score(garden)["total"] == points
+    verdict = daily.check_answer(p, garden)
+    assert verdict["correct"] and verdict["score"] == verdict["optimum"] == points
+    assert daily.generate(p.id) == p
