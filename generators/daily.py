@@ -48,7 +48,7 @@ KINDS: dict[tuple[str, str], Kind] = {
     ("versailles", "tiles"): Kind("versailles", "tiles", tuple(versailles.TILES), versailles.generate,
                                   versailles.check, _data_digest("versailles"), version="versailles-2"),
     ("horticulture", "nursery"): Kind("horticulture", "nursery", tuple(horticulture.CARDS), horticulture.generate,
-                                      horticulture.check, _data_digest("horticulture"), version="horticulture-1"),
+                                      horticulture.check, _data_digest("horticulture"), version="horticulture-2"),
 }
 
 

@@ -1,9 +1,9 @@
 """Golden puzzles: fixed ids give the checked-in content hashes; answers are proven and checked both ways.
 
-Gardeners decrees and impossible decrees, Gartenbau holdings and the built Versailles days (pure
-Python) have golden hashes. Horticulture days and the drawn Versailles easy days follow optimisers
-still being tuned (issues 6 and 7); their reproducibility tests regenerate and compare within one
-checkout instead."""
+Gardeners decrees and impossible decrees, Gartenbau holdings and the built Versailles and
+Horticulture days (pure Python) have golden hashes. The drawn Versailles and Horticulture days
+follow optimisers still being tuned (issues 6 and 7); their reproducibility tests regenerate and
+compare within one checkout instead."""
 from __future__ import annotations
 
 import json
@@ -59,7 +59,7 @@ def store(tmp_path_factory):
 
 def test_versions_are_the_ones_the_hashes_were_made_with():
     assert _versions() == json.loads(GOLDEN_FILE.read_text())["_versions"], REFRESH
-    assert {k.split("/")[0] for k in GOLDEN} == {"gardeners", "gartenbau", "versailles"}
+    assert {k.split("/")[0] for k in GOLDEN} == {"gardeners", "gartenbau", "versailles", "horticulture"}
 
 
 @pytest.mark.parametrize("pid", sorted(GOLDEN))
@@ -171,13 +171,19 @@ def test_impossible_answers(store):
 
 @pytest.mark.parametrize("pid", [k for k in sorted(GOLDEN) if not k.startswith("gardeners/")])
 def test_optimum_puzzles_accept_their_stored_answer(store, pid):
-    """Gartenbau and Versailles: the stored garden is legal, scores the stored optimum by the pure
-    scorer, and CheckAnswer calls it correct; regenerating gives the identical puzzle."""
+    """Gartenbau, Versailles and Horticulture: the stored garden (game) is legal, scores the stored
+    optimum by the pure scorer, and CheckAnswer calls it correct; regenerating gives the identical
+    puzzle."""
     p = store.get(parse_id(pid))
     if p.id.game == "versailles":
         from solver.games.versailles import api
         garden, points = p.answer["garden"], p.answer["points"]
         assert api.validate(garden)["valid"] and api.score(garden)["solo_points"] == points
+    elif p.id.game == "horticulture":
+        from solver.games.horticulture import api
+        points = p.answer["score"]
+        assert api.score(p.answer["garden"])["total"] == points
+        garden = {"days": p.answer["garden"]["days"]}
     else:
         from solver.games.gartenbau import api
         garden, points = p.answer["garden"], p.answer["prestige"]
