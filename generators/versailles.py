@@ -9,8 +9,8 @@ the player's task is to find a perfect garden.
 - easy: the whole first stage, 7 tiles, drawn uniformly; a draw is kept only when the optimiser's
   garden meets the counting bound (one worker, fixed seed, deterministic limit), else redrawn.
 - medium (10 tiles: the first stage and 3 of the second) and hard (all 14 tiles of a solo game):
-  uniform draws almost never have a perfect garden (and the optimiser proves no 14-tile optimum
-  otherwise, issue 6), so the day is **built**: three garden types are drawn as the day's theme,
+  for a uniform draw the optimiser rarely finds a perfect garden, and proves no 14-tile optimum
+  otherwise (issue 6), so the day is **built**: three garden types are drawn as the day's theme,
   then tiles (with at most one field of another garden type) and their placements are drawn one at
   a time, each kept only when the garden stays legal and every theme type stays one area (a
   depth-first search with a node budget, restarted with a new theme when it runs out). The result
