@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--order-cuts", type=int, default=None, help="override optimiser.ORDER_CUTS")
     ap.add_argument("--per-seed", action="store_true", help="also print one line per solve")
     ap.add_argument("--lns-min-days", type=int, default=None, help="override optimiser.NEIGHBOURHOOD_MIN_DAYS")
+    ap.add_argument("--count-first-min-days", type=int, default=None, help="override optimiser.COUNT_FIRST_MIN_DAYS")
+    ap.add_argument("--count-share", type=float, default=None, help="override optimiser.COUNT_SHARE")
+    ap.add_argument("--count-relaxed-share", type=float, default=None, help="override optimiser.COUNT_RELAXED_SHARE")
+    ap.add_argument("--cards-share", type=float, default=None, help="override optimiser.CARDS_SHARE")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
     args = ap.parse_args(argv)
     model_module.DEFAULT_GROUPS = args.groups
@@ -71,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.RELAXED_SHARE = args.relaxed_share
     if args.lns_min_days is not None:
         optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
+    for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share"):
+        if getattr(args, name) is not None:
+            setattr(optimiser, name.upper(), getattr(args, name))
     seeds = [int(s) for s in args.seed_list.split(",")] if args.seed_list else list(range(args.seeds))
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "

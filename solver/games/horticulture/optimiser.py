@@ -34,6 +34,13 @@ RELAXED_FIRST_SHARE = 0.9
 # Share of the whole budget for the relaxed (final garden) search: when it is proven and its garden
 # can be planted day by day, the game is proven optimal without the slower day-by-day search.
 RELAXED_SHARE = 0.75
+# From this many days on, the count relaxation runs first (bound, cards; see _count_first): on
+# 32-card games its cards led to gardens within a few points of the optimum.
+COUNT_FIRST_MIN_DAYS = 12
+COUNT_SHARE = 0.15  # of the whole budget, for the count relaxation
+CARDS_SHARE = 0.45  # of the whole budget, for the final garden on the count relaxation's cards
+COUNT_RELAXED_SHARE = 0.85  # the relaxed steps' share (count, its cards, the whole relaxation) then
+PLANT_CHECKS = 8  # at most this many of its gardens are checked for a day-by-day planting
 
 
 class _Values:
@@ -140,8 +147,20 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         pass
     greedy0 = (game0, g0, p0, int(round(start.objective_value))) if start is not None else None
     used = spent_so_far(used)
-    st1, s1, spent, bound = _search(relaxed, control, budget * RELAXED_SHARE - used, rng, start=start,
-                                    first_share=RELAXED_FIRST_SHARE)
+    known, candidates = None, []
+    if len(days) >= COUNT_FIRST_MIN_DAYS:
+        # Long games: the connectivity-free relaxation gives a bound and a choice of cards; the
+        # final-garden relaxation restricted to those cards then finds gardens close to the optimum.
+        counted, candidates, spent = _count_first(relaxed, catalog, side, drawing, days, gnome, plan, control,
+                                                  budget, counted, greedy0[:3] if greedy0 else None)
+        used, known = spent_so_far(used + spent), counted
+        floor = start.objective_value if start is not None else -1
+        candidates = [c for c in candidates if c.objective_value > floor]
+        if candidates:
+            start = candidates[0]
+    relaxed_share = COUNT_RELAXED_SHARE if known is not None else RELAXED_SHARE
+    st1, s1, spent, bound = _search(relaxed, control, budget * relaxed_share - used, rng, start=start,
+                                    first_share=RELAXED_FIRST_SHARE, known_bound=known)
     used = spent_so_far(used + spent)
     bound = counted if bound is None else min(bound, counted)
     log.debug("relaxed: %s value %s bound %s after %.2f", STATUS.get(st1), s1.objective_value, bound, used)
@@ -171,7 +190,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             if objective != int(round(s1.objective_value)):
                 raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
             return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, time.perf_counter() - clock)
-        if st2 != cp_model.INFEASIBLE or cuts >= ORDER_CUTS or used >= budget * RELAXED_SHARE:
+        if st2 != cp_model.INFEASIBLE or cuts >= ORDER_CUTS or used >= budget * relaxed_share:
             break
         # Proven: no day-by-day planting gives this final garden (cards, wilds, window box). Cut
         # it off the relaxation and solve again: the new optimum still bounds every real game.
@@ -180,7 +199,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         relaxed.m.clear_hints()
         if start is not None:
             _hint_all(relaxed.m, start.values)  # the greedy game is plantable: never the garden cut off
-        st1, s1 = control.solve(relaxed.m, _solver(control, max(0.2, budget * RELAXED_SHARE - used), linearization=2),
+        st1, s1 = control.solve(relaxed.m, _solver(control, max(0.2, budget * relaxed_share - used), linearization=2),
                                 _StopAt(bound))
         relaxed.m.clear_hints()
         used = spent_so_far(used + _cost(control, s1))
@@ -205,6 +224,27 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         log.debug("planting order for the best relaxed garden: %s after %.2f", STATUS.get(st2), used)
         if st2 == cp_model.OPTIMAL:
             game, g, p = order.extract(s2)
+    tried = 0
+    for cand in candidates if game is None and st1 != cp_model.OPTIMAL else []:
+        # a garden found on the count relaxation's cards (best first) may be plantable when the
+        # later one is not; each check is short (an unplantable garden usually fails in presolve)
+        if tried >= PLANT_CHECKS or used >= budget * (relaxed_share + 0.1):
+            break
+        bg, bbox = relaxed.extract_garden(cand)
+        bchosen, (bgn, bpl) = relaxed.chosen_cards(cand), _gnome_plan(relaxed, cand)
+        if (bg, bchosen) == (garden, chosen):
+            continue
+        tried += 1
+        order = HorticultureModel(catalog, side, drawing, days, bgn, bpl)
+        order.fix_final(bg, bbox, bchosen, bgn, bpl)
+        st2, s2 = control.solve(order.m, _solver(control, max(0.05, min(budget * 0.02, budget - used))))
+        used = spent_so_far(used + _cost(control, s2))
+        log.debug("planting order for a garden on the count cards (%s): %s after %.2f", cand.objective_value,
+                  STATUS.get(st2), used)
+        if st2 == cp_model.OPTIMAL:
+            game, g, p = order.extract(s2)
+            garden, box, chosen = bg, bbox, bchosen
+            break
     if game is None:
         try:
             game = plant_towards(catalog, Setup(side, drawing, g, p), chosen, garden, box, played)
@@ -242,6 +282,40 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
+
+
+def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawing: PathDrawing,
+                 days: list[DaySpec], gnome: Cell | None, plan: Plan | None, control: SolveControl,
+                 budget: float, counted: int, hint: tuple | None = None) -> tuple[int, list[_Values], float]:
+    """The count relaxation (groups counted, not connected) for a bound and a set of cards, then the
+    final-garden relaxation with those cards pinned for a good garden.
+
+    Returns (bound, the pinned search's improving solutions as full solutions of `relaxed`, best
+    first, cost). The bound is the count model's proven bound (it is a relaxation of every game), never
+    below a legal game. The pinned search is a restriction: its gardens are feasible solutions of
+    `relaxed` (not always plantable day by day), its bound proves nothing.
+    """
+    spent = 0.0
+    count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count")
+    if hint is not None:  # the greedy game: the count search starts from its cards and garden
+        for var, value in count.assignment(*hint):
+            count.m.add_hint(var, value)
+    st, sc = control.solve(count.m, _solver(control, budget * COUNT_SHARE, linearization=2))
+    spent += _cost(control, sc)
+    if st == cp_model.INFEASIBLE or st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return counted, [], spent
+    counted = min(counted, int(sc.best_objective_bound + 1e-6))
+    cards = count.chosen_cards(sc)
+    sub = relaxed.m.clone()
+    sub.clear_hints()
+    for d, cid in enumerate(cards):
+        sub.add(relaxed.choice[d][days[d].options.index(cid)] == 1)
+    collect = _Collect(counted)
+    st2, s2 = control.solve(sub, _solver(control, budget * CARDS_SHARE, linearization=2), collect)
+    spent += _cost(control, s2)
+    log.debug("count relaxation %s bound %s; its cards: %s %s", STATUS.get(st), counted, STATUS.get(st2),
+              s2.objective_value if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None)
+    return counted, collect.found[::-1], spent
 
 
 def counting_bound(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec],
@@ -294,6 +368,18 @@ class _StopAt(cp_model.CpSolverSolutionCallback):
     def on_solution_callback(self) -> None:
         if self.target is not None and self.objective_value >= self.target:
             self.stop_search()
+
+
+class _Collect(_StopAt):
+    """Keeps every improving solution (full values), best last, and stops at a proven bound."""
+
+    def __init__(self, target: float | None):
+        super().__init__(target)
+        self.found: list[_Values] = []
+
+    def on_solution_callback(self) -> None:
+        self.found.append(_Values(list(self.response_proto.solution), self.objective_value))
+        super().on_solution_callback()
 
 
 def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng: random.Random,

@@ -234,3 +234,36 @@ def test_a_mirrored_game_is_legal_and_scores_the_same_on_a_symmetric_path(seed):
     sheet2, violations2 = replay(CAT, mirrored, _mirror(game, 6))
     assert violations == violations2 == []
     assert score_sheet(CAT, sheet2).as_dict() == score_sheet(CAT, sheet).as_dict()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_count_first_steps_keep_the_oracle_optimum(tiny4, seed, monkeypatch):
+    """The long-game path (count relaxation's bound and cards, then gardens on those cards, each checked
+    for a day-by-day planting) returns the oracle's optimum and never a bound below it."""
+    import solver.games.horticulture.optimiser as optimiser_module
+    from solver.games.horticulture.optimiser import _count_first
+    monkeypatch.setattr(optimiser_module, "COUNT_FIRST_MIN_DAYS", 1)
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(tiny4.deck.cards), 4)
+    plan = Plan(rng.choice(PLANTS), rng.choice(PLANTS), (rng.choice(PLANTS), rng.choice(PLANTS)))
+    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DRD"), (2, "DD")]))
+    gnome = (rng.randrange(4), rng.randrange(2))
+    best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
+    relaxed = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=False)
+    bound, found, _ = _count_first(relaxed, tiny4, "T", drawing, pairs(nursery), gnome, plan, control(), 20.0, 10 ** 6)
+    assert bound >= best and found
+    assert all(a.objective_value >= b.objective_value for a, b in zip(found, found[1:]))
+    sol = solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control())
+    assert sol.status == "optimal" and sol.score == sol.bound == best
+    sheet, violations = replay(tiny4, Setup("T", drawing, gnome, plan), sol.days)
+    assert violations == [] and score_sheet(tiny4, sheet).total == sol.score
+
+
+def test_a_long_game_with_the_count_first_steps_is_deterministic():
+    from solver.games.horticulture import optimiser as optimiser_module
+    rng = random.Random(11)
+    nursery = rng.sample(sorted(CAT.deck.cards), 2 * optimiser_module.COUNT_FIRST_MIN_DAYS)
+    args = (CAT, "A", PathDrawing(3, "DDDDDDD"), pairs(nursery), (1, 2), Plan(S, U, (T, C)))
+    first, second = solve(*args, control(1.0)), solve(*args, control(1.0))
+    assert (first.status, first.score, first.bound, first.days) == (second.status, second.score, second.bound, second.days)
+    assert first.bound >= first.score
