@@ -9,6 +9,7 @@ from typing import Sequence
 
 from solver.core.solve import SolveControl
 from solver.games.versailles.data import Catalog, Tile
+from solver.games.versailles.beam import beam_garden, target_choices
 from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.model import SoloModel, SoloSolve, build_solo_model, canonical_rotation, run
 from solver.games.versailles.rules import Placement, build_garden
@@ -131,7 +132,7 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
 def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | None = None, *,
                board: int | None = None, restarts: int | None = None, presolve: bool | None = None,
                search_steps: int | None = None, time_limit: float | None = None, seed: int = 0,
-               greedy_share: float | None = None) -> SoloResult:
+               greedy_share: float | None = None, beam_share: float | None = None) -> SoloResult:
     """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
 
     Every CP-SAT search runs through `control` (cancel() stops the call); control.time_limit_s
@@ -170,6 +171,21 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     # load, in deterministic mode only a cancellation does
     hint, hint_points = greedy_garden(tiles, catalog, random.Random(seed), board, restarts, ceiling,
                                       stop=lambda: budget.stop(min(0.9, greedy_share + 0.3)))
+    if beam_share is None:
+        # beam search (`beam.py`) on sequences longer than a stage only: measured on 14 tiles it
+        # finds gardens the greedy restarts miss; short ones are proved by the full solve
+        beam_share = 0.25 if long else 0.0
+    if beam_share > 0 and hint_points < ceiling:
+        # plans of target types, each ~0.013 s x tiles^2 at width 32 (measured, 14 tiles: 2-2.5 s);
+        # a count, not a clock, so the same request gives the same garden
+        plans = max(1, min(4, round(beam_share * budget.total / (0.013 * len(tiles) ** 2))))
+        for plan in target_choices(tiles, catalog, plans):
+            if hint_points >= ceiling or control.cancelled:
+                break
+            found, found_points = beam_garden(tiles, catalog, plan, board=board,
+                                              stop=lambda: budget.stop(min(0.95, greedy_share + beam_share + 0.3)))
+            if found and found_points > hint_points:
+                hint, hint_points = found, found_points
     if hint and hint_points >= ceiling:
         # the garden meets the counting bound, a valid upper bound for any garden on any board:
         # optimal without a search (the pure replay below still checks it)
