@@ -38,7 +38,7 @@ RELAXED_SHARE = 0.75
 # 32-card games its cards led to gardens within a few points of the optimum.
 COUNT_FIRST_MIN_DAYS = 12
 COUNT_SHARE = 0.15  # of the whole budget, for the count relaxation
-CARDS_SHARE = 0.45  # of the whole budget, for the final garden on the count relaxation's cards
+CARDS_SHARE = 0.6  # of the whole budget, for the final garden on the count relaxation's cards
 COUNT_RELAXED_SHARE = 0.85  # the relaxed steps' share (count, its cards, the whole relaxation) then
 PLANT_CHECKS = 8  # at most this many of its gardens are checked for a day-by-day planting
 
