@@ -30,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="limit each solve by this much CP-SAT deterministic time instead of the clock")
     parser.add_argument("--greedy-share", type=float, default=None,
                         help="share of the budget for greedy restarts (default: 0.3 up to 7 tiles, else 0.7)")
+    parser.add_argument("--beam-share", type=float, default=None,
+                        help="share of the budget for beam-search plans (default: 0.25 beyond 7 tiles, else 0; "
+                             "0 = the greedy alone, as before the beam)")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -44,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             control = SolveControl(time_limit_s=args.time_limit, deterministic_limit=args.deterministic,
                                    num_workers=1, random_seed=seed)
             r = solve_solo(tiles, catalog, control, presolve={"auto": None, "on": True, "off": False}[args.presolve],
-                           greedy_share=args.greedy_share)
+                           greedy_share=args.greedy_share, beam_share=args.beam_share)
             works.append(r.work)
             points.append(r.points or 0)
             times.append(r.seconds)
