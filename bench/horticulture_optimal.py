@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count-first-min-days", type=int, default=None, help="override optimiser.COUNT_FIRST_MIN_DAYS")
     ap.add_argument("--count-share", type=float, default=None, help="override optimiser.COUNT_SHARE")
     ap.add_argument("--count-relaxed-share", type=float, default=None, help="override optimiser.COUNT_RELAXED_SHARE")
+    ap.add_argument("--count-greedy-hint", type=int, default=None, help="override optimiser.COUNT_GREEDY_HINT (0/1)")
     ap.add_argument("--cards-share", type=float, default=None, help="override optimiser.CARDS_SHARE")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
     args = ap.parse_args(argv)
@@ -75,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.RELAXED_SHARE = args.relaxed_share
     if args.lns_min_days is not None:
         optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
-    for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share"):
+    for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share",
+                 "count_greedy_hint"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
     seeds = [int(s) for s in args.seed_list.split(",")] if args.seed_list else list(range(args.seeds))
