@@ -246,7 +246,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
                       budget.work, ceiling)
 
 
-FULL_FIRST = 0.25  # of the budget for the first full solve when the split search follows
+FULL_FIRST = 0.4  # of the budget for the first full solve when the split search follows
 SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the search split by scored types
 
 
