@@ -44,7 +44,7 @@ def target_choices(tiles: Sequence[Tile], catalog: Catalog, limit: int = 4) -> l
 
 
 def beam_garden(tiles: Sequence[Tile], catalog: Catalog, targets: Sequence[Sequence[str]], width: int = 32,
-                board: int | None = None, later_weight: float = 0.5, room_weight: float = 0.2,
+                board: int | None = None, later_weight: float = 0.5, room_weight: float = 0.2, per_parent: int | None = 3,
                 stop: Callable[[], bool] | None = None) -> tuple[list[Placement], int]:
     """Best garden of a beam search aiming at `targets` (one type set per scoring, as
     `solo_checkpoints`). Returns (placements shifted to the top-left corner, solo points), or
@@ -112,7 +112,7 @@ def beam_garden(tiles: Sequence[Tile], catalog: Catalog, targets: Sequence[Seque
         wanted = [t for t in types if w[t] > 0]
         candidates = []
         keys: set = set()
-        for fields, placed, largest, where, banked in beam:
+        for parent, (fields, placed, largest, where, banked) in enumerate(beam):
             xs = [c[0] for c in fields]
             ys = [c[1] for c in fields]
             x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
@@ -157,11 +157,21 @@ def beam_garden(tiles: Sequence[Tile], catalog: Catalog, targets: Sequence[Seque
                         continue
                     keys.add(key)
                     candidates.append((value, len(candidates), trial, placed, Placement(tiles[i].id, ax, ay, r),
-                                       new_largest, new_where, banked))
+                                       new_largest, new_where, banked, parent))
         if not candidates:
             return [], 0
         candidates.sort(key=lambda c: (-c[0], c[1]))
-        beam = [(trial, placed + [p], lg, wh, banked) for _, _, trial, placed, p, lg, wh, banked in candidates[:width]]
+        if per_parent:
+            kept, children = [], {}
+            for c in candidates:
+                if children.get(c[-1], 0) < per_parent:
+                    children[c[-1]] = children.get(c[-1], 0) + 1
+                    kept.append(c)
+                    if len(kept) == width:
+                        break
+        else:
+            kept = candidates[:width]
+        beam = [(trial, placed + [p], lg, wh, banked) for _, _, trial, placed, p, lg, wh, banked, _ in kept]
         beam = _bank(beam, i + 1, checkpoints, targets)
     best = max(beam, key=lambda s: s[4])
     placements = best[1]
