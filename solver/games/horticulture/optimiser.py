@@ -303,7 +303,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             count.m.add_hint(var, value)
     st, sc = control.solve(count.m, _solver(control, budget * COUNT_SHARE, linearization=2))
     spent += _cost(control, sc)
-    if st == cp_model.INFEASIBLE or st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # nothing found (or infeasible: step 1 says so)
         return counted, [], spent
     counted = min(counted, int(sc.best_objective_bound + 1e-6))
     cards = count.chosen_cards(sc)
