@@ -9,8 +9,9 @@ from ortools.sat.python import cp_model
 
 from solver.core.solve import SolveControl
 
+from .bounds import counting_bound  # noqa: F401  (re-exported: the bound every answer reports)
 from .data import Catalog
-from .garden import Cell, Garden, PathDrawing, Plan
+from .garden import Cell, PathDrawing, Plan
 from .model import STATUS, DaySpec, HorticultureModel, ModelMismatch, Solution, mirror_cell
 from .rules import replay
 from .schedule import fit_plan_and_gnome, plant_towards, play_greedy
@@ -317,46 +318,6 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     log.debug("count relaxation %s bound %s; its cards: %s %s", STATUS.get(st), counted, STATUS.get(st2),
               s2.objective_value if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None)
     return counted, collect.found[::-1], spent
-
-
-def counting_bound(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec],
-                   gnome: Cell | None, plan: Plan | None) -> int:
-    """An upper bound on any game's score by counting alone (valid even when no search ran).
-
-    Groups score at most one point per garden plant, and the window box at most one per plant
-    plus its bonus, so together at most (plants + bonus). The gnome repeats at most one group per
-    linked square, at most the largest minimum each. Each plan line scores 2 per plant of its kind,
-    capped by the squares that can hold it.
-    """
-    garden = Garden(catalog.sheet(side), drawing)
-    table = catalog.scoring
-    minimum = max(p.minimum_group_size for p in catalog.plants.values())
-    plants = 2 * len(days)
-    slots = catalog.sheet(side).window_box_slots
-    groups_and_box = plants * max(1, table.window_box_points_per_plant) + (table.window_box_full_bonus if slots else 0)
-    if gnome is not None:
-        linked = len(garden.linked(gnome))
-    else:
-        linked = max(len(garden.linked(c)) for c in garden.cells)
-    gnome_points = min(plants, linked * minimum)
-
-    def most(kind: str) -> int:
-        # the most plants of `kind` any choice of cards (and wilds) can bring home
-        total = 0
-        for spec in days:
-            if spec.fixed is not None:
-                total += sum(p.plant == kind for p in spec.fixed)
-            else:
-                total += max(sum(x in (kind, catalog.wild) for x in catalog.card(c).plants) for c in spec.options)
-        return total
-
-    kinds = list(catalog.plants)
-    border_cells = sum(garden.on_border(c) for c in garden.cells)
-    path_cells = sum(garden.next_to_path(c) for c in garden.cells)
-    border = max(min(most(k), border_cells) for k in ([plan.border] if plan else kinds))
-    path = max(min(most(k), path_cells) for k in ([plan.path] if plan else kinds))
-    first = max(most(k) for k in ([plan.companions[0]] if plan else kinds))
-    return groups_and_box + gnome_points + table.plan_points_per_plant * (border + path + first)
 
 
 class _StopAt(cp_model.CpSolverSolutionCallback):

@@ -7,11 +7,12 @@ import shutil
 
 import pytest
 
-from solver.games.horticulture.bounds import counting_bound
+from solver.games.horticulture.bounds import counting_bound, most_plants
 from solver.games.horticulture.data import default_catalog, load_catalog
 from solver.games.horticulture.garden import PathDrawing, Plan
 from solver.games.horticulture.model import DaySpec
-from solver.games.horticulture.optimiser import counting_bound as first_counting_bound
+from solver.games.horticulture.garden import Garden
+from solver.games.horticulture.optimiser import counting_bound as optimiser_bound
 from solver.games.horticulture.state import Setup
 
 from .helpers import DATA_DIR, oracle, tiny_catalog
@@ -59,17 +60,23 @@ def test_the_bound_is_never_below_the_best_game(request, which, seed):
     setup = Setup("T", drawing, gnome, plan)
     best = oracle(catalog, setup, nursery)
     bound = counting_bound(catalog, "T", drawing, pairs(nursery), gnome, plan)
-    assert best <= bound <= first_counting_bound(catalog, "T", drawing, pairs(nursery), gnome, plan)
+    assert best <= bound == optimiser_bound(catalog, "T", drawing, pairs(nursery), gnome, plan)
     # with the gnome and the plan free, the bound holds for every choice of them
     assert bound <= counting_bound(catalog, "T", drawing, pairs(nursery), None, None)
 
 
 def test_the_box_plan_trade_off_tightens_the_reference_bound():
     """32 cards on side A: a full box costs each plan line a plant, so the bound is the bonus lower
-    than the first counting bound (which took both)."""
+    than counting the bonus and every planned plant at once (the first counting bound did)."""
     rng = random.Random(3)
     nursery = rng.sample(sorted(CAT.deck.cards), 32)
     drawing = PathDrawing.straight(CAT.sheet("A"))
     plan = Plan("sweet_potato", "turnip", ("carrot", "berry"))
-    first = first_counting_bound(CAT, "A", drawing, pairs(nursery), (2, 3), plan)
-    assert counting_bound(CAT, "A", drawing, pairs(nursery), (2, 3), plan) == first - CAT.scoring.window_box_full_bonus
+    days, gnome = pairs(nursery), (2, 3)
+    garden = Garden(CAT.sheet("A"), drawing)
+    most = {k: most_plants(CAT, days, k) for k in CAT.plants}
+    border = min(most[plan.border], sum(garden.on_border(c) for c in garden.cells))
+    path = min(most[plan.path], sum(garden.next_to_path(c) for c in garden.cells))
+    gnome_points = min(32, len(garden.linked(gnome)) * 6)
+    both = 32 + CAT.scoring.window_box_full_bonus + gnome_points + 2 * (border + path + most[plan.companions[0]])
+    assert counting_bound(CAT, "A", drawing, days, gnome, plan) == both - CAT.scoring.window_box_full_bonus
