@@ -6,11 +6,12 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from itertools import combinations, product
 from typing import Sequence
 
 from solver.core.solve import SolveControl
-from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.beam import beam_garden, target_choices
+from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.model import SoloModel, SoloSolve, build_solo_model, canonical_rotation, run
 from solver.games.versailles.rules import Placement, build_garden
@@ -253,7 +254,6 @@ SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the sear
 def type_plans(tiles: Sequence[Tile], catalog: Catalog, solo: SoloModel) -> list[tuple[int, tuple]]:
     """Every choice of scored types, one k-set per scoring, with its counting bound (the sum of
     the chosen types' field counts), largest bound first, ties in catalog order."""
-    from itertools import combinations, product
     jokers = set(catalog.joker_types)
     per_checkpoint = []
     for cp, (upto, k) in enumerate(solo.checkpoints):
@@ -270,12 +270,12 @@ def type_plans(tiles: Sequence[Tile], catalog: Catalog, solo: SoloModel) -> list
 def split_search(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best: list[Placement], best_points: int,
                  budget: Budget, share: float) -> tuple[list[Placement], int, int]:
     """Search split by the scored types: for each choice of types per scoring whose counting bound
-    beats the garden (largest first), CP-SAT on the same model with those types assumed scored
-    and the objective assumed >= garden + 1. A solution is a better garden (the target rises); an
-    infeasible answer refutes the choice for good (for the target and every higher one). The
-    choices still open bound the optimum: returns (garden, points, bound), bound = points when
-    every choice was refuted, i.e. the garden is optimal on this board.
-    Runs within `share` of what is left of the budget, one worker (assumptions)."""
+    beats the garden (largest first), CP-SAT on a copy of the model with those types fixed as the
+    scored ones and the objective >= garden + 1. A solution is a better garden (the target
+    rises); an infeasible answer refutes the choice for good (for the target and every higher
+    one). The choices still open bound the optimum: returns (garden, points, bound), bound =
+    points when every choice was refuted, i.e. the garden is optimal on this board.
+    Runs within `share` of what is left of the budget, one worker."""
     plans = type_plans(tiles, catalog, solo)
     end = budget.spent() + share * max(0.0, budget.left())
     refuted: set[int] = set()
