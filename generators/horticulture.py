@@ -5,7 +5,7 @@ Everything comes from the `random.Random` given: the side, a legal path (a rando
 directions the rules allow from a random start position), the gnome square, the plan and the
 nursery order (cards 2d and 2d+1 are flipped on day d).
 
-- easy (12 cards) and medium (24 cards) are drawn uniformly; the optimiser runs with one worker, a
+- easy (12 cards) and medium (18 cards) are drawn uniformly; the optimiser runs with one worker, a
   fixed seed and a deterministic limit, and a draw is kept only when its optimum is proven.
 - hard is the whole solo game, 32 cards (16 days). The optimiser proves no such optimum within
   minutes (issue 7), so the day is **built around a perfect game**: one that reaches the counting
@@ -30,7 +30,7 @@ from generators.answers import optimum_verdict
 from generators.effort import puzzle_control
 from solver.errors import InputError
 
-CARDS = {"easy": 12, "medium": 24, "hard": 32}  # nursery cards (two flipped per day)
+CARDS = {"easy": 12, "medium": 18, "hard": 32}  # nursery cards (two flipped per day)
 BUILT = ("hard",)  # days built around a perfect game; the others are drawn and solved
 SOLVE_LIMIT = 30.0  # deterministic seconds for the optimiser (one call)
 ATTEMPTS = 8
