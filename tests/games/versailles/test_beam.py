@@ -12,7 +12,7 @@ from solver.games.versailles.rules import build_garden, parse_placement, placed_
 from solver.games.versailles.scoring import solo_checkpoints, solo_points
 from solver.games.versailles.solo import counting_bound, default_board, solve_solo
 
-from .helpers import catalog_with
+from .helpers import catalog_with, two_deterministic_runs
 from .test_model import oracle
 
 CAT = default_catalog()
@@ -73,12 +73,7 @@ def test_solve_solo_with_the_beam_is_deterministic_and_checked():
     # a sequence longer than a stage: greedy restarts, the beam and the full solve run; with a
     # deterministic limit on one worker two runs agree exactly, and the beam can only add
     tiles = [CAT.tiles[i] for i in random.Random(7).sample(TILE_IDS, 9)]
-    outs = []
-    for _ in range(2):
-        control = SolveControl(time_limit_s=120, deterministic_limit=0.5, num_workers=1, random_seed=3)
-        out = solve_solo(tiles, CAT, control).as_dict()
-        out.pop("seconds")
-        outs.append(out)
+    outs = two_deterministic_runs(tiles, CAT, 0.5, 3)
     assert repr(outs[0]) == repr(outs[1])
     control = SolveControl(time_limit_s=120, deterministic_limit=0.5, num_workers=1, random_seed=3)
     without = solve_solo(tiles, CAT, control, beam_share=0.0)

@@ -14,9 +14,9 @@ from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.model import build_solo_model
 from solver.games.versailles.rules import Placement
 from solver.games.versailles.scoring import solo_checkpoints, solo_points
-from solver.games.versailles.solo import Budget, counting_bound, split_search, solve_solo, type_plans
+from solver.games.versailles.solo import Budget, counting_bound, split_search, type_plans
 
-from .helpers import catalog_with
+from .helpers import catalog_with, two_deterministic_runs
 from .test_model import oracle
 
 CAT = default_catalog()
@@ -75,12 +75,7 @@ def test_solve_solo_through_the_split_search_is_deterministic(monkeypatch):
     # the 7-tile sequence of bench seed 9: the greedy stays below the counting bound and the
     # first full solve proves nothing within its share, so the split search runs
     tiles = [CAT.tiles[i] for i in random.Random(9).sample(TILE_IDS, 7)]
-    outs = []
-    for _ in range(2):
-        control = SolveControl(time_limit_s=120, deterministic_limit=1.0, num_workers=1, random_seed=9)
-        out = solve_solo(tiles, CAT, control).as_dict()
-        out.pop("seconds")
-        outs.append(out)
+    outs = two_deterministic_runs(tiles, CAT, 1.0, 9)
     assert calls == [1, 1]
     assert repr(outs[0]) == repr(outs[1])
     assert outs[0]["points"] <= outs[0]["bound"] <= counting_bound(tiles, CAT)
