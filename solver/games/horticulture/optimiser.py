@@ -181,10 +181,9 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         p = plan or Plan(*([relaxed.types[0]] * 2), (relaxed.types[0],) * 2)
     cuts = 0
     while st1 == cp_model.OPTIMAL:
-        order = HorticultureModel(catalog, side, drawing, days, g, p)
-        order.fix_final(garden, box, chosen, g, p)
-        st2, s2 = control.solve(order.m, _solver(control, max(0.5, min(budget * 0.2, budget - used))))
-        used = spent_so_far(used + _cost(control, s2))
+        order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control,
+                                         max(0.5, min(budget * 0.2, budget - used)))
+        used = spent_so_far(used + cost)
         log.debug("planting order for the relaxed optimum: %s after %.2f", STATUS.get(st2), used)
         if st2 == cp_model.OPTIMAL:
             game, g, p = order.extract(s2)
@@ -219,10 +218,9 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     game = None
     if st1 == cp_model.FEASIBLE and garden:
         # the best relaxed garden, though not proven best, may well be plantable as it is
-        order = HorticultureModel(catalog, side, drawing, days, g, p)
-        order.fix_final(garden, box, chosen, g, p)
-        st2, s2 = control.solve(order.m, _solver(control, max(0.2, min(budget * 0.1, budget - used))))
-        used = spent_so_far(used + _cost(control, s2))
+        order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control,
+                                         max(0.2, min(budget * 0.1, budget - used)))
+        used = spent_so_far(used + cost)
         log.debug("planting order for the best relaxed garden: %s after %.2f", STATUS.get(st2), used)
         if st2 == cp_model.OPTIMAL:
             game, g, p = order.extract(s2)
@@ -237,10 +235,9 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         if (bg, bchosen) == (garden, chosen):
             continue
         tried += 1
-        order = HorticultureModel(catalog, side, drawing, days, bgn, bpl)
-        order.fix_final(bg, bbox, bchosen, bgn, bpl)
-        st2, s2 = control.solve(order.m, _solver(control, max(0.05, min(budget * 0.02, budget - used))))
-        used = spent_so_far(used + _cost(control, s2))
+        order, st2, s2, cost = _planting(catalog, side, drawing, days, bg, bbox, bchosen, bgn, bpl, control,
+                                         max(0.05, min(budget * 0.02, budget - used)))
+        used = spent_so_far(used + cost)
         log.debug("planting order for a garden on the count cards (%s): %s after %.2f", cand.objective_value,
                   STATUS.get(st2), used)
         if st2 == cp_model.OPTIMAL:
@@ -284,6 +281,16 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
+
+
+def _planting(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], garden: dict, box: list,
+              chosen: list[int], gnome: Cell, plan: Plan, control: SolveControl, seconds: float):
+    """Search a day-by-day planting of one final garden (garden, window box, cards, gnome and plan
+    pinned). Returns (model, status, solver, cost); OPTIMAL means a legal game reaching it exists."""
+    order = HorticultureModel(catalog, side, drawing, days, gnome, plan)
+    order.fix_final(garden, box, chosen, gnome, plan)
+    status, solver = control.solve(order.m, _solver(control, seconds))
+    return order, status, solver, _cost(control, solver)
 
 
 def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawing: PathDrawing,
