@@ -113,11 +113,8 @@ def build(n_cards: int, rng: random.Random, catalog) -> dict | None:
         # a group never touches another group of its kind (they would merge)
         return not any(layout.get(n) == kind for n in g.linked(cell))
 
-    def reachable(cell) -> bool:
-        return g.next_to_path(cell) or any(n == gnome or n in layout for n in g.touching(cell))
-
     def grow(kind: str, seed) -> list | None:
-        if not (allowed(seed, kind, ()) and reachable(seed)):
+        if not (allowed(seed, kind, ()) and _plantable(g, gnome, seed, layout)):
             return None
         group = [seed]
         while len(group) < size[kind]:
@@ -163,6 +160,12 @@ def build(n_cards: int, rng: random.Random, catalog) -> dict | None:
     return {**setup, "nursery": nursery, "days": days}
 
 
+def _plantable(g, gnome, cell, occupied) -> bool:
+    """The planting rule's adjacency (rules.planting_refusal) on plain squares: next to the path,
+    or touching the gnome or an occupied square."""
+    return g.next_to_path(cell) or any(n == gnome or n in occupied for n in g.touching(cell))
+
+
 def _plant_days(g, gnome, layout: dict, box: list, n_days: int, rng: random.Random, catalog,
                 plan_kinds: tuple) -> list | None:
     """Cards and a planting order that plant exactly `layout` and `box`, each plant legal at its
@@ -175,8 +178,7 @@ def _plant_days(g, gnome, layout: dict, box: list, n_days: int, rng: random.Rand
     days = []
 
     def spots(kind: str) -> list:
-        out = [c for c, k in todo.items() if k == kind and (
-            g.next_to_path(c) or any(n == gnome or n in planted for n in g.touching(c)))]
+        out = [c for c, k in todo.items() if k == kind and _plantable(g, gnome, c, planted)]
         if box_left[kind]:
             out.append("window")
         return out
