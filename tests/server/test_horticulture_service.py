@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import types
 from pathlib import Path
 
 import grpc
@@ -9,6 +10,7 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from conftest import wait_until
 import game_docs
 from gardens.v1 import common_pb2, horticulture_pb2 as pb, horticulture_pb2_grpc
 from solver.games.horticulture import api
@@ -166,6 +168,31 @@ def test_hint_without_a_future_ranks_by_the_estimate(stub):
     assert resp.ranked_by == pb.HORTICULTURE_HINT_RANKING_ESTIMATE and d["ranked_by"] == "estimate"
     assert sorted(o.card for o in resp.options) == sorted(o["card"] for o in d["options"])
     assert all(o.HasField("estimate") and not o.HasField("final_score") for o in resp.options)
+
+
+def test_cancelling_a_search_reaches_the_engine_and_frees_the_slot(start_server):
+    controls = []
+
+    def solve_optimal(*args, control=None, **kwargs):
+        controls.append(control)
+        return api.solve_optimal(*args, control=control, **kwargs)
+
+    # The real engine behind a recorder; uncancelled, a 16-day game is not proven and the search runs for the cap.
+    srv = start_server(with_probe=False, workers=1, time_cap_s=120, call_time_cap_s=300,
+                       domains={"horticulture": types.SimpleNamespace(solve_optimal=solve_optimal)})
+    stub = horticulture_pb2_grpc.HorticultureServiceStub(srv.channel())
+    future = stub.SolveOptimal.future(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY),
+                                      timeout=300)
+    wait_until(lambda: controls)
+    future.cancel()
+    wait_until(lambda: controls[0].cancelled)
+    wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=60)
+    calls = srv.runtime.metrics.calls
+    assert calls.labels("/gardens.v1.HorticultureService/SolveOptimal", "CANCELLED")._value.get() == 1
+    # the server goes on serving searches
+    resp = stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:2]),
+                             timeout=60)
+    assert resp.status in (pb.HORTICULTURE_SOLVE_STATUS_OPTIMAL, pb.HORTICULTURE_SOLVE_STATUS_FEASIBLE)
 
 
 def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
