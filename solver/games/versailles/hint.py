@@ -1,11 +1,12 @@
 """Hints for Versailles: where to put the next tile, ranked by the garden points each placement reaches."""
 from __future__ import annotations
 
+import time
 from typing import Sequence
 
 from solver.core.solve import SolveControl
 from solver.games.versailles.data import Catalog, Tile
-from solver.games.versailles.model import build_solo_model, run
+from solver.games.versailles.model import build_solo_model, canonical_rotation, run
 from solver.games.versailles.rules import Cell, Garden, Placement, legal_placements, placed_fields
 from solver.games.versailles.scoring import area_points, largest_areas, solo_points
 from solver.games.versailles.solo import ModelMismatch
@@ -52,10 +53,7 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
                                r["placement"].rotation))
     ranked = ranked[:top]
     if upcoming:
-        share = control.time_limit_s / max(1, len(ranked))
-        work = control.deterministic_limit / max(1, len(ranked)) if control.deterministic_limit is not None else None
-        for r in ranked:
-            r.update(_reachable(list(placements) + [r["placement"]], upcoming, catalog, control, share, work))
+        _reachable(ranked, placements, tile, upcoming, catalog, control)
         ranked.sort(key=lambda r: (-(r["reachable"] if r["reachable"] is not None else -1), -r["points"],
                                    -r["areas"]))
     out = []
@@ -67,14 +65,23 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
     return out
 
 
-def _reachable(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalog, control: SolveControl,
-               time_limit: float, work: float | None) -> dict:
-    """Best solo points over the whole sequence with `fixed` kept where it is (CP-SAT), starting
-    from a greedy continuation so that a garden is known before the search begins."""
-    tiles = [catalog.tiles[p.tile] for p in fixed] + list(upcoming)
+def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, upcoming: Sequence[Tile],
+               catalog: Catalog, control: SolveControl) -> None:
+    """Sets r["reachable"], r["status"], r["bound"] for each ranked placement of `tile`: the best
+    solo points over the whole sequence with the garden and that placement kept (CP-SAT).
+
+    One model serves every candidate (building it is the slow part on long sequences): the garden
+    is fixed, the candidate is an assumption on the tile's placement, and each search starts from a
+    greedy continuation, so a garden is known before it begins. Each search gets an equal share of
+    the control's limit: of the wall time left once the model is built, or of the deterministic time
+    when the control is deterministic (then the clock plays no part).
+    """
+    started = time.perf_counter()
+    fixed = list(placements)
+    tiles = [catalog.tiles[p.tile] for p in fixed] + [tile] + list(upcoming)
     margin = 2 * min(len(upcoming), 3) + 1  # room for up to 3 upcoming tiles in a line on any side
-    xs = [p.x for p in fixed]
-    ys = [p.y for p in fixed]
+    xs = [p.x for p in fixed] + [r["placement"].x for r in ranked]
+    ys = [p.y for p in fixed] + [r["placement"].y for r in ranked]
     board = max(max(xs) - min(xs), max(ys) - min(ys)) + 2 + 2 * margin
     offset = (margin - min(xs), margin - min(ys))
     n = len(tiles)
@@ -82,22 +89,34 @@ def _reachable(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalo
     checkpoints = [(min(n, rounds), catalog.setup.intermediate_areas)]
     if n > rounds:
         checkpoints.append((n, catalog.setup.final_areas))
-
     solo = build_solo_model(tiles, catalog, checkpoints, board, offset, break_symmetry=False)
     solo.fix(fixed)
-    start = _continue(fixed, upcoming, catalog, checkpoints, board, offset)
-    if start is not None:
-        solo.hint_garden(start)  # a complete assignment: CP-SAT starts from this garden at once
-    res = run(solo, tiles, control, time_limit=max(0.05, time_limit), work=work, presolve=False)
-    placements = res.placements or start
-    if placements is None:
-        return {"reachable": None, "status": res.status, "bound": res.bound}
-    pure = solo_points(placements, catalog)
-    if res.status == "optimal" and pure != res.objective:
-        raise ModelMismatch(f"hint: CP-SAT objective {res.objective} != pure scorer {pure}")
-    status = res.status if res.placements else "feasible"
-    bound = res.bound if res.bound is not None and res.bound >= pure else None
-    return {"reachable": pure, "status": status, "bound": bound}
+    work = control.deterministic_limit / max(1, len(ranked)) if control.deterministic_limit is not None else None
+    i = len(fixed)
+    for k, r in enumerate(ranked):
+        # wall clock: what is left of the limit after the build and the earlier candidates, shared out
+        share = (control.time_limit_s - (time.perf_counter() - started)) / (len(ranked) - k)
+        p = r["placement"]
+        want = (p.x + offset[0], p.y + offset[1], canonical_rotation(tile, p.rotation))
+        solo.model.clear_assumptions()
+        solo.model.add_assumptions([lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want])
+        start = _continue(fixed + [p], upcoming, catalog, checkpoints, board, offset)
+        solo.model.clear_hints()
+        if start is not None:
+            solo.hint_garden(start)  # a complete assignment: CP-SAT starts from this garden at once
+        # assumptions: one worker (the core machinery is single-threaded)
+        res = run(solo, tiles, control, time_limit=max(0.05, share), work=work, presolve=False, workers=1)
+        found = res.placements or start
+        if found is None:
+            r.update({"reachable": None, "status": res.status, "bound": res.bound})
+            continue
+        pure = solo_points(found, catalog)
+        if res.status == "optimal" and pure != res.objective:
+            raise ModelMismatch(f"hint: CP-SAT objective {res.objective} != pure scorer {pure}")
+        status = res.status if res.placements else "feasible"
+        bound = res.bound if res.bound is not None and res.bound >= pure else None
+        r.update({"reachable": pure, "status": status, "bound": bound})
+    solo.model.clear_assumptions()
 
 
 def _continue(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalog,
