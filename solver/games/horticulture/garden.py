@@ -42,6 +42,9 @@ def path_corners(sheet: SheetSide, drawing: PathDrawing) -> list[Corner]:
     return corners
 
 
+_ADJACENCY: dict[tuple, tuple[dict, dict]] = {}  # (columns, rows, path segments) -> (touching, linked)
+
+
 @dataclass
 class Garden:
     """Adjacency facts of one sheet side with one (legal) path drawn on it."""
@@ -56,16 +59,30 @@ class Garden:
         self.segments = frozenset(frozenset(p) for p in zip(self.corners, self.corners[1:]))
         self.cells = self.sheet.cells()
         self.index = {cell: i for i, cell in enumerate(self.cells)}
+        # asked for tens of thousands of times by the scorer and the greedy player (which make a
+        # Garden per score): computed once per sheet side and path
+        key = (self.sheet.columns, self.sheet.rows, self.segments)
+        if key not in _ADJACENCY:
+            touching = {cell: self._touching_of(cell) for cell in self.cells}
+            linked = {cell: tuple(n for n in touching[cell] if not self.separated(cell, n)) for cell in self.cells}
+            if len(_ADJACENCY) >= 256:
+                _ADJACENCY.clear()
+            _ADJACENCY[key] = (touching, linked)
+        self._touching, self._linked = _ADJACENCY[key]
 
     def inside(self, cell: Cell) -> bool:
         c, r = cell
         return 0 <= c < self.sheet.columns and 0 <= r < self.sheet.rows
 
-    def touching(self, cell: Cell) -> list[Cell]:
+    def touching(self, cell: Cell) -> tuple[Cell, ...]:
         """Orthogonal neighbours, path or not: what the planting rule looks at."""
+        known = self._touching.get(cell)
+        return known if known is not None else self._touching_of(cell)
+
+    def _touching_of(self, cell: Cell) -> tuple[Cell, ...]:
         c, r = cell
-        around = [(c, r - 1), (c - 1, r), (c + 1, r), (c, r + 1)]
-        return [n for n in around if self.inside(n)]
+        around = ((c, r - 1), (c - 1, r), (c + 1, r), (c, r + 1))
+        return tuple(n for n in around if self.inside(n))
 
     def separated(self, a: Cell, b: Cell) -> bool:
         """True when the path runs along the shared side of neighbouring squares a and b."""
@@ -76,9 +93,10 @@ class Garden:
             side = frozenset({(ca, ra + 1), (ca + 1, ra + 1)})
         return side in self.segments
 
-    def linked(self, cell: Cell) -> list[Cell]:
+    def linked(self, cell: Cell) -> tuple[Cell, ...]:
         """Neighbours that count as adjacent for groups, gnome and companions (not across the path)."""
-        return [n for n in self.touching(cell) if not self.separated(cell, n)]
+        known = self._linked.get(cell)
+        return known if known is not None else tuple(n for n in self.touching(cell) if not self.separated(cell, n))
 
     def next_to_path(self, cell: Cell) -> bool:
         c, r = cell
