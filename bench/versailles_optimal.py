@@ -36,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split-share", type=float, default=None,
                         help="share of the budget after a first full solve for the search split by scored types "
                              "(default: 0.8 up to 7 tiles, else 0; 0 = one full solve, as before the split)")
+    parser.add_argument("--lns-share", type=float, default=None,
+                        help="share of the budget for the large neighbourhood search from the best heuristic garden "
+                             "(default: 0.9 beyond 7 tiles, else 0; 0 = the full solve alone, as before it)")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -51,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                                    num_workers=1, random_seed=seed)
             r = solve_solo(tiles, catalog, control, presolve={"auto": None, "on": True, "off": False}[args.presolve],
                            greedy_share=args.greedy_share, beam_share=args.beam_share,
-                           split_share=args.split_share)
+                           split_share=args.split_share, lns_share=args.lns_share)
             works.append(r.work)
             points.append(r.points or 0)
             times.append(r.seconds)

@@ -99,35 +99,46 @@ class Budget:
 
 
 def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], points: int, ceiling: int,
-            rng: random.Random, steps: int, budget: Budget, upto: float = 0.5) -> tuple[list[Placement], int]:
-    """Large neighbourhood search: keep all but a few tiles where they are, let CP-SAT re-place
-    those few (a window of consecutive tiles or a random handful), keep any improvement.
-    Runs until `steps` are done or `upto` of the budget is spent."""
+            rng: random.Random, steps: int | None, budget: Budget, upto: float = 0.5,
+            size: int = 4, step_work: float = 1.0) -> tuple[list[Placement], int]:
+    """Large neighbourhood search: keep all but `size` tiles where they are, let CP-SAT re-place
+    those (a random handful), keep the result when it scores at least as much.
+
+    Each step is a copy of the model (`CpModel.clone()`, same variables) with the kept tiles
+    fixed as constraints, so presolve removes most of the model, the objective >= the garden's
+    points, and at least one free tile off its current place: a solution is a different garden
+    worth as much or more (plateau moves let the search walk; measured on 14 tiles they found
+    +1 where steps demanding +1 found nothing), INFEASIBLE means no such garden in this
+    neighbourhood. Runs until `steps` are done (None: no count), `upto` of the budget is spent
+    or the garden meets `ceiling`. The points are the pure scorer's."""
     n = len(tiles)
-    for _ in range(steps):
+    done = 0
+    while steps is None or done < steps:
         if points >= ceiling or budget.stop(upto) or n < 3:
             break
-        size = min(n - 1, rng.choice((3, 4)))
-        if rng.random() < 0.5:
-            start = rng.randrange(n - size + 1)
-            free = set(range(start, start + size))
-        else:
-            free = set(rng.sample(range(n), size))
-        keep = []
+        done += 1
+        free = set(rng.sample(range(n), min(n - 1, size)))
+        part = solo.model.clone()
+        part.clear_hints()
+        part.clear_assumptions()
+        moved = []
         for i, p in enumerate(placements):
-            if i not in free:
-                want = (p.x + solo.offset[0], p.y + solo.offset[1], canonical_rotation(tiles[i], p.rotation))
-                keep.extend(lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want)
-        solo.model.clear_assumptions()
-        solo.model.add_assumptions(keep)
-        solo.hint_garden(placements)
-        # assumptions: one worker (the core machinery is single-threaded)
-        step = budget.run(solo, tiles, min(2.0, budget.left(upto)), work=1.0, presolve=False, workers=1)
+            want = (p.x + solo.offset[0], p.y + solo.offset[1], canonical_rotation(tiles[i], p.rotation))
+            lits = [lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want]
+            if len(lits) != 1:
+                raise ModelMismatch(f"neighbourhood search: placements[{i}] is not an option of the model")
+            if i in free:
+                moved.append(lits[0])
+            else:
+                part.add(lits[0] == 1)
+        part.add(sum(moved) <= len(moved) - 1)
+        part.add(solo.objective >= points)
+        step = budget.run(dataclasses.replace(solo, model=part), tiles, min(step_work, budget.left(upto)),
+                          workers=1)
         if step.placements is not None:
             exact = solo_points(step.placements, solo.catalog)
-            if exact > points:
+            if exact >= points:
                 placements, points = step.placements, exact
-    solo.model.clear_assumptions()
     return placements, points
 
 
@@ -135,7 +146,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
                board: int | None = None, restarts: int | None = None, presolve: bool | None = None,
                search_steps: int | None = None, time_limit: float | None = None, seed: int = 0,
                greedy_share: float | None = None, beam_share: float | None = None,
-               split_share: float | None = None) -> SoloResult:
+               split_share: float | None = None, lns_share: float | None = None) -> SoloResult:
     """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
 
     Every CP-SAT search runs through `control` (cancel() stops the call); control.time_limit_s
@@ -143,8 +154,9 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     deterministic time of its searches (with num_workers=1 the result is then reproducible).
     Without a control, one is made from `time_limit` (default 10 s) and `seed` on one worker.
 
-    Greedy garden -> CP-SAT large neighbourhood search (up to 7 tiles, about half the budget) ->
-    full CP-SAT solve from the best garden, which proves optimality or reports the best bound.
+    Greedy garden (+ beam search beyond a stage) -> CP-SAT large neighbourhood search (beyond a
+    stage: `lns_share` of the budget; up to a stage only with `search_steps`) -> full CP-SAT solve
+    from the best garden, which proves optimality or reports the best bound.
     """
     if control is None:
         control = SolveControl(time_limit_s=10.0 if time_limit is None else float(time_limit), num_workers=1,
@@ -199,12 +211,18 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         solo = build_solo_model(tiles, catalog, checkpoints, board)
     best, best_points = hint, hint_points
     if hint:
-        # off unless asked for: on 14 tiles a step takes 4-8 s and never improved the greedy garden
-        # within 10 s; on 7 tiles, with root-first area trees, the full solve from the greedy garden
-        # found the better gardens 3-4x sooner (deterministic time 2.0 vs 6.0 and 1.5 vs 5.4) and
-        # the neighbourhood search found none the full solve missed
-        steps = search_steps if search_steps is not None else 0
-        best, best_points = improve(solo, tiles, hint, hint_points, ceiling, random.Random(seed), steps, budget)
+        # sequences longer than a stage: LNS_SHARE of the budget (the full solve never improved a
+        # 14-tile garden, see docs/versailles.md); up to a stage off unless asked for: there the full
+        # solve from the greedy garden found the better gardens 3-4x sooner (7 tiles, deterministic
+        # time 2.0 vs 6.0 and 1.5 vs 5.4) and the neighbourhood search found none it missed
+        if lns_share is None:
+            lns_share = LNS_SHARE if long else 0.0
+        if search_steps is not None:
+            steps, upto = search_steps, 0.5
+        else:
+            steps, upto = (None, lns_share) if lns_share > 0 else (0, 0.0)
+        best, best_points = improve(solo, tiles, hint, hint_points, ceiling, random.Random(seed), steps, budget,
+                                    upto=upto)
         if best_points >= ceiling:
             _check(best, best_points, catalog, "counting bound")
             return SoloResult("optimal", best, best_points, ceiling, board, time.perf_counter() - budget.started,
@@ -247,6 +265,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
                       budget.work, ceiling)
 
 
+LNS_SHARE = 0.9  # of the budget for the neighbourhood search on sequences longer than a stage
 FULL_FIRST = 0.4  # of the budget for the first full solve when the split search follows
 SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the search split by scored types
 
