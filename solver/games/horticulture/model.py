@@ -20,6 +20,18 @@ STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
 GROUP_MODES = ("exact", "flow", "packing", "count")
 DEFAULT_GROUPS = "exact"  # what HorticultureModel(groups=None) uses (the bench can switch it to compare)
 EDGE_CLIQUES = False  # measured: worse bounds and games (docs/horticulture.md)
+# Cuts of the count relaxation (groups="count"), see _group_counts.
+COUNT_REGIONS = False  # group counts per region the path (and a given gnome) separates
+COUNT_GNOME_REACH = False  # a repeated group's squares lie within min(t) - 1 links of the gnome's
+COUNT_NEIGHBOURS = False  # only squares with a linked square of their kind count towards groups of 2+
+COUNT_COMPONENTS = False  # complete groups of a region are at most its components (see _component_cuts)
+COUNT_COLUMNS = False  # complete groups of a region are at most its squares minus its vertical same-kind pairs
+COUNT_CUTS = {"regions": "COUNT_REGIONS", "reach": "COUNT_GNOME_REACH", "neighbours": "COUNT_NEIGHBOURS",
+              "components": "COUNT_COMPONENTS", "columns": "COUNT_COLUMNS"}
+
+
+def default_count_cuts() -> frozenset[str]:
+    return frozenset(key for key, name in COUNT_CUTS.items() if globals()[name])
 
 
 def connected_subsets(garden: Garden, k: int) -> list[tuple[int, ...]]:
@@ -92,7 +104,8 @@ class HorticultureModel:
     """One CP-SAT model; gnome and/or plan become decisions when passed as None."""
 
     def __init__(self, catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec],
-                 gnome: Cell | None, plan: Plan | None, timed: bool = True, groups: str | None = None):
+                 gnome: Cell | None, plan: Plan | None, timed: bool = True, groups: str | None = None,
+                 count_cuts: frozenset[str] | None = None):
         # timed=False drops the day-by-day placement (only the final garden is chosen): a relaxation
         # whose optimum bounds the real game and is usually reachable by some planting order.
         # groups="count" drops group connectivity (see _group_counts): a further relaxation, whose
@@ -101,6 +114,10 @@ class HorticultureModel:
         if groups not in GROUP_MODES:
             raise ValueError(f"groups: expected one of {GROUP_MODES}, got {groups!r}")
         self.timed, self.group_mode = timed, groups
+        # cuts of groups="count" (see _group_counts), by default the module's COUNT_* switches
+        self.count_cuts = default_count_cuts() if count_cuts is None else frozenset(count_cuts)
+        if self.count_cuts - set(COUNT_CUTS):
+            raise ValueError(f"count_cuts: expected some of {sorted(COUNT_CUTS)}, got {sorted(self.count_cuts)}")
         self.catalog, self.side, self.drawing, self.days = catalog, side, drawing, days
         self.sheet = catalog.sheet(side)
         self.garden = Garden(self.sheet, drawing)
@@ -460,13 +477,60 @@ class HorticultureModel:
         the repeated groups of t are at most those groups and at most the squares of t linked to
         the gnome. Connectivity and separation are ignored, so the objective over-counts some
         gardens; it is only ever used as a bound.
+
+        Cuts (`count_cuts`, by default the module's COUNT_* switches). Each keeps every real garden's
+        values feasible, so the bound stays valid; tests/games/horticulture/test_count_cuts.py holds
+        them against the exhaustive oracle:
+        * regions (COUNT_REGIONS): a group is linked square to square, so it lies in one region
+          (`regions`: the linked squares' connected parts; the path splits the sheet, a given gnome's
+          square holds no plant): per region R, min(t) * groups of t in R <= squares of t in R. A
+          repeated group holds a square linked to the gnome, so it lies in the gnome's region:
+          repeats of t <= groups of t there.
+        * reach (COUNT_GNOME_REACH, given gnome): a repeated group of t contains a connected set of
+          min(t) of its squares holding a square linked to the gnome (grow it from that square), so
+          all of them lie within min(t) - 1 links of a square linked to the gnome (`near_gnome`), and
+          repeated groups are disjoint: min(t) * repeats of t <= squares of t there.
+        * neighbours (COUNT_NEIGHBOURS): in a group of 2+ squares every square has a linked square of
+          its kind; only those squares (`y_paired`) count in the two inequalities above.
+        * components (COUNT_COMPONENTS): see `_component_cuts`.
+        The last two were measured slower to prove (docs/horticulture.md) and are off.
         """
         m, n, idx = self.m, self.n, self.garden.index
         fixed = self.fixed_gnome
         self.group_count, gnome_count = {}, {}
+        cuts = self.count_cuts
+        regions = self.regions() if "regions" in cuts else [list(range(n))]
+        region_count: list[dict] = [{} for _ in regions]
+        paired = {t: self.y_paired(t) for t in self.types
+                  if self.minimum[t] > 1 and cuts & {"neighbours", "components"}}
+        grouped = {t: paired[t] if "neighbours" in cuts and t in paired else [self.y[i][t] for i in range(n)]
+                   for t in self.types}
         for t in self.types:
             g = m.new_int_var(0, n // self.minimum[t], f"groups_{t}")
-            m.add(self.minimum[t] * g <= sum(self.y[i][t] for i in range(n)))
+            m.add(self.minimum[t] * g <= sum(grouped[t]))
+            if len(regions) > 1:
+                for r, cells in enumerate(regions):
+                    gr = m.new_int_var(0, len(cells) // self.minimum[t], f"groups_{t}_region{r}")
+                    m.add(self.minimum[t] * gr <= sum(grouped[t][i] for i in cells))
+                    region_count[r][t] = gr
+                m.add(g == sum(region_count[r][t] for r in range(len(regions))))
+            if "components" in cuts and t in paired:
+                for r, cells in enumerate(regions):
+                    self._component_cuts(t, cells, region_count[r][t] if len(regions) > 1 else g, paired[t])
+            if "columns" in cuts and self.minimum[t] > 1:
+                # linked vertical pairs form a forest (pieces of columns): its components of squares of t
+                # number the squares minus the pairs with t on both, and each group is a union of them
+                for r, cells in enumerate(regions):
+                    inside = set(cells)
+                    pairs = []
+                    for a, b in self.garden.edges():
+                        i, j = idx[a], idx[b]
+                        if i in inside and j in inside and a[0] == b[0]:
+                            e = m.new_bool_var(f"vpair{i}_{j}_{t}")
+                            m.add(e >= self.y[i][t] + self.y[j][t] - 1)
+                            pairs.append(e)
+                    m.add((region_count[r][t] if len(regions) > 1 else g)
+                          <= sum(self.y[i][t] for i in cells) - sum(pairs))
             self.group_count[t] = g
         if fixed is not None:
             near = [idx[c] for c in self.garden.linked(fixed)]
@@ -480,13 +544,94 @@ class HorticultureModel:
                     m.add_implication(v, self.y[i][t])
                     m.add(v <= touching)
                     beside[t].append(v)
+        home = None
+        if fixed is not None and len(regions) > 1:
+            near_fixed = [idx[c] for c in self.garden.linked(fixed)]
+            home = next((r for r, cells in enumerate(regions) if near_fixed and near_fixed[0] in cells), None)
         for t in self.types:
             r = m.new_int_var(0, 4, f"gnome_groups_{t}")
             m.add(r <= self.group_count[t])
             m.add(r <= sum(beside[t]))
+            if home is not None:
+                m.add(r <= region_count[home][t])  # a repeated group lies in the gnome's region
+            if "reach" in cuts and fixed is not None and self.minimum[t] > 1:
+                # each repeated group holds min(t) squares of t within reach of the gnome, different ones
+                reach = self.near_gnome(fixed, self.minimum[t] - 1)
+                m.add(self.minimum[t] * r <= sum(grouped[t][i] for i in reach))
             gnome_count[t] = r
         self.group_points = sum(self.minimum[t] * self.group_count[t] for t in self.types)
         self.gnome_points = sum(self.minimum[t] * gnome_count[t] for t in self.types)
+
+    def _component_cuts(self, t: str, cells: list[int], groups, paired: list) -> None:
+        """Complete groups of t (min >= 2) in one region are at most its components of 2+ squares of t,
+        and those are at most P - E_H for any forest H of linked pairs: P the squares of t with a linked
+        square of t, E_H the pairs of H with t on both squares (a forest's components number its
+        vertices minus its edges, and H's components only split the real ones). Forests used: all
+        linked vertical pairs plus the horizontal ones of one row (a comb), and the same turned."""
+        m, idx = self.m, self.garden.index
+        inside = set(cells)
+        both: dict[tuple[int, int], cp_model.IntVar] = {}
+        for a, b in self.garden.edges():
+            i, j = idx[a], idx[b]
+            if i in inside and j in inside:
+                e = m.new_bool_var(f"pair{i}_{j}_{t}")
+                m.add(e >= self.y[i][t] + self.y[j][t] - 1)
+                both[(i, j)] = e
+        vertical = {key: e for key, e in both.items() if self.cells[key[0]][0] == self.cells[key[1]][0]}
+        horizontal = {key: e for key, e in both.items() if key not in vertical}
+        nodes = sum(paired[i] for i in cells)
+        for row in sorted({self.cells[i][1] for i in cells}):
+            comb = [e for (i, j), e in horizontal.items() if self.cells[i][1] == row]
+            m.add(groups <= nodes - sum(vertical.values()) - sum(comb))
+        for col in sorted({self.cells[i][0] for i in cells}):
+            comb = [e for (i, j), e in vertical.items() if self.cells[i][0] == col]
+            m.add(groups <= nodes - sum(horizontal.values()) - sum(comb))
+
+    def y_paired(self, t: str) -> list:
+        """Per square: holds t and a linked square holds t too (every square of a group of 2+ does)."""
+        m, idx = self.m, self.garden.index
+        out = []
+        for i, cell in enumerate(self.cells):
+            v = m.new_bool_var(f"paired{i}_{t}")
+            m.add_implication(v, self.y[i][t])
+            m.add(v <= sum(self.y[idx[nb]][t] for nb in self.garden.linked(cell)))
+            out.append(v)
+        return out
+
+    def regions(self) -> list[list[int]]:
+        """The squares split into the parts no group can cross: connected parts of the linked
+        squares (the path separates them), without the gnome's square when it is given."""
+        idx, skip = self.garden.index, self.fixed_gnome
+        seen, out = set(), []
+        for cell in self.cells:
+            if cell in seen or cell == skip:
+                continue
+            part, todo = [], [cell]
+            seen.add(cell)
+            while todo:
+                cur = todo.pop()
+                part.append(idx[cur])
+                for nb in self.garden.linked(cur):
+                    if nb not in seen and nb != skip:
+                        seen.add(nb)
+                        todo.append(nb)
+            out.append(sorted(part))
+        return out
+
+    def near_gnome(self, gnome: Cell, steps: int) -> list[int]:
+        """Squares at most `steps` links (never through the gnome's square) from a square linked to it."""
+        idx = self.garden.index
+        frontier = [c for c in self.garden.linked(gnome)]
+        seen = set(frontier)
+        for _ in range(steps):
+            nxt = []
+            for cur in frontier:
+                for nb in self.garden.linked(cur):
+                    if nb not in seen and nb != gnome:
+                        seen.add(nb)
+                        nxt.append(nb)
+            frontier = nxt
+        return sorted(idx[c] for c in seen)
 
     def _gnome_bonus(self) -> None:
         """A complete group linked to the gnome counts again: credited at its root, so once per group."""

@@ -1,0 +1,157 @@
+"""Cuts of the count relaxation (groups="count"): per-region group counts and the gnome's reach,
+held against the exhaustive oracle (never below the best game) and shown to bite on fixed gardens."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from ortools.sat.python import cp_model
+
+from solver.core.solve import SolveControl
+from solver.games.horticulture import model as model_module
+from solver.games.horticulture.garden import PathDrawing, Plan
+from solver.games.horticulture.model import DaySpec, HorticultureModel
+from solver.games.horticulture.scoring import score_sheet
+from solver.games.horticulture.rules import replay
+from solver.games.horticulture.state import Day, Planting, Setup
+
+from .helpers import C, S, T, U, oracle, tiny_catalog
+
+CUTS = ("COUNT_REGIONS", "COUNT_GNOME_REACH", "COUNT_COLUMNS", "COUNT_NEIGHBOURS", "COUNT_COMPONENTS")
+
+
+@pytest.fixture(scope="module")
+def tiny4(tmp_path_factory):
+    return tiny_catalog(tmp_path_factory.mktemp("cuts4x2"), 4, 2)
+
+
+@pytest.fixture(scope="module")
+def tiny5(tmp_path_factory):
+    return tiny_catalog(tmp_path_factory.mktemp("cuts5x2"), 5, 2)
+
+
+def pairs(nursery):
+    return [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, len(nursery), 2)]
+
+
+def control(work=20.0):
+    return SolveControl(time_limit_s=300.0, deterministic_limit=work, num_workers=1, random_seed=0)
+
+
+def count_value(catalog, drawing, days, gnome, plan, monkeypatch, cuts) -> float:
+    for name in CUTS:
+        monkeypatch.setattr(model_module, name, name in cuts)
+    model = HorticultureModel(catalog, "T", drawing, days, gnome, plan, timed=False, groups="count")
+    status, solver = control().solve(model.m)
+    assert status == cp_model.OPTIMAL
+    return solver.objective_value
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_count_cuts_never_fall_below_the_best_game(tiny4, tiny5, seed, monkeypatch):
+    """Three days on a 4x2 sheet, two on a 5x2 one, with straight and winding paths: with every cut, the count relaxation
+    stays at or above the oracle and at or below the count relaxation without cuts."""
+    rng = random.Random(seed)
+    catalog = tiny4 if seed % 2 == 0 else tiny5
+    columns = 4 if seed % 2 == 0 else 5
+    kinds = [S, U, C, T]  # plants with small groups, so that complete groups happen on tiny sheets
+    nursery = rng.sample(sorted(catalog.deck.cards), 6 if columns == 4 else 4)
+    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
+    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD"), (columns - 1, "DLD")]))
+    gnome = (rng.randrange(columns), rng.randrange(2))
+    best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
+    values = [count_value(catalog, drawing, pairs(nursery), gnome, plan, monkeypatch, CUTS[:k])
+              for k in range(len(CUTS) + 1)]
+    assert best <= min(values) and values == sorted(values, reverse=True)  # each cut only tightens
+    for cut in CUTS[2:]:  # without the regions too
+        assert best <= count_value(catalog, drawing, pairs(nursery), gnome, plan, monkeypatch, (cut,)) <= values[0]
+    # the gnome free (best plan): still a bound for the given gnome's game
+    free = count_value(catalog, drawing, pairs(nursery), None, None, monkeypatch, CUTS)
+    assert best <= free
+
+
+def fixed_game(catalog, drawing, gnome, plan, plantings):
+    """One day per two plantings, cards whose plants match (the reference deck has every pair twice)."""
+    days, specs = [], []
+    for a, b in zip(plantings[::2], plantings[1::2]):
+        cid = next(c for c in sorted(catalog.deck.cards) if sorted(catalog.card(c).plants) == sorted((a.plant, b.plant)))
+        if catalog.card(cid).plants != (a.plant, b.plant):
+            a, b = b, a
+        days.append(Day(cid, (a, b)))
+        specs.append(DaySpec((cid,), (a, b)))
+    setup = Setup("T", drawing, gnome, plan)
+    sheet, violations = replay(catalog, setup, days)
+    assert violations == []
+    return specs, score_sheet(catalog, sheet).total
+
+
+def test_regions_do_not_count_a_group_across_the_path(tiny4, monkeypatch):
+    """Two turnips on either side of the path are no group: the plain count relaxation counts one
+    (2 points, and 2 more for the gnome beside one of them), the per-region count none."""
+    drawing, gnome, plan = PathDrawing(2, "DD"), (0, 0), Plan(T, T, (T, T))
+    specs, pure = fixed_game(tiny4, drawing, gnome, plan, [Planting(U, (1, 0)), Planting(U, (2, 0))])
+    plain = count_value(tiny4, drawing, specs, gnome, plan, monkeypatch, ())
+    regions = count_value(tiny4, drawing, specs, gnome, plan, monkeypatch, ("COUNT_REGIONS",))
+    assert pure == 0 and regions == 0 and plain == 4
+
+
+def test_the_gnome_only_repeats_groups_it_can_reach(tiny5, monkeypatch):
+    """Gnome in a corner, a turnip beside it and a turnip pair far away on its side of the path: the plain
+    and per-region counts repeat a turnip group at the gnome; with the reach cut (squares of the group
+    within min(t) - 1 = 1 link of a square beside the gnome) it is not repeated."""
+    drawing, gnome, plan = PathDrawing(4, "DD"), (0, 0), Plan(T, T, (T, T))
+    game = [Planting(T, (3, 0)), Planting(U, (3, 1)), Planting(U, (2, 1)), Planting(U, (1, 0))]
+    specs, pure = fixed_game(tiny5, drawing, gnome, plan, game)
+    # the pair (2,1)-(3,1) 2 points, the lone turnip beside the gnome none, the topiary 1 and 2 + 2 plan
+    assert pure == 7
+    regions = count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, ("COUNT_REGIONS",))
+    both = count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, CUTS)
+    assert both == pure
+    assert regions == pure + 2
+
+
+def test_regions_follow_the_path_and_the_gnome(tiny4):
+    model = HorticultureModel(tiny4, "T", PathDrawing(2, "DRD"), pairs([1, 2]), (0, 0), None, timed=False,
+                              groups="count")
+    cells = [[model.cells[i] for i in part] for part in model.regions()]
+    # DRD from line 2: (1,0)|(2,0), then over (2,0)/(2,1), then (2,1)|(3,1); the gnome square is left out
+    assert sorted(map(sorted, cells)) == sorted(map(sorted, [[(1, 0), (0, 1), (1, 1), (2, 1)],
+                                                             [(2, 0), (3, 0), (3, 1)]]))
+    assert model.near_gnome((0, 0), 0) == sorted(model.garden.index[c] for c in [(1, 0), (0, 1)])
+
+
+def test_components_and_pairs_count_a_long_line_once(tiny5, monkeypatch):
+    """Four turnips in a row on one side of the path are one group (2 points), not two. The plain count
+    relaxation counts floor(5 / 2) = 2 groups with the lone turnip across the path, and the gnome beside
+    that one repeats a group; per region, 2 groups on the left and no repeat (the gnome's side has one
+    turnip); the component cut (4 squares - 3 pairs = 1 component) leaves one: the pure score."""
+    drawing, gnome, plan = PathDrawing(4, "DD"), (4, 1), Plan(T, T, (T, T))
+    game = [Planting(U, (3, 0)), Planting(U, (2, 0)), Planting(U, (1, 0)), Planting(U, (0, 0)),
+            Planting(U, (4, 0)), Planting(T, (3, 1))]
+    specs, pure = fixed_game(tiny5, drawing, gnome, plan, game)
+    # turnip line 2, lone turnip (4,0) none, gnome (4,1) beside (4,0) only; topiary (3,1): 1 + border 2 + path 2
+    assert pure == 7
+    plain = count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, ())
+    regions = count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, ("COUNT_REGIONS",))
+    components = count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, ("COUNT_REGIONS", "COUNT_COMPONENTS"))
+    assert (plain, regions, components) == (pure + 4, pure + 2, pure)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_cut_bound_step_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
+    """The optimiser's count steps with the cut relaxation's bound on (forced on a tiny sheet): the bound is
+    never below the oracle, and solve still returns the oracle's optimum."""
+    from solver.games.horticulture import optimiser as optimiser_module
+    from solver.games.horticulture.optimiser import _count_first, solve
+    monkeypatch.setattr(optimiser_module, "COUNT_FIRST_MIN_DAYS", 1)
+    monkeypatch.setattr(optimiser_module, "COUNT_CUT_SHARE", 0.2)
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(tiny4.deck.cards), 4)
+    plan = Plan(rng.choice([S, U, C, T]), rng.choice([S, U, C, T]), (rng.choice([S, U, C, T]), rng.choice([S, U, C, T])))
+    drawing, gnome = PathDrawing(2, "DD"), (rng.randrange(4), rng.randrange(2))
+    best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
+    relaxed = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=False)
+    bound, found, _ = _count_first(relaxed, tiny4, "T", drawing, pairs(nursery), gnome, plan, control(), 20.0, 10 ** 6)
+    assert bound >= best and found
+    sol = solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control())
+    assert sol.status == "optimal" and sol.score == sol.bound == best
