@@ -484,8 +484,9 @@ class HorticultureModel:
         * regions (COUNT_REGIONS): a group is linked square to square, so it lies in one region
           (`regions`: the linked squares' connected parts; the path splits the sheet, a given gnome's
           square holds no plant): per region R, min(t) * groups of t in R <= squares of t in R. A
-          repeated group holds a square linked to the gnome, so it lies in the gnome's region:
-          repeats of t <= groups of t there.
+          repeated group holds a square linked to the gnome, so it lies in a region holding such a
+          square (one, or several when the gnome's square splits a region): repeats of t <= groups
+          of t there.
         * reach (COUNT_GNOME_REACH, given gnome): a repeated group of t contains a connected set of
           min(t) of its squares holding a square linked to the gnome (grow it from that square), so
           all of them lie within min(t) - 1 links of a square linked to the gnome (`near_gnome`), and
@@ -544,16 +545,16 @@ class HorticultureModel:
                     m.add_implication(v, self.y[i][t])
                     m.add(v <= touching)
                     beside[t].append(v)
-        home = None
+        home = None  # the regions holding a square linked to the gnome (several when its square splits one)
         if fixed is not None and len(regions) > 1:
-            near_fixed = [idx[c] for c in self.garden.linked(fixed)]
-            home = next((r for r, cells in enumerate(regions) if near_fixed and near_fixed[0] in cells), None)
+            near_fixed = {idx[c] for c in self.garden.linked(fixed)}
+            home = [r for r, cells in enumerate(regions) if near_fixed.intersection(cells)]
         for t in self.types:
             r = m.new_int_var(0, 4, f"gnome_groups_{t}")
             m.add(r <= self.group_count[t])
             m.add(r <= sum(beside[t]))
             if home is not None:
-                m.add(r <= region_count[home][t])  # a repeated group lies in the gnome's region
+                m.add(r <= sum(region_count[h][t] for h in home))  # a repeated group lies beside the gnome
             if "reach" in cuts and fixed is not None and self.minimum[t] > 1:
                 # each repeated group holds min(t) squares of t within reach of the gnome, different ones
                 reach = self.near_gnome(fixed, self.minimum[t] - 1)

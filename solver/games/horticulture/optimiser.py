@@ -498,3 +498,49 @@ def _checked(catalog: Catalog, side: str, drawing: PathDrawing, status: str, obj
         raise ModelMismatch(f"proven bound {bound} is below the score {objective} of a legal game")
     # bound stays None when no search proved one: never report the score itself as a bound
     return Solution(status, objective, bound, game, gnome, plan, pure, wall)
+
+
+def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
+                    plan: Plan | None, target: int, control: SolveControl, budget: float,
+                    cuts: frozenset[str] = BOUND_CUTS) -> tuple[str, float, int]:
+    """Is there a game scoring `target` or more? A logic-based Benders loop over the card choices.
+
+    Master: the count relaxation with `cuts` and objective >= target. Each card choice it finds is checked
+    by the final-garden relaxation (exact witness groups) with those cards pinned and objective >= target;
+    when that is infeasible, the card choice is cut off the master (a no-good) and the master is solved
+    again. Returns ("none", cost, rounds) when the master became infeasible: proven, no game reaches
+    `target`. Proof: a game scoring >= target has a card choice C; its final garden is a solution of the
+    final-garden relaxation pinned to C and of the count relaxation (both relaxations of every game,
+    held against the oracle in the tests), each with objective >= target; a no-good only removes a C
+    whose pinned relaxation has no such solution, so C survives every cut and the master stays feasible.
+    ("garden", cost, rounds): a final garden reaching `target` was found on some cards (it may not be
+    plantable day by day; nothing is proven). ("open", cost, rounds): the budget ran out.
+    `budget` is in the control's unit (deterministic time when the control has a deterministic limit).
+    """
+    master = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count", count_cuts=cuts)
+    master.m.add(master.objective >= target)
+    spent, rounds = 0.0, 0
+    while spent < budget:
+        # (the objective stays: its LP bound prunes; any solution already reaches target, so stop at it)
+        st, sm = control.solve(master.m, _solver(control, budget - spent, linearization=2), _StopAt(target))
+        spent += _cost(control, sm)
+        if st == cp_model.INFEASIBLE:
+            return "none", spent, rounds
+        if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return "open", spent, rounds
+        rounds += 1
+        cards = master.chosen_cards(sm)
+        sub = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
+        for d, cid in enumerate(cards):
+            sub.m.add(sub.choice[d][days[d].options.index(cid)] == 1)
+        sub.m.add(sub.objective >= target)
+        st2, s2 = control.solve(sub.m, _solver(control, max(0.001, budget - spent), linearization=2), _StopAt(target))
+        spent += _cost(control, s2)
+        log.debug("benders round %d: cards %s -> %s after %.2f", rounds, cards, STATUS.get(st2), spent)
+        if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return "garden", spent, rounds
+        if st2 != cp_model.INFEASIBLE:
+            return "open", spent, rounds
+        master.m.add_bool_or([master.choice[d][days[d].options.index(cid)].Not()
+                              for d, cid in enumerate(cards) if len(days[d].options) > 1])
+    return "open", spent, rounds

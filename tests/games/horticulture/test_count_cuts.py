@@ -70,6 +70,18 @@ def test_count_cuts_never_fall_below_the_best_game(tiny4, tiny5, seed, monkeypat
     assert best <= free
 
 
+def test_a_gnome_splitting_a_region_repeats_groups_on_each_side(tiny4, monkeypatch):
+    """Regression: the gnome at (1, 1) with the path DRD from line 2 cuts (2, 1) off its region, and the
+    square is still linked to the gnome. With repeats capped by one region's groups (first version) the
+    cut relaxation gave 17 here, below the best game (18)."""
+    nursery, drawing, gnome = [4, 6, 53, 24, 11, 48], PathDrawing(2, "DRD"), (1, 1)
+    plan = Plan(C, C, (U, S))
+    best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
+    assert best == 18
+    for k in range(1, len(CUTS) + 1):
+        assert count_value(tiny4, drawing, pairs(nursery), gnome, plan, monkeypatch, CUTS[:k]) >= best
+
+
 def fixed_game(catalog, drawing, gnome, plan, plantings):
     """One day per two plantings, cards whose plants match (the reference deck has every pair twice)."""
     days, specs = [], []
@@ -155,3 +167,21 @@ def test_the_cut_bound_step_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
     assert bound >= best and found
     sol = solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control())
     assert sol.status == "optimal" and sol.score == sol.bound == best
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_game_reaches_one_above_the_oracle_and_never_denies_it(tiny4, seed):
+    """The card-choice Benders loop proves that no game beats the oracle's optimum, and never claims that no
+    game reaches it."""
+    from solver.games.horticulture.optimiser import no_game_reaches
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(tiny4.deck.cards), 6)
+    kinds = [S, U, C, T]
+    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
+    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")]))
+    gnome = (rng.randrange(4), rng.randrange(2))
+    best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
+    above, _, _ = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best + 1, control(), 20.0)
+    at, _, rounds = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best, control(), 20.0)
+    assert above == "none"
+    assert at == "garden" and rounds >= 1
