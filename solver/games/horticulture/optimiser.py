@@ -44,9 +44,16 @@ COUNT_RELAXED_SHARE = 0.85  # the relaxed steps' share (count, its cards, the wh
 COUNT_GREEDY_HINT = True  # measured: without it the 32-card scores were lower (sum 391 vs 407 over 5 seeds)
 PLANT_CHECKS = 8  # at most this many of its gardens are checked for a day-by-day planting
 # A second count relaxation with the cuts BOUND_CUTS (model._group_counts), for its bound only, gets this
-# share of the whole budget, taken from CARDS_SHARE (0: off). Measured on 32-card seeds (docs/horticulture.md): proven in 2-4 units
-# at 85-97, 1-6 below the count relaxation, but not within the shares of a small budget.
-COUNT_CUT_SHARE = 0.0
+# share of the whole budget, taken from CARDS_SHARE, when that share is at least COUNT_CUT_MIN (in the
+# budget's unit). Measured on 32-card seeds (docs/horticulture.md): proven in 1.9-4 units, 1-6 below the
+# count relaxation; at work 20 the bound sum fell 474 -> 462 (scores 426 -> 424); at work 10 with 30 %
+# (3 units) 478 -> 471 but scores 418 -> 416 and gap p50 11 -> 12, so small budgets skip it.
+COUNT_CUT_SHARE = 0.2
+COUNT_CUT_MIN = 4.0
+# When the search on the count relaxation's cards finds a garden within this many points of the count
+# bound, it stops there and `no_game_reaches(garden + 1)` gets what is left of COUNT_RELAXED_SHARE (when at
+# least COUNT_CUT_MIN): if no game reaches it, that garden's value is a proven bound (0: off).
+BENDERS_GAP = 0
 BOUND_CUTS = frozenset({"regions", "reach"})
 
 
@@ -320,13 +327,14 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         return counted, [], spent
     counted = min(counted, int(sc.best_objective_bound + 1e-6))
     cards = count.chosen_cards(sc)
-    if COUNT_CUT_SHARE > 0:
+    cut_share = COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
+    if cut_share > 0:
         # the same relaxation with cuts: a tighter bound (slower to prove), so its cards are not used;
         # not hinted (measured: on seed 0 of 32 cards the hinted run did not prove 96 in 3 units, the
         # unhinted one did in 2.85)
         cut = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
                                 count_cuts=BOUND_CUTS)
-        st_cut, s_cut = control.solve(cut.m, _solver(control, budget * COUNT_CUT_SHARE, linearization=2))
+        st_cut, s_cut = control.solve(cut.m, _solver(control, budget * cut_share, linearization=2))
         spent += _cost(control, s_cut)
         if st_cut in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
@@ -335,12 +343,21 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     sub.clear_hints()
     for d, cid in enumerate(cards):
         sub.add(relaxed.choice[d][days[d].options.index(cid)] == 1)
-    collect = _Collect(counted)
-    st2, s2 = control.solve(sub, _solver(control, budget * max(0.05, CARDS_SHARE - COUNT_CUT_SHARE), linearization=2),
+    collect = _Collect(counted - BENDERS_GAP)
+    st2, s2 = control.solve(sub, _solver(control, budget * max(0.05, CARDS_SHARE - cut_share), linearization=2),
                             collect)
     spent += _cost(control, s2)
     log.debug("count relaxation %s bound %s; its cards: %s %s", STATUS.get(st), counted, STATUS.get(st2),
               s2.objective_value if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None)
+    room = budget * COUNT_RELAXED_SHARE - spent
+    if BENDERS_GAP > 0 and collect.found and room >= COUNT_CUT_MIN:
+        top = int(round(collect.found[-1].objective_value))
+        if 0 < counted - top <= BENDERS_GAP:
+            answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, top + 1, control, room)
+            spent += cost
+            log.debug("no game reaches %d? %s after %.2f (%d rounds)", top + 1, answer, cost, rounds)
+            if answer == "none":
+                counted = top
     return counted, collect.found[::-1], spent
 
 

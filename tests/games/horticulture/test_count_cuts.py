@@ -157,6 +157,7 @@ def test_the_cut_bound_step_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
     from solver.games.horticulture.optimiser import _count_first, solve
     monkeypatch.setattr(optimiser_module, "COUNT_FIRST_MIN_DAYS", 1)
     monkeypatch.setattr(optimiser_module, "COUNT_CUT_SHARE", 0.2)
+    monkeypatch.setattr(optimiser_module, "COUNT_CUT_MIN", 0.0)
     rng = random.Random(seed)
     nursery = rng.sample(sorted(tiny4.deck.cards), 4)
     plan = Plan(rng.choice([S, U, C, T]), rng.choice([S, U, C, T]), (rng.choice([S, U, C, T]), rng.choice([S, U, C, T])))
