@@ -14,8 +14,8 @@ from solver.games.versailles.beam import beam_garden, target_choices
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.model import SoloModel, SoloSolve, build_solo_model, canonical_rotation, run
-from solver.games.versailles.rules import Placement, build_garden
-from solver.games.versailles.scoring import solo_checkpoints, solo_points
+from solver.games.versailles.rules import Placement, build_garden, placed_fields
+from solver.games.versailles.scoring import components, solo_checkpoints, solo_points, top_areas
 
 
 class ModelMismatch(AssertionError):
@@ -102,7 +102,10 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
             rng: random.Random, steps: int | None, budget: Budget, upto: float = 0.5,
             size: int = 4, step_work: float = 1.0) -> tuple[list[Placement], int]:
     """Large neighbourhood search: keep all but `size` tiles where they are, let CP-SAT re-place
-    those (a random handful), keep the result when it scores at least as much.
+    those, keep the result when it scores at least as much. Every other step half of them are
+    tiles holding a lost field (`_holding_lost_fields`), the rest are drawn at random (measured on
+    14 tiles, deterministic 10: seeds 0-9 50.7 vs 50.6 points with random tiles only, held-out
+    seeds 10-19 49.5 vs 49.1; without the search 50.2 and 49.0).
 
     Each step is a copy of the model (`CpModel.clone()`, same variables) with the kept tiles
     fixed as constraints, so presolve removes most of the model, the objective >= the garden's
@@ -117,7 +120,10 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
         if points >= ceiling or budget.stop(upto) or n < 3:
             break
         done += 1
-        free = set(rng.sample(range(n), min(n - 1, size)))
+        k = min(n - 1, size)
+        lost = _holding_lost_fields(tiles, placements, solo.catalog, solo.checkpoints) if done % 2 else []
+        pick = rng.sample(lost, min(len(lost), k // 2))
+        free = set(pick) | set(rng.sample([i for i in range(n) if i not in pick], k - len(pick)))
         part = solo.model.clone()
         part.clear_hints()
         part.clear_assumptions()
@@ -140,6 +146,25 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
             if exact >= points:
                 placements, points = step.placements, exact
     return placements, points
+
+
+def _holding_lost_fields(tiles: Sequence[Tile], placements: Sequence[Placement], catalog: Catalog,
+                         checkpoints: Sequence[tuple[int, int]]) -> list[int]:
+    """Indices of the tiles holding a field of a scored type outside that type's largest area, at
+    some scoring: moving them is where points can be won."""
+    jokers = set(catalog.joker_types)
+    out: set[int] = set()
+    for upto, k in checkpoints:
+        fields: dict = {}
+        owner: dict = {}
+        for i, p in enumerate(placements[:upto]):
+            for cell, code in placed_fields(tiles[i], p).items():
+                fields[cell] = code
+                owner[cell] = i
+        largest = {t: max(components(fields, (t, *jokers)), key=len, default=set()) for t in catalog.garden_types}
+        for t, _ in top_areas({t: len(a) for t, a in largest.items()}, catalog, k):
+            out.update(owner[c] for c, code in fields.items() if code == t and c not in largest[t])
+    return sorted(out)
 
 
 def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | None = None, *,

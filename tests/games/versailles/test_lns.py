@@ -69,3 +69,15 @@ def test_solve_solo_with_the_neighbourhood_search_is_deterministic():
     assert runs[0] == runs[1]
     placements = [Placement(**p) for p in runs[0]["placements"]]
     assert runs[0]["points"] == solo_points(placements, CAT) >= runs[0]["heuristic_points"]
+
+
+def test_tiles_holding_lost_fields_are_those_with_a_scored_field_outside_its_largest_area():
+    from solver.games.versailles.solo import _holding_lost_fields
+    cat = catalog_with({1: ("GG", "GG"), 2: ("BB", "BB"), 3: ("GB", "RR")})
+    tiles = [cat.tiles[i] for i in (1, 2, 3)]
+    # tile 3's G joins tile 1's G area; its B is cut off from tile 2's B area by G and R fields
+    garden = [Placement(1, 0, 0, 0), Placement(2, 2, 0, 0), Placement(3, 0, 2, 0)]
+    assert _holding_lost_fields(tiles, garden, cat, solo_checkpoints(3, cat)) == [2]
+    # turned so that B touches tile 2's area: nothing lost (R is not scored: G 5 and B 5 are)
+    joined = [Placement(1, 0, 0, 0), Placement(2, 2, 0, 0), Placement(3, 1, 2, 0)]
+    assert _holding_lost_fields(tiles, joined, cat, solo_checkpoints(3, cat)) == []
