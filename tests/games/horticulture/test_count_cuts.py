@@ -186,3 +186,24 @@ def test_no_game_reaches_one_above_the_oracle_and_never_denies_it(tiny4, seed):
     at, _, rounds = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best, control(), 20.0)
     assert above == "none"
     assert at == "garden" and rounds >= 1
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_benders_step_in_the_count_first_steps_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
+    """BENDERS_GAP on (tiny sheet, every step forced): the count-first bound is never below the oracle and
+    solve returns the oracle's optimum, proven."""
+    from solver.games.horticulture import optimiser as optimiser_module
+    from solver.games.horticulture.optimiser import _count_first, solve
+    for name, value in (("COUNT_FIRST_MIN_DAYS", 1), ("COUNT_CUT_MIN", 0.0), ("BENDERS_GAP", 3)):
+        monkeypatch.setattr(optimiser_module, name, value)
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(tiny4.deck.cards), 6)
+    kinds = [S, U, C, T]
+    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
+    drawing, gnome = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")])), (rng.randrange(4), rng.randrange(2))
+    best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
+    relaxed = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=False)
+    bound, found, _ = _count_first(relaxed, tiny4, "T", drawing, pairs(nursery), gnome, plan, control(), 20.0, 10 ** 6)
+    assert bound >= best and found
+    sol = solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control())
+    assert sol.status == "optimal" and sol.score == sol.bound == best
