@@ -49,19 +49,20 @@ class SoloModel:
         Returns the objective value of that assignment (the garden's solo points)."""
         assert self.catalog is not None
         self.model.clear_hints()
+        hints: list[tuple[cp_model.IntVar, int]] = []  # set in one batch below (add_hint per variable was most of the time)
         n = len(self.tiles)
         fields_at: list[dict[Cell, str]] = [{}]
         for i, p in enumerate(placements):
             rotation = canonical_rotation(self.tiles[i], p.rotation)
             want = (p.x + self.offset[0], p.y + self.offset[1], rotation)
             for o, lit in zip(self.options[i], self.place[i]):
-                self.model.add_hint(lit, o == want)
+                hints.append((lit, o == want))
             after = dict(fields_at[-1])
             after.update(zip(footprint(want[0], want[1]), self.tiles[i].oriented(rotation)))
             fields_at.append(after)
         for i in range(1, n + 1):
             for c, v in self.before[i].items():
-                self.model.add_hint(v, c in fields_at[i])
+                hints.append((v, c in fields_at[i]))
         jokers = set(self.catalog.joker_types)
         value = 0
         for cp, (upto, k) in enumerate(self.checkpoints):
@@ -77,7 +78,7 @@ class SoloModel:
                     continue
                 group = largest[t] if t in chosen else set()
                 value += len(group)
-                self.model.add_hint(a.use, t in chosen)
+                hints.append((a.use, t in chosen))
                 start = min(group, key=lambda c: (c[1], c[0])) if group else None  # first in board order
                 dist = {start: 0} if group else {}
                 par: dict[Cell, Cell] = {}
@@ -91,15 +92,18 @@ class SoloModel:
                             par[d] = c
                             queue.append(d)
                 for c, v in a.member.items():
-                    self.model.add_hint(v, c in group)
-                    self.model.add_hint(a.root[c], c == start)
-                    self.model.add_hint(a.depth[c], dist.get(c, 0))
+                    hints.append((v, c in group))
+                    hints.append((a.root[c], c == start))
+                    hints.append((a.depth[c], dist.get(c, 0)))
                 for (c, d), v in a.parent.items():
-                    self.model.add_hint(v, par.get(c) == d)
+                    hints.append((v, par.get(c) == d))
                 found = False
                 for c, v in a.seen.items():  # board order
                     found = found or c in group
-                    self.model.add_hint(v, found)
+                    hints.append((v, found))
+        proto = self.model.proto.solution_hint
+        proto.vars.extend(v.index for v, _ in hints)
+        proto.values.extend(int(x) for _, x in hints)
         return value
 
     def placements(self, solver: cp_model.CpSolver, tiles: Sequence[Tile]) -> list[Placement]:
