@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+import types
 from dataclasses import dataclass, field
 
 import grpc
@@ -78,3 +79,27 @@ def wait_until(predicate, timeout: float = 10.0, step: float = 0.002) -> float:
             raise AssertionError(f"condition not met within {timeout}s")
         time.sleep(step)
     return time.perf_counter() - start
+
+
+def cancel_a_search(start_server, game: str, service: str, engine_solve, stub_class, request):
+    """Serves `game` with its real `solve_optimal` behind a recorder (one solve slot, caps far above
+    the test's waits), cancels a SolveOptimal call once the engine has its control, and checks that
+    the cancel reached the engine and freed the slot. Returns a stub on the still-running server."""
+    controls = []
+
+    def solve_optimal(*args, control=None, **kwargs):
+        controls.append(control)
+        return engine_solve(*args, control=control, **kwargs)
+
+    srv = start_server(with_probe=False, workers=1, time_cap_s=120, call_time_cap_s=300,
+                       domains={game: types.SimpleNamespace(solve_optimal=solve_optimal)})
+    stub = stub_class(srv.channel())
+    future = stub.SolveOptimal.future(request, timeout=300)
+    wait_until(lambda: controls)
+    future.cancel()
+    wait_until(lambda: controls[0].cancelled)
+    # Model building does not watch the control, the search does: the slot is back long before the cap.
+    wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=60)
+    calls = srv.runtime.metrics.calls
+    assert calls.labels(f"/gardens.v1.{service}/SolveOptimal", "CANCELLED")._value.get() == 1
+    return stub

@@ -1,14 +1,13 @@
 """GartenbauService on a real server over a real channel: every RPC against the engine's api, and bad input."""
 from __future__ import annotations
 
-import types
 
 import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from conftest import wait_until
+from conftest import cancel_a_search
 import game_docs
 from gardens.v1 import common_pb2, gartenbau_pb2 as pb, gartenbau_pb2_grpc
 from solver.core.solve import SolveControl
@@ -143,25 +142,10 @@ def test_hint_of_a_flower_places_it_at_a_space(stub):
 
 
 def test_cancelling_a_search_reaches_the_engine_and_frees_the_slot(start_server):
-    controls = []
-
-    def solve_optimal(*args, control=None, **kwargs):
-        controls.append(control)
-        return api.solve_optimal(*args, control=control, **kwargs)
-
-    # The real engine behind a recorder; uncancelled, this holding's search runs for the whole cap.
-    domain = types.SimpleNamespace(solve_optimal=solve_optimal)
-    srv = start_server(with_probe=False, workers=1, time_cap_s=120, call_time_cap_s=300,
-                       domains={"gartenbau": domain})
-    stub = gartenbau_pb2_grpc.GartenbauServiceStub(srv.channel())
-    future = stub.SolveOptimal.future(pb.GartenbauSolveOptimalRequest(holding=holding_msg(HARD_HOLDING)), timeout=300)
-    wait_until(lambda: controls)
-    future.cancel()
-    wait_until(lambda: controls[0].cancelled)
-    # Model building does not watch the control, the search does: the slot is back long before the cap.
-    wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=60)
-    calls = srv.runtime.metrics.calls
-    assert calls.labels("/gardens.v1.GartenbauService/SolveOptimal", "CANCELLED")._value.get() == 1
+    # uncancelled, this holding's search runs for the whole cap
+    stub = cancel_a_search(start_server, "gartenbau", "GartenbauService", api.solve_optimal,
+                           gartenbau_pb2_grpc.GartenbauServiceStub,
+                           pb.GartenbauSolveOptimalRequest(holding=holding_msg(HARD_HOLDING)))
     assert stub.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(HOLDING)), timeout=60).prestige == 18
 
 

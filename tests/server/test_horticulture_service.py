@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import types
 from pathlib import Path
 
 import grpc
@@ -10,7 +9,7 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from conftest import wait_until
+from conftest import cancel_a_search
 import game_docs
 from gardens.v1 import common_pb2, horticulture_pb2 as pb, horticulture_pb2_grpc
 from solver.games.horticulture import api
@@ -171,24 +170,10 @@ def test_hint_without_a_future_ranks_by_the_estimate(stub):
 
 
 def test_cancelling_a_search_reaches_the_engine_and_frees_the_slot(start_server):
-    controls = []
-
-    def solve_optimal(*args, control=None, **kwargs):
-        controls.append(control)
-        return api.solve_optimal(*args, control=control, **kwargs)
-
-    # The real engine behind a recorder; uncancelled, a 16-day game is not proven and the search runs for the cap.
-    srv = start_server(with_probe=False, workers=1, time_cap_s=120, call_time_cap_s=300,
-                       domains={"horticulture": types.SimpleNamespace(solve_optimal=solve_optimal)})
-    stub = horticulture_pb2_grpc.HorticultureServiceStub(srv.channel())
-    future = stub.SolveOptimal.future(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY),
-                                      timeout=300)
-    wait_until(lambda: controls)
-    future.cancel()
-    wait_until(lambda: controls[0].cancelled)
-    wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=60)
-    calls = srv.runtime.metrics.calls
-    assert calls.labels("/gardens.v1.HorticultureService/SolveOptimal", "CANCELLED")._value.get() == 1
+    # uncancelled, a 16-day game is not proven and the search runs for the cap
+    stub = cancel_a_search(start_server, "horticulture", "HorticultureService", api.solve_optimal,
+                           horticulture_pb2_grpc.HorticultureServiceStub,
+                           pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY))
     # the server goes on serving searches
     resp = stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:2]),
                              timeout=60)

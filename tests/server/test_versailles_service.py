@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import copy
-import types
 
 import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from conftest import wait_until
+from conftest import cancel_a_search
 import game_docs
 from gardens.v1 import versailles_pb2 as pb, versailles_pb2_grpc
 from solver.games.versailles import api
@@ -139,23 +138,10 @@ def test_hint_with_upcoming_tiles_reports_reachable_points(stub):
 
 
 def test_cancelling_a_search_reaches_the_engine_and_frees_the_slot(start_server):
-    controls = []
-
-    def solve_optimal(*args, control=None, **kwargs):
-        controls.append(control)
-        return api.solve_optimal(*args, control=control, **kwargs)
-
-    # The real engine behind a recorder; uncancelled, 14 tiles are never proven and the search runs for the cap.
-    srv = start_server(with_probe=False, workers=1, time_cap_s=120, call_time_cap_s=300,
-                       domains={"versailles": types.SimpleNamespace(solve_optimal=solve_optimal)})
-    stub = versailles_pb2_grpc.VersaillesServiceStub(srv.channel())
-    future = stub.SolveOptimal.future(pb.VersaillesSolveOptimalRequest(tiles=list(range(1, 15))), timeout=300)
-    wait_until(lambda: controls)
-    future.cancel()
-    wait_until(lambda: controls[0].cancelled)
-    wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=60)
-    calls = srv.runtime.metrics.calls
-    assert calls.labels("/gardens.v1.VersaillesService/SolveOptimal", "CANCELLED")._value.get() == 1
+    # uncancelled, 14 tiles are never proven and the search runs for the cap
+    stub = cancel_a_search(start_server, "versailles", "VersaillesService", api.solve_optimal,
+                           versailles_pb2_grpc.VersaillesServiceStub,
+                           pb.VersaillesSolveOptimalRequest(tiles=list(range(1, 15))))
     # the server goes on serving searches
     resp = stub.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 5]), timeout=60)
     assert resp.status == pb.VERSAILLES_SOLVE_STATUS_OPTIMAL
