@@ -57,6 +57,14 @@ COUNT_CUT_MIN = 4.0
 # answers on seeds 0-4 unchanged.
 BENDERS_GAP = 1
 BOUND_CUTS = frozenset({"regions", "reach"})
+# The Benders no-good (see no_game_reaches): "card", "mix", "dominance" or "both" (card + dominance).
+# Measured on 32-card seed 1, "no game reaches 97", CP-SAT random seeds 0/1/2: "both" proved it in
+# 10.40/18.67/27.80 units, "card" in 11.99/20.72/over 30; "mix" and "dominance" alone did not prove it
+# in 15 units on random seed 0 (docs/horticulture.md).
+BENDERS_CUT = "both"
+# A garden the Benders check finds (above the cards search's best) joins the candidates (planted, hinted).
+# Off: measured at work 30 on 32-card seed 3 (the only seed of 0-4 where it found one) 77/85 against 78/85.
+BENDERS_PLANT = False
 
 
 class _Values:
@@ -355,8 +363,13 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     if BENDERS_GAP > 0 and collect.found and room >= COUNT_CUT_MIN:
         top = int(round(collect.found[-1].objective_value))
         if 0 < counted - top <= BENDERS_GAP:
-            answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, top + 1, control, room)
+            gardens: list[_Values] = []
+            answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, top + 1, control, room,
+                                                   gardens=gardens if BENDERS_PLANT else None)
             spent += cost
+            # a garden above the cards search's best (built like `relaxed`, so its values fit it): the
+            # best candidate, planted and searched from like the others (a feasible garden, no claim)
+            collect.found += [g for g in gardens if len(g.values) == len(collect.found[-1].values)]
             log.debug("no game reaches %d? %s after %.2f (%d rounds)", top + 1, answer, cost, rounds)
             if answer == "none":
                 counted = top
@@ -521,7 +534,8 @@ def _checked(catalog: Catalog, side: str, drawing: PathDrawing, status: str, obj
 
 def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
                     plan: Plan | None, target: int, control: SolveControl, budget: float,
-                    cuts: frozenset[str] = BOUND_CUTS) -> tuple[str, float, int]:
+                    cuts: frozenset[str] = BOUND_CUTS, cut: str | None = None,
+                    gardens: list | None = None) -> tuple[str, float, int]:
     """Is there a game scoring `target` or more? A logic-based Benders loop over the card choices.
 
     Master: the count relaxation with `cuts` and objective >= target. Each card choice it finds is checked
@@ -535,7 +549,15 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     ("garden", cost, rounds): a final garden reaching `target` was found on some cards (it may not be
     plantable day by day; nothing is proven). ("open", cost, rounds): the budget ran out.
     `budget` is in the control's unit (deterministic time when the control has a deterministic limit).
+    `cut` (default BENDERS_CUT): "card" cuts off the one card choice; "mix" every card choice bringing
+    the same plants per kind; "dominance" every card choice whose plants are that mix with some wilds
+    fixed (see `_mix_cut` for why both are valid); "both": the card no-good and the dominance cut.
+    `gardens`: when given, a "garden" answer appends that garden, a full solution of the untimed
+    final-garden model built with the same arguments (`HorticultureModel(..., timed=False)`).
     """
+    cut = cut or BENDERS_CUT
+    if cut not in ("card", "mix", "dominance", "both"):
+        raise ValueError(f"cut: expected card, mix, dominance or both, got {cut!r}")
     master = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count", count_cuts=cuts)
     master.m.add(master.objective >= target)
     spent, rounds = 0.0, 0
@@ -557,9 +579,65 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
         spent += _cost(control, s2)
         log.debug("benders round %d: cards %s -> %s after %.2f", rounds, cards, STATUS.get(st2), spent)
         if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if gardens is not None:  # a full solution of the final-garden relaxation (same variables)
+                gardens.append(_Values(list(s2.response_proto.solution), s2.objective_value))
             return "garden", spent, rounds
         if st2 != cp_model.INFEASIBLE:
             return "open", spent, rounds
-        master.m.add_bool_or([master.choice[d][days[d].options.index(cid)].Not()
-                              for d, cid in enumerate(cards) if len(days[d].options) > 1])
+        if cut in ("card", "both"):
+            master.m.add_bool_or([master.choice[d][days[d].options.index(cid)].Not()
+                                  for d, cid in enumerate(cards) if len(days[d].options) > 1])
+        if cut != "card":
+            _mix_cut(master, catalog, days, cards, exact=cut == "mix")
     return "open", spent, rounds
+
+
+def _mix(catalog: Catalog, days: list[DaySpec], cards: list[int]) -> dict[str, int]:
+    """The plants a card choice brings on the open days, per kind (wilds under the catalog's wild id)."""
+    out: dict[str, int] = {}
+    for d, cid in enumerate(cards):
+        if days[d].fixed is None:
+            for plant in catalog.card(cid).plants:
+                out[plant] = out.get(plant, 0) + 1
+    return out
+
+
+def _mix_cut(master: HorticultureModel, catalog: Catalog, days: list[DaySpec], cards: list[int],
+             exact: bool) -> None:
+    """Cut off every card choice whose mix is that of `cards` (exact) or at least as fixed as it (dominance).
+
+    Validity (the final-garden relaxation, untimed, pinned to a card choice C): C enters that model only
+    through each open day's plant kinds (`_plants`: a non-wild plant's kind is fixed, a wild's is free) and
+    the rule that every plant brought home is drawn in the garden or the window box (`_cell_types`,
+    `_window_box`); no constraint names a plant's day or slot otherwise (no day-by-day placement when
+    untimed; the ordering constraint orders squares, not days), and the plants are interchangeable in
+    the window-box constraints. So its feasible set of gardens and boxes depends on C only through the
+    mix (N_t non-wild plants of kind t, W wilds): equal mixes give the same optimum ("mix" no-good).
+    Dominance: every open day brings exactly 2 plants, so sum N_t + W is the same for every C. A mix N'
+    with N'_t >= N_t for every kind is N with some wilds fixed to kinds (W' = W - sum (N'_t - N_t) >= 0):
+    any garden feasible for N' is feasible for N (give those wilds those kinds). So when N has no garden
+    reaching the target, no N' >= N has one: cut "some kind t has N'_t <= N_t - 1" (an empty clause when
+    N has no non-wild plant: then no card choice at all reaches the target, and the master is infeasible).
+    """
+    m, wild = master.m, catalog.wild
+    mix = _mix(catalog, days, cards)
+
+    def count(kind: str):
+        return sum(b * sum(x == kind for x in catalog.card(cid).plants)
+                   for d, spec in enumerate(days) if spec.fixed is None
+                   for b, cid in zip(master.choice[d], spec.options))
+
+    kinds = [t for t in master.types if mix.get(t, 0) > 0]
+    if exact:
+        kinds = master.types + [wild]
+    away = []
+    for t in kinds:
+        n = mix.get(t, 0)
+        lower = m.new_bool_var(f"mixcut_{t}_lt{n}")
+        m.add(count(t) <= n - 1).only_enforce_if(lower)
+        away.append(lower)
+        if exact:
+            higher = m.new_bool_var(f"mixcut_{t}_gt{n}")
+            m.add(count(t) >= n + 1).only_enforce_if(higher)
+            away.append(higher)
+    m.add_bool_or(away)

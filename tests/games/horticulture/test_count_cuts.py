@@ -170,8 +170,9 @@ def test_the_cut_bound_step_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
     assert sol.status == "optimal" and sol.score == sol.bound == best
 
 
+@pytest.mark.parametrize("cut", ["card", "mix", "dominance", "both"])
 @pytest.mark.parametrize("seed", range(4))
-def test_no_game_reaches_one_above_the_oracle_and_never_denies_it(tiny4, seed):
+def test_no_game_reaches_one_above_the_oracle_and_never_denies_it(tiny4, seed, cut):
     """The card-choice Benders loop proves that no game beats the oracle's optimum, and never claims that no
     game reaches it."""
     from solver.games.horticulture.optimiser import no_game_reaches
@@ -182,8 +183,8 @@ def test_no_game_reaches_one_above_the_oracle_and_never_denies_it(tiny4, seed):
     drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")]))
     gnome = (rng.randrange(4), rng.randrange(2))
     best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
-    above, _, _ = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best + 1, control(), 20.0)
-    at, _, rounds = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best, control(), 20.0)
+    above, _, _ = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best + 1, control(), 20.0, cut=cut)
+    at, _, rounds = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best, control(), 20.0, cut=cut)
     assert above == "none"
     assert at == "garden" and rounds >= 1
 
@@ -207,3 +208,36 @@ def test_the_benders_step_in_the_count_first_steps_keeps_the_oracle_optimum(tiny
     assert bound >= best and found
     sol = solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control())
     assert sol.status == "optimal" and sol.score == sol.bound == best
+
+
+def test_the_mix_cuts_remove_what_they_claim(tiny4):
+    """The exact-mix cut removes every card choice bringing the same plants per kind (and only those); the
+    dominance cut also removes every choice that is that mix with some wilds fixed to kinds."""
+    from itertools import product
+
+    from solver.games.horticulture.optimiser import _mix, _mix_cut
+    # day 0: turnip+flower / carrot+flower, day 1: turnip+carrot / turnip+turnip (15+12 and 22+33 bring the
+    # same plants), day 2: turnip+wild / turnip+sweet potato (the second is the first with its wild fixed)
+    nursery = [15, 22, 12, 33, 44, 13]
+    assert [tiny4.card(c).plants for c in nursery[4:]] == [(U, tiny4.wild), (U, S)]
+    assert [tiny4.card(c).plants for c in nursery[:4]] == [(U, "flower"), (C, "flower"), (U, C), (U, U)]
+    days = pairs(nursery)
+    drawing, gnome, plan = PathDrawing(2, "DD"), (0, 0), Plan(S, U, (C, T))
+    choices = [list(c) for c in product(*[spec.options for spec in days])]
+    wild = tiny4.wild
+    for cards in choices:
+        base = _mix(tiny4, days, cards)
+        for exact in (True, False):
+            master = HorticultureModel(tiny4, "T", drawing, days, gnome, plan, timed=False, groups="count")
+            _mix_cut(master, tiny4, days, cards, exact=exact)
+            for other in choices:
+                mix = _mix(tiny4, days, other)
+                if exact:
+                    cut_off = mix == base
+                else:
+                    cut_off = all(mix.get(t, 0) >= n for t, n in base.items() if t != wild)
+                sub = master.m.clone()
+                for d, cid in enumerate(other):
+                    sub.add(master.choice[d][days[d].options.index(cid)] == 1)
+                status, _ = control().solve(sub)
+                assert (status == cp_model.INFEASIBLE) == cut_off, (cards, other, exact)
