@@ -149,12 +149,23 @@ def test_components_and_pairs_count_a_long_line_once(tiny5, monkeypatch):
     assert (plain, regions, components) == (pure + 4, pure + 2, pure)
 
 
+def assert_count_first_keeps_the_oracle_optimum(catalog, nursery, plan, drawing, gnome):
+    """The count-first steps' bound is never below the oracle's best game, they find a game, and solve
+    returns the oracle's optimum, proven."""
+    from solver.games.horticulture.optimiser import _count_first, solve
+    best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
+    relaxed = HorticultureModel(catalog, "T", drawing, pairs(nursery), gnome, plan, timed=False)
+    bound, found, _ = _count_first(relaxed, catalog, "T", drawing, pairs(nursery), gnome, plan, control(), 20.0, 10 ** 6)
+    assert bound >= best and found
+    sol = solve(catalog, "T", drawing, pairs(nursery), gnome, plan, control())
+    assert sol.status == "optimal" and sol.score == sol.bound == best
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_cut_bound_step_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
     """The optimiser's count steps with the cut relaxation's bound on (forced on a tiny sheet): the bound is
     never below the oracle, and solve still returns the oracle's optimum."""
     from solver.games.horticulture import optimiser as optimiser_module
-    from solver.games.horticulture.optimiser import _count_first, solve
     monkeypatch.setattr(optimiser_module, "COUNT_FIRST_MIN_DAYS", 1)
     monkeypatch.setattr(optimiser_module, "COUNT_CUT_SHARE", 0.2)
     monkeypatch.setattr(optimiser_module, "COUNT_CUT_MIN", 0.0)
@@ -162,12 +173,7 @@ def test_the_cut_bound_step_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
     nursery = rng.sample(sorted(tiny4.deck.cards), 4)
     plan = Plan(rng.choice([S, U, C, T]), rng.choice([S, U, C, T]), (rng.choice([S, U, C, T]), rng.choice([S, U, C, T])))
     drawing, gnome = PathDrawing(2, "DD"), (rng.randrange(4), rng.randrange(2))
-    best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
-    relaxed = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=False)
-    bound, found, _ = _count_first(relaxed, tiny4, "T", drawing, pairs(nursery), gnome, plan, control(), 20.0, 10 ** 6)
-    assert bound >= best and found
-    sol = solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control())
-    assert sol.status == "optimal" and sol.score == sol.bound == best
+    assert_count_first_keeps_the_oracle_optimum(tiny4, nursery, plan, drawing, gnome)
 
 
 @pytest.mark.parametrize("cut", ["card", "mix", "dominance", "both"])
@@ -194,7 +200,6 @@ def test_the_benders_step_in_the_count_first_steps_keeps_the_oracle_optimum(tiny
     """BENDERS_GAP on (tiny sheet, every step forced): the count-first bound is never below the oracle and
     solve returns the oracle's optimum, proven."""
     from solver.games.horticulture import optimiser as optimiser_module
-    from solver.games.horticulture.optimiser import _count_first, solve
     for name, value in (("COUNT_FIRST_MIN_DAYS", 1), ("COUNT_CUT_MIN", 0.0), ("BENDERS_GAP", 3)):
         monkeypatch.setattr(optimiser_module, name, value)
     rng = random.Random(seed)
@@ -202,12 +207,7 @@ def test_the_benders_step_in_the_count_first_steps_keeps_the_oracle_optimum(tiny
     kinds = [S, U, C, T]
     plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
     drawing, gnome = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")])), (rng.randrange(4), rng.randrange(2))
-    best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
-    relaxed = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=False)
-    bound, found, _ = _count_first(relaxed, tiny4, "T", drawing, pairs(nursery), gnome, plan, control(), 20.0, 10 ** 6)
-    assert bound >= best and found
-    sol = solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control())
-    assert sol.status == "optimal" and sol.score == sol.bound == best
+    assert_count_first_keeps_the_oracle_optimum(tiny4, nursery, plan, drawing, gnome)
 
 
 def test_the_mix_cuts_remove_what_they_claim(tiny4):
