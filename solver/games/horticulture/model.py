@@ -522,14 +522,7 @@ class HorticultureModel:
                 # linked vertical pairs form a forest (pieces of columns): its components of squares of t
                 # number the squares minus the pairs with t on both, and each group is a union of them
                 for r, cells in enumerate(regions):
-                    inside = set(cells)
-                    pairs = []
-                    for a, b in self.garden.edges():
-                        i, j = idx[a], idx[b]
-                        if i in inside and j in inside and a[0] == b[0]:
-                            e = m.new_bool_var(f"vpair{i}_{j}_{t}")
-                            m.add(e >= self.y[i][t] + self.y[j][t] - 1)
-                            pairs.append(e)
+                    pairs = self._same_kind_pairs(t, cells, vertical=True).values()
                     m.add((region_count[r][t] if len(regions) > 1 else g)
                           <= sum(self.y[i][t] for i in cells) - sum(pairs))
             self.group_count[t] = g
@@ -569,15 +562,8 @@ class HorticultureModel:
         square of t, E_H the pairs of H with t on both squares (a forest's components number its
         vertices minus its edges, and H's components only split the real ones). Forests used: all
         linked vertical pairs plus the horizontal ones of one row (a comb), and the same turned."""
-        m, idx = self.m, self.garden.index
-        inside = set(cells)
-        both: dict[tuple[int, int], cp_model.IntVar] = {}
-        for a, b in self.garden.edges():
-            i, j = idx[a], idx[b]
-            if i in inside and j in inside:
-                e = m.new_bool_var(f"pair{i}_{j}_{t}")
-                m.add(e >= self.y[i][t] + self.y[j][t] - 1)
-                both[(i, j)] = e
+        m = self.m
+        both = self._same_kind_pairs(t, cells)
         vertical = {key: e for key, e in both.items() if self.cells[key[0]][0] == self.cells[key[1]][0]}
         horizontal = {key: e for key, e in both.items() if key not in vertical}
         nodes = sum(paired[i] for i in cells)
@@ -587,6 +573,22 @@ class HorticultureModel:
         for col in sorted({self.cells[i][0] for i in cells}):
             comb = [e for (i, j), e in vertical.items() if self.cells[i][0] == col]
             m.add(groups <= nodes - sum(horizontal.values()) - sum(comb))
+
+    def _same_kind_pairs(self, t: str, cells: list[int],
+                         vertical: bool = False) -> dict[tuple[int, int], cp_model.IntVar]:
+        """Per linked pair of squares among `cells` (indices, each pair once; `vertical`: only pairs in one
+        column): a literal that must be true when both hold t. The cuts subtract these literals from an
+        upper bound, so a maximising search keeps them false otherwise."""
+        m, idx = self.m, self.garden.index
+        inside = set(cells)
+        both: dict[tuple[int, int], cp_model.IntVar] = {}
+        for a, b in self.garden.edges():
+            i, j = idx[a], idx[b]
+            if i in inside and j in inside and (not vertical or a[0] == b[0]):
+                e = m.new_bool_var(f"pair{i}_{j}_{t}")
+                m.add(e >= self.y[i][t] + self.y[j][t] - 1)
+                both[(i, j)] = e
+        return both
 
     def y_paired(self, t: str) -> list:
         """Per square: holds t and a linked square holds t too (every square of a group of 2+ does)."""
@@ -733,6 +735,10 @@ class HorticultureModel:
         return [spec.options[next(o for o, b in enumerate(self.choice[d]) if solver.value(b))]
                 for d, spec in enumerate(self.days)]
 
+    def card_literals(self, cards: list[int]) -> list[cp_model.IntVar]:
+        """Per day, the literal of bringing home that day's card in `cards`."""
+        return [self.choice[d][spec.options.index(cid)] for d, (spec, cid) in enumerate(zip(self.days, cards))]
+
     def fix_final(self, garden: dict[Cell, str], box: list[str], chosen: list[int], gnome: Cell, plan: Plan) -> None:
         """Pin the final garden, window box, cards, gnome and plan; only the planting order stays free."""
         m = self.m
@@ -742,8 +748,8 @@ class HorticultureModel:
             m.add(self.gv[i] == int(cell == gnome))
         for t in self.types:
             m.add(sum(self.box[(p, t)] for p in self.plant_ids) == int(t in box))
-        for d, cid in enumerate(chosen):
-            m.add(self.choice[d][self.days[d].options.index(cid)] == 1)
+        for lit in self.card_literals(chosen):
+            m.add(lit == 1)
         for var, t in ((self.plan_border, plan.border), (self.plan_path, plan.path),
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
             m.add(var[t] == 1)

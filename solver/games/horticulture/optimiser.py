@@ -351,8 +351,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         log.debug("count relaxation with cuts: %s bound %s", STATUS.get(st_cut), counted)
     sub = relaxed.m.clone()
     sub.clear_hints()
-    for d, cid in enumerate(cards):
-        sub.add(relaxed.choice[d][days[d].options.index(cid)] == 1)
+    for lit in relaxed.card_literals(cards):  # the clone has the same variables
+        sub.add(lit == 1)
     collect = _Collect(counted - BENDERS_GAP)
     st2, s2 = control.solve(sub, _solver(control, budget * max(0.05, CARDS_SHARE - cut_share), linearization=2),
                             collect)
@@ -572,8 +572,8 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
         rounds += 1
         cards = master.chosen_cards(sm)
         sub = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
-        for d, cid in enumerate(cards):
-            sub.m.add(sub.choice[d][days[d].options.index(cid)] == 1)
+        for lit in sub.card_literals(cards):
+            sub.m.add(lit == 1)
         sub.m.add(sub.objective >= target)
         st2, s2 = control.solve(sub.m, _solver(control, max(0.001, budget - spent), linearization=2), _StopAt(target))
         spent += _cost(control, s2)
@@ -585,8 +585,8 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
         if st2 != cp_model.INFEASIBLE:
             return "open", spent, rounds
         if cut in ("card", "both"):
-            master.m.add_bool_or([master.choice[d][days[d].options.index(cid)].Not()
-                                  for d, cid in enumerate(cards) if len(days[d].options) > 1])
+            master.m.add_bool_or([lit.Not() for d, lit in enumerate(master.card_literals(cards))
+                                  if len(days[d].options) > 1])
         if cut != "card":
             _mix_cut(master, catalog, days, cards, exact=cut == "mix")
     return "open", spent, rounds
