@@ -8,7 +8,7 @@ from solver.core.solve import SolveControl
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.model import build_solo_model, canonical_rotation, run
 from solver.games.versailles.rules import Cell, Garden, Placement, legal_placements, placed_fields
-from solver.games.versailles.scoring import area_points, largest_areas, solo_points
+from solver.games.versailles.scoring import area_points, largest_areas, solo_checkpoints, solo_points
 from solver.games.versailles.solo import ModelMismatch
 
 
@@ -35,8 +35,7 @@ def points_now(prefix: Sequence[dict[Cell, str]], catalog: Catalog) -> int:
 def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile, upcoming: Sequence[Tile],
                     catalog: Catalog, control: SolveControl, top: int) -> list[dict]:
     """Legal placements of `tile` ranked by points now; with `upcoming` tiles, the best `top` are
-    re-ranked by the CP-SAT optimum over them, each search through `control` with an equal share
-    of its limit (wall time, or deterministic time when the control is deterministic)."""
+    re-ranked by the CP-SAT optimum over them, every search through `control` (see `_reachable`)."""
     prefix: list[dict[Cell, str]] = []
     fields: dict[Cell, str] = {}
     for p in placements:
@@ -84,11 +83,7 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
     ys = [p.y for p in fixed] + [r["placement"].y for r in ranked]
     board = max(max(xs) - min(xs), max(ys) - min(ys)) + 2 + 2 * margin
     offset = (margin - min(xs), margin - min(ys))
-    n = len(tiles)
-    rounds = catalog.setup.rounds_per_stage
-    checkpoints = [(min(n, rounds), catalog.setup.intermediate_areas)]
-    if n > rounds:
-        checkpoints.append((n, catalog.setup.final_areas))
+    checkpoints = solo_checkpoints(len(tiles), catalog)
     solo = build_solo_model(tiles, catalog, checkpoints, board, offset, break_symmetry=False)
     solo.fix(fixed)
     work = control.deterministic_limit / max(1, len(ranked)) if control.deterministic_limit is not None else None
