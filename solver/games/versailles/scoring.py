@@ -194,3 +194,141 @@ def winners(totals: Mapping[str, int], largest_single_area: Mapping[str, int]) -
     tied = [p for p in totals if totals[p] == best]
     best_area = max(largest_single_area[p] for p in tied)
     return [p for p in tied if largest_single_area[p] == best_area]
+
+
+# --- incremental areas (the optimiser's heuristics; `components` above is the specification) ---
+
+# cell j of a tile anchored at (x, y) is (x + TILE_CELLS[j][0], y + TILE_CELLS[j][1]), footprint order
+TILE_CELLS = ((0, 0), (1, 0), (0, 1), (1, 1))
+# the fields orthogonally next to cell j that lie outside the tile (two per cell of a 2x2 tile)
+OUTSIDE = (((-1, 0), (0, -1)), ((2, 0), (1, -1)), ((-1, 1), (0, 2)), ((2, 1), (1, 2)))
+
+
+def _tile_groups(mask: int) -> tuple[tuple[int, ...], ...]:
+    """The contiguous groups, within one 2x2 tile, of the cells whose bits are set (cell j is bit
+    j; 0-1, 0-2, 1-3 and 2-3 touch, the diagonals do not), each listed from its first cell."""
+    links = {0: (1, 2), 1: (0, 3), 2: (0, 3), 3: (1, 2)}
+    todo = [j for j in range(4) if mask >> j & 1]
+    out = []
+    while todo:
+        group, stack = [todo[0]], [todo[0]]
+        while stack:
+            for k in links[stack.pop()]:
+                if k in todo and k not in group:
+                    group.append(k)
+                    stack.append(k)
+        todo = [j for j in todo if j not in group]
+        out.append(tuple(sorted(group)))
+    return tuple(out)
+
+
+TILE_GROUPS = tuple(_tile_groups(m) for m in range(16))  # per bit mask of a tile's cells
+
+
+def joined_size(groups: Sequence[tuple[int, ...]], near: Sequence[set[int]], size: Mapping[int, int]) -> int:
+    """Largest area through a tile's groups of counting cells: a group joins the areas next to it
+    (`near`, labels; `size` per label), and the two groups of a diagonal pair are one area when
+    they touch a common area."""
+    if len(groups) == 2 and near[0] & near[1]:
+        return 2 + sum(size[lab] for lab in near[0] | near[1])
+    best = 0
+    for group, seen in zip(groups, near):
+        s = len(group)
+        for lab in seen:
+            s += size[lab]
+        if s > best:
+            best = s
+    return best
+
+
+class IncrementalAreas:
+    """Contiguous areas per garden type grown one tile at a time (what `components` finds, kept
+    up to date instead of recomputed): `label[t]` maps every field counting for type t to its
+    area's label, `members[t][label]` lists the area's fields, `largest[t]` is the size of t's
+    largest area. Areas only ever merge as tiles are added, so a union of labels suffices.
+
+    `counts` maps each type to the codes that count for it (the type itself and the Jokers).
+    `joined` answers, without adding anything, how large the area through a tile's cells would
+    be; the greedy and the beam search score every candidate placement with it."""
+
+    __slots__ = ("counts", "label", "members", "largest", "_next")
+
+    def __init__(self, counts: Mapping[str, frozenset[str]]):
+        self.counts = dict(counts)
+        self.label: dict[str, dict[Cell, int]] = {t: {} for t in counts}
+        self.members: dict[str, dict[int, list[Cell]]] = {t: {} for t in counts}
+        self.largest: dict[str, int] = {t: 0 for t in counts}
+        self._next = 0
+
+    @classmethod
+    def for_catalog(cls, catalog: Catalog) -> "IncrementalAreas":
+        jokers = set(catalog.joker_types)
+        return cls({t: frozenset({t, *jokers}) for t in catalog.garden_types})
+
+    @classmethod
+    def of_fields(cls, fields: Mapping[Cell, str], counts: Mapping[str, frozenset[str]]) -> "IncrementalAreas":
+        """The areas of a finished set of fields (labelled by `components`)."""
+        out = cls(counts)
+        for t, codes in out.counts.items():
+            for group in components(fields, codes):
+                out._next += 1
+                out.members[t][out._next] = list(group)
+                for c in group:
+                    out.label[t][c] = out._next
+                out.largest[t] = max(out.largest[t], len(group))
+        return out
+
+    def mask(self, t: str, layout: Sequence[str]) -> int:
+        """Bit j set when cell j of the tile layout counts for type t."""
+        codes = self.counts[t]
+        return sum(1 << j for j, code in enumerate(layout) if code in codes)
+
+    def joined(self, t: str, x: int, y: int, mask: int) -> int:
+        """Size of the largest area of type t that holds a cell of `mask` once a tile anchored at
+        (x, y) with those cells counting for t is added (0 for an empty mask)."""
+        label = self.label[t]
+        members = self.members[t]
+        near = []
+        for group in TILE_GROUPS[mask]:
+            seen = set()
+            for j in group:
+                for dx, dy in OUTSIDE[j]:
+                    lab = label.get((x + dx, y + dy))
+                    if lab is not None:
+                        seen.add(lab)
+            near.append(seen)
+        return joined_size(TILE_GROUPS[mask], near, {lab: len(members[lab]) for seen in near for lab in seen})
+
+    def add(self, x: int, y: int, layout: Sequence[str]) -> None:
+        """Add a tile anchored at (x, y) (its fields must be free) and merge the areas it joins."""
+        for t, codes in self.counts.items():
+            mask = sum(1 << j for j, code in enumerate(layout) if code in codes)
+            if not mask:
+                continue
+            label = self.label[t]
+            members = self.members[t]
+            for group in TILE_GROUPS[mask]:
+                seen = set()
+                for j in group:
+                    for dx, dy in OUTSIDE[j]:
+                        lab = label.get((x + dx, y + dy))
+                        if lab is not None:
+                            seen.add(lab)
+                cells = [(x + TILE_CELLS[j][0], y + TILE_CELLS[j][1]) for j in group]
+                if seen:
+                    keep = max(seen, key=lambda lab: (len(members[lab]), -lab))
+                    seen.discard(keep)
+                else:
+                    self._next += 1
+                    keep = self._next
+                    members[keep] = []
+                into = members[keep]
+                for lab in seen:
+                    for c in members.pop(lab):
+                        label[c] = keep
+                        into.append(c)
+                for c in cells:
+                    label[c] = keep
+                    into.append(c)
+                if len(into) > self.largest[t]:
+                    self.largest[t] = len(into)
