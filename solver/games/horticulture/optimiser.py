@@ -65,6 +65,15 @@ BENDERS_CUT = "both"
 # A garden the Benders check finds (above the cards search's best) joins the candidates (planted, hinted).
 # Off: measured at work 30 on 32-card seed 3 (the only seed of 0-4 where it found one) 77/85 against 78/85.
 BENDERS_PLANT = False
+# Honouring the budget (docs/horticulture.md, "Budget"): no step is given more than what is left of the
+# budget, and a step that would get less than MIN_STEP (in the budget's unit) is skipped. On the wall
+# clock, model building counts too: a step that builds a day-by-day model first needs TIMED_BUILD times
+# what building the untimed model took (measured ~2x on 16-32 cards), and that much again is kept back
+# for the closing check of the answer (flow-model score, replay, pure scorer). With a deterministic
+# limit only CP-SAT's deterministic time counts, so no wall-clock reading changes an answer.
+MIN_STEP = 0.01
+MIN_STEP_WALL = 0.05
+TIMED_BUILD = 2.5
 
 
 class _Values:
@@ -105,6 +114,31 @@ def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp
     return solver
 
 
+class _Meter:
+    """What a run of steps has used, in the budget's unit.
+
+    With a deterministic limit: the deterministic time of its CP-SAT searches (model building and
+    Python are not counted, so the answer cannot depend on machine speed). On the wall clock: the time
+    since the meter started (model building, presolve and Python included), or the searches' own time
+    if that is more."""
+
+    def __init__(self, control: SolveControl):
+        self.control, self.deterministic = control, control.deterministic_limit is not None
+        self.t0, self.searches = time.perf_counter(), 0.0
+
+    def add(self, solver) -> float:
+        """Charge one search; returns what is used so far."""
+        return self.charge(_cost(self.control, solver))
+
+    def charge(self, amount: float) -> float:
+        self.searches += amount
+        return self.used
+
+    @property
+    def used(self) -> float:
+        return self.searches if self.deterministic else max(self.searches, time.perf_counter() - self.t0)
+
+
 def _budget(control: SolveControl) -> float:
     return control.deterministic_limit if control.deterministic_limit is not None else control.time_limit_s
 
@@ -139,14 +173,21 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     budget = _budget(control) * share
     clock = time.perf_counter()
     deterministic = control.deterministic_limit is not None
-
-    def spent_so_far(used: float) -> float:
-        # on the wall clock, model building and Python steps count against the budget too
-        return used if deterministic else max(used, time.perf_counter() - clock)
+    meter = _Meter(control)
 
     rng = random.Random(control.random_seed)
     counted = counting_bound(catalog, side, drawing, days, gnome, plan)
     relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
+    # on the wall clock: building the untimed model's time, the unit for model building (see TIMED_BUILD)
+    build = 0.0 if deterministic else time.perf_counter() - clock
+    minimum = MIN_STEP if deterministic else MIN_STEP_WALL
+
+    def grant(want: float, builds: float = 0.0) -> float:
+        """Search time for a step that wants `want` and first builds `builds` x the untimed model: capped
+        by what is left (the closing check's share kept back), 0 when below the minimum (skip the step)."""
+        room = min(want, budget - build - meter.used - builds * build)
+        return room if room >= minimum else 0.0
+
     played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
     g0 = gnome if gnome is not None else relaxed.garden.cells[len(relaxed.cells) // 2]
     if plan is None:  # a first guess: plan on the plants the nursery offers most of
@@ -156,7 +197,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         p0 = Plan(offered[0], offered[0], (offered[1], offered[0]))
     else:
         p0 = plan
-    start, used, game0 = None, 0.0, None
+    start, game0 = None, None
     try:  # a greedy game to start from: good on its own, and a slow search still has an answer
         options = [spec.options for spec in days]
         game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
@@ -166,28 +207,39 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
         if relaxed.mirror_half and 2 * g0[0] > relaxed.sheet.columns - 1:
             game0, g0 = _mirror(game0, relaxed.sheet.columns), mirror_cell(g0, relaxed.sheet.columns)
-        start, used = _start(relaxed, relaxed.assignment(game0, g0, p0), control, max(0.2, budget * 0.1))
+        # (a pinned completion: solved at the root in practice, so even a small grant reaches it)
+        seconds = grant(max(0.2, budget * 0.1))
+        if seconds > 0:
+            start, cost = _start(relaxed, relaxed.assignment(game0, g0, p0), control, seconds)
+            meter.charge(cost)
     except ValueError:
         pass
-    greedy0 = (game0, g0, p0, int(round(start.objective_value))) if start is not None else None
-    used = spent_so_far(used)
+    if start is not None:
+        greedy0 = (game0, g0, p0, int(round(start.objective_value)))
+    elif game0 is not None:  # no room to complete it in CP-SAT: the second encoding scores it
+        greedy0 = (game0, g0, p0, _exact_score(catalog, side, drawing, game0, g0, p0, control))
+    else:
+        greedy0 = None
     known, candidates = None, []
     if len(days) >= COUNT_FIRST_MIN_DAYS:
         # Long games: the connectivity-free relaxation gives a bound and a choice of cards; the
         # final-garden relaxation restricted to those cards then finds gardens close to the optimum.
-        counted, candidates, spent = _count_first(relaxed, catalog, side, drawing, days, gnome, plan, control,
-                                                  budget, counted, greedy0[:3] if greedy0 else None)
-        used, known = spent_so_far(used + spent), counted
+        counted, candidates, spent = _count_first(
+            relaxed, catalog, side, drawing, days, gnome, plan, control, budget, counted,
+            greedy0[:3] if greedy0 else None, limit=min(budget * COUNT_RELAXED_SHARE, budget - build) - meter.used)
+        meter.charge(spent)
+        known = counted
         floor = start.objective_value if start is not None else -1
         candidates = [c for c in candidates if c.objective_value > floor]
         if candidates:
             start = candidates[0]
     relaxed_share = COUNT_RELAXED_SHARE if known is not None else RELAXED_SHARE
-    st1, s1, spent, bound = _search(relaxed, control, budget * relaxed_share - used, rng, start=start,
+    st1, s1, spent, bound = _search(relaxed, control, grant(budget * relaxed_share - meter.used), rng, start=start,
                                     first_share=RELAXED_FIRST_SHARE, known_bound=known)
-    used = spent_so_far(used + spent)
+    meter.charge(spent)
     bound = counted if bound is None else min(bound, counted)
-    log.debug("relaxed: %s value %s bound %s after %.2f", STATUS.get(st1), s1.objective_value, bound, used)
+    log.debug("relaxed: %s value %s bound %s after %.2f", STATUS.get(st1),
+              s1.objective_value if s1 is not None else None, bound, meter.used)
     if st1 == cp_model.INFEASIBLE:
         return Solution("infeasible", None, None, [], gnome, plan, None, time.perf_counter() - clock)
     if greedy0 is not None and greedy0[3] >= bound:  # the greedy game already meets a proven bound
@@ -203,17 +255,20 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         p = plan or Plan(*([relaxed.types[0]] * 2), (relaxed.types[0],) * 2)
     cuts = 0
     while st1 == cp_model.OPTIMAL:
-        order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control,
-                                         max(0.5, min(budget * 0.2, budget - used)))
-        used = spent_so_far(used + cost)
-        log.debug("planting order for the relaxed optimum: %s after %.2f", STATUS.get(st2), used)
+        seconds = grant(budget * 0.2, TIMED_BUILD)
+        if seconds <= 0:
+            break
+        order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control, seconds)
+        meter.charge(cost)
+        log.debug("planting order for the relaxed optimum: %s after %.2f", STATUS.get(st2), meter.used)
         if st2 == cp_model.OPTIMAL:
             game, g, p = order.extract(s2)
             objective = int(round(s2.objective_value))
             if objective != int(round(s1.objective_value)):
                 raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
             return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, time.perf_counter() - clock)
-        if st2 != cp_model.INFEASIBLE or cuts >= ORDER_CUTS or used >= budget * relaxed_share:
+        seconds = grant(budget * relaxed_share - meter.used)
+        if st2 != cp_model.INFEASIBLE or cuts >= ORDER_CUTS or seconds <= 0:
             break
         # Proven: no day-by-day planting gives this final garden (cards, wilds, window box). Cut
         # it off the relaxation and solve again: the new optimum still bounds every real game.
@@ -222,14 +277,13 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         relaxed.m.clear_hints()
         if start is not None:
             _hint_all(relaxed.m, start.values)  # the greedy game is plantable: never the garden cut off
-        st1, s1 = control.solve(relaxed.m, _solver(control, max(0.2, budget * relaxed_share - used), linearization=2),
-                                _StopAt(bound))
+        st1, s1 = control.solve(relaxed.m, _solver(control, seconds, linearization=2), _StopAt(bound))
         relaxed.m.clear_hints()
-        used = spent_so_far(used + _cost(control, s1))
+        meter.add(s1)
         if st1 == cp_model.FEASIBLE and s1.objective_value >= bound:
             st1 = cp_model.OPTIMAL  # stopped on reaching the proven bound: optimal for the cut relaxation
         log.debug("relaxed after cut %d: %s value %s after %.2f", cuts, STATUS.get(st1),
-                  s1.objective_value if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, used)
+                  s1.objective_value if st1 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, meter.used)
         if st1 == cp_model.OPTIMAL:
             bound = min(bound, int(round(s1.objective_value)))
             garden, box = relaxed.extract_garden(s1)
@@ -238,30 +292,30 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     # The relaxed garden cannot be planted day by day as it is (or was not proven best): plant
     # towards it greedily (always legal), then let the exact day-by-day model improve that game.
     game = None
-    if st1 == cp_model.FEASIBLE and garden:
+    seconds = grant(budget * 0.1, TIMED_BUILD)
+    if st1 == cp_model.FEASIBLE and garden and seconds > 0:
         # the best relaxed garden, though not proven best, may well be plantable as it is
-        order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control,
-                                         max(0.2, min(budget * 0.1, budget - used)))
-        used = spent_so_far(used + cost)
-        log.debug("planting order for the best relaxed garden: %s after %.2f", STATUS.get(st2), used)
+        order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control, seconds)
+        meter.charge(cost)
+        log.debug("planting order for the best relaxed garden: %s after %.2f", STATUS.get(st2), meter.used)
         if st2 == cp_model.OPTIMAL:
             game, g, p = order.extract(s2)
     tried = 0
     for cand in candidates if game is None and st1 != cp_model.OPTIMAL else []:
         # a garden found on the count relaxation's cards (best first) may be plantable when the
         # later one is not; each check is short (an unplantable garden usually fails in presolve)
-        if tried >= PLANT_CHECKS or used >= budget * (relaxed_share + 0.1):
+        seconds = grant(budget * 0.02, TIMED_BUILD)
+        if tried >= PLANT_CHECKS or meter.used >= budget * (relaxed_share + 0.1) or seconds <= 0:
             break
         bg, bbox = relaxed.extract_garden(cand)
         bchosen, (bgn, bpl) = relaxed.chosen_cards(cand), _gnome_plan(relaxed, cand)
         if (bg, bchosen) == (garden, chosen):
             continue
         tried += 1
-        order, st2, s2, cost = _planting(catalog, side, drawing, days, bg, bbox, bchosen, bgn, bpl, control,
-                                         max(0.05, min(budget * 0.02, budget - used)))
-        used = spent_so_far(used + cost)
+        order, st2, s2, cost = _planting(catalog, side, drawing, days, bg, bbox, bchosen, bgn, bpl, control, seconds)
+        meter.charge(cost)
         log.debug("planting order for a garden on the count cards (%s): %s after %.2f", cand.objective_value,
-                  STATUS.get(st2), used)
+                  STATUS.get(st2), meter.used)
         if st2 == cp_model.OPTIMAL:
             game, g, p = order.extract(s2)
             garden, box, chosen = bg, bbox, bchosen
@@ -271,16 +325,18 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             game = plant_towards(catalog, Setup(side, drawing, g, p), chosen, garden, box, played)
         except ValueError:
             game = None
-    full = HorticultureModel(catalog, side, drawing, days, gnome, plan)
-    start = None
-    if game is not None:
-        start, spent = _start(full, full.assignment(game, g, p), control, max(0.2, budget * 0.1))
-        used = spent_so_far(used + spent)
-    # (Posting objective <= bound here looks free but slowed the search by 10x in measurements.)
-    used = spent_so_far(used)
-    st3, s3, spent, b3 = _search(full, control, max(0.5, budget - used), rng, known_bound=bound, start=start)
-    used = spent_so_far(used + spent)
-    log.debug("day by day: %s value %s bound %s after %.2f", STATUS.get(st3), s3.objective_value, b3, used)
+    st3, s3, b3, start = cp_model.UNKNOWN, None, None, None
+    if grant(budget, TIMED_BUILD) > 0:  # else no room left for the day-by-day search: the games above stand
+        full = HorticultureModel(catalog, side, drawing, days, gnome, plan)
+        seconds = grant(max(0.2, budget * 0.1))
+        if game is not None and seconds > 0:
+            start, cost = _start(full, full.assignment(game, g, p), control, seconds)
+            meter.charge(cost)
+        # (Posting objective <= bound here looks free but slowed the search by 10x in measurements.)
+        st3, s3, spent, b3 = _search(full, control, grant(budget), rng, known_bound=bound, start=start)
+        meter.charge(spent)
+        log.debug("day by day: %s value %s bound %s after %.2f", STATUS.get(st3),
+                  s3.objective_value if s3 is not None else None, b3, meter.used)
     if st3 == cp_model.INFEASIBLE:
         return Solution("infeasible", None, None, [], gnome, plan, None, time.perf_counter() - clock)
     if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -317,7 +373,8 @@ def _planting(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DayS
 
 def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawing: PathDrawing,
                  days: list[DaySpec], gnome: Cell | None, plan: Plan | None, control: SolveControl,
-                 budget: float, counted: int, hint: tuple | None = None) -> tuple[int, list[_Values], float]:
+                 budget: float, counted: int, hint: tuple | None = None,
+                 limit: float | None = None) -> tuple[int, list[_Values], float]:
     """The count relaxation (groups counted, not connected) for a bound and a set of cards, then the
     final-garden relaxation with those cards pinned for a good garden.
 
@@ -325,55 +382,70 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     first, cost). The bound is the count model's proven bound (it is a relaxation of every game), never
     below a legal game. The pinned search is a restriction: its gardens are feasible solutions of
     `relaxed` (not always plantable day by day), its bound proves nothing.
+    Steps get shares of `budget`; together they never use more than `limit` (default: budget x
+    COUNT_RELAXED_SHARE); a step that would get less than MIN_STEP is skipped.
     """
-    spent = 0.0
+    meter = _Meter(control)
+    limit = budget * COUNT_RELAXED_SHARE if limit is None else limit
+    minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
+
+    def grant(want: float) -> float:
+        room = min(want, limit - meter.used)
+        return room if room >= minimum else 0.0
+
+    if grant(budget * COUNT_SHARE) <= 0:
+        return counted, [], meter.used
     count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count")
     if hint is not None and COUNT_GREEDY_HINT:  # the count search starts from the greedy game's cards and garden
         for var, value in count.assignment(*hint):
             count.m.add_hint(var, value)
-    st, sc = control.solve(count.m, _solver(control, budget * COUNT_SHARE, linearization=2))
-    spent += _cost(control, sc)
+    st, sc = control.solve(count.m, _solver(control, grant(budget * COUNT_SHARE) or minimum, linearization=2))
+    spent = meter.add(sc)
+    log.debug("count relaxation: %s bound %s after %.2f", STATUS.get(st),
+              int(sc.best_objective_bound + 1e-6) if st in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, spent)
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # nothing found (or infeasible: step 1 says so)
-        return counted, [], spent
+        return counted, [], meter.used
     counted = min(counted, int(sc.best_objective_bound + 1e-6))
     cards = count.chosen_cards(sc)
     cut_share = COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
-    if cut_share > 0:
+    if cut_share > 0 and grant(budget * cut_share) > 0:
         # the same relaxation with cuts: a tighter bound (slower to prove), so its cards are not used;
         # not hinted (measured: on seed 0 of 32 cards the hinted run did not prove 96 in 3 units, the
         # unhinted one did in 2.85)
         cut = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
                                 count_cuts=BOUND_CUTS)
-        st_cut, s_cut = control.solve(cut.m, _solver(control, budget * cut_share, linearization=2))
-        spent += _cost(control, s_cut)
+        st_cut, s_cut = control.solve(cut.m, _solver(control, grant(budget * cut_share) or minimum, linearization=2))
+        spent = meter.add(s_cut)
         if st_cut in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
-        log.debug("count relaxation with cuts: %s bound %s", STATUS.get(st_cut), counted)
+        log.debug("count relaxation with cuts: %s bound %s after %.2f", STATUS.get(st_cut), counted, spent)
+    collect = _Collect(counted - BENDERS_GAP)
+    seconds = grant(budget * max(0.05, CARDS_SHARE - cut_share))
+    if seconds <= 0:
+        return counted, [], meter.used
     sub = relaxed.m.clone()
     sub.clear_hints()
     for lit in relaxed.card_literals(cards):  # the clone has the same variables
         sub.add(lit == 1)
-    collect = _Collect(counted - BENDERS_GAP)
-    st2, s2 = control.solve(sub, _solver(control, budget * max(0.05, CARDS_SHARE - cut_share), linearization=2),
-                            collect)
-    spent += _cost(control, s2)
-    log.debug("count relaxation %s bound %s; its cards: %s %s", STATUS.get(st), counted, STATUS.get(st2),
-              s2.objective_value if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None)
-    room = budget * COUNT_RELAXED_SHARE - spent
+    st2, s2 = control.solve(sub, _solver(control, seconds, linearization=2), collect)
+    spent = meter.add(s2)
+    log.debug("count relaxation %s bound %s; its cards: %s %s after %.2f", STATUS.get(st), counted, STATUS.get(st2),
+              s2.objective_value if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, spent)
+    room = min(budget * COUNT_RELAXED_SHARE, limit) - spent
     if BENDERS_GAP > 0 and collect.found and room >= COUNT_CUT_MIN:
         top = int(round(collect.found[-1].objective_value))
         if 0 < counted - top <= BENDERS_GAP:
             gardens: list[_Values] = []
             answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, top + 1, control, room,
                                                    gardens=gardens if BENDERS_PLANT else None)
-            spent += cost
+            spent = meter.charge(cost)
             # a garden above the cards search's best (built like `relaxed`, so its values fit it): the
             # best candidate, planted and searched from like the others (a feasible garden, no claim)
             collect.found += [g for g in gardens if len(g.values) == len(collect.found[-1].values)]
             log.debug("no game reaches %d? %s after %.2f (%d rounds)", top + 1, answer, cost, rounds)
             if answer == "none":
                 counted = top
-    return counted, collect.found[::-1], spent
+    return counted, collect.found[::-1], meter.used
 
 
 class _StopAt(cp_model.CpSolverSolutionCallback):
@@ -408,19 +480,26 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
     One CP-SAT worker finds good gardens slowly (no built-in LNS), so part of the time goes to
     re-optimising one patch of squares at a time with the plants of all other squares pinned.
     Only runs on the whole model give bounds. Returns (status, solver holding the best values,
-    seconds spent, bound or None).
+    seconds spent, bound or None). Never uses more than `seconds` (a step that would get less than
+    MIN_STEP is skipped); with `seconds` below MIN_STEP nothing runs: (FEASIBLE, start) or
+    (UNKNOWN, None) with `known_bound`.
     """
+    meter = _Meter(control)
+    minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
+    if seconds < minimum:
+        return (cp_model.FEASIBLE, start, 0.0, known_bound) if start is not None else \
+            (cp_model.UNKNOWN, None, 0.0, known_bound)
     m = model.m
     stop = _StopAt(known_bound)
     m.clear_hints()
     if start is not None:
         _hint_all(m, start.values)  # complete and feasible: the search starts from it at once
     st, first = control.solve(m, _solver(control, seconds * first_share, linearization=2), stop)
-    spent = _cost(control, first)
+    spent = meter.add(first)
     if st == cp_model.UNKNOWN and start is None and seconds - spent > 0.1:
         # the stronger LP sometimes finds no first garden in time; the default one always did
         st, first = control.solve(m, _solver(control, (seconds - spent) * 0.5, linearization=1), stop)
-        spent += _cost(control, first)
+        spent = meter.add(first)
     m.clear_hints()
     if st in (cp_model.OPTIMAL, cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
         bound = int(first.best_objective_bound + 1e-6) if st == cp_model.OPTIMAL else None
@@ -440,25 +519,30 @@ def _search(model: HorticultureModel, control: SolveControl, seconds: float, rng
         bound = 10 ** 9  # nothing proven yet: only the search below can stop early
     lns = len(model.days) >= NEIGHBOURHOOD_MIN_DAYS
     lns_until = max(0.8, min(0.9, first_share + 0.15))
-    while lns and spent < seconds * lns_until and best_value < bound:
+    while lns and meter.used < seconds * lns_until and best_value < bound:
+        spent = meter.used
         sub = m.clone()
         sub.clear_hints()
         for i in _neighbourhood(model, rng, free=rng.choice((6, 9, 12))):
             for t in model.types:
                 sub.add(model.y[i][t] == best.value(model.y[i][t]))
         _hint_all(sub, values)
-        st2, s2 = control.solve(sub, _solver(control, min(0.5, max(0.05, seconds * lns_until - spent)), linearization=2),
-                                stop)
-        spent += _cost(control, s2)
+        # (at least 0.05 for a move, never past the whole step's `seconds`)
+        st2, s2 = control.solve(sub, _solver(control, min(0.5, max(0.05, seconds * lns_until - spent),
+                                                          seconds - spent), linearization=2), stop)
+        spent = meter.add(s2)
         if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) and s2.objective_value > best_value:
             best = _Values(list(s2.response_proto.solution), s2.objective_value)
             best_value, values = best.objective_value, best.values
     if best_value >= bound:
         return cp_model.OPTIMAL, best, spent, bound
+    spent = meter.used
+    if seconds - spent < minimum:
+        return cp_model.FEASIBLE, best, spent, (bound if bound < 10 ** 9 else None)
     m.clear_hints()
     _hint_all(m, values)
-    st3, s3 = control.solve(m, _solver(control, max(0.05, seconds - spent), linearization=2), stop)
-    spent += _cost(control, s3)
+    st3, s3 = control.solve(m, _solver(control, seconds - spent, linearization=2), stop)
+    spent = meter.add(s3)
     m.clear_hints()
     if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = min(bound, int(s3.best_objective_bound + 1e-6))
@@ -560,11 +644,12 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
         raise ValueError(f"cut: expected card, mix, dominance or both, got {cut!r}")
     master = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count", count_cuts=cuts)
     master.m.add(master.objective >= target)
-    spent, rounds = 0.0, 0
+    meter, rounds = _Meter(control), 0
+    spent = meter.used
     while spent < budget:
         # (the objective stays: its LP bound prunes; any solution already reaches target, so stop at it)
         st, sm = control.solve(master.m, _solver(control, budget - spent, linearization=2), _StopAt(target))
-        spent += _cost(control, sm)
+        spent = meter.add(sm)
         if st == cp_model.INFEASIBLE:
             return "none", spent, rounds
         if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -575,8 +660,9 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
         for lit in sub.card_literals(cards):
             sub.m.add(lit == 1)
         sub.m.add(sub.objective >= target)
+        spent = meter.used
         st2, s2 = control.solve(sub.m, _solver(control, max(0.001, budget - spent), linearization=2), _StopAt(target))
-        spent += _cost(control, s2)
+        spent = meter.add(s2)
         log.debug("benders round %d: cards %s -> %s after %.2f", rounds, cards, STATUS.get(st2), spent)
         if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             if gardens is not None:  # a full solution of the final-garden relaxation (same variables)
