@@ -199,10 +199,13 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         # gardens by 2 points, and CP-SAT never improved a 14-tile greedy garden; 7 tiles: the
         # full solve finds the better gardens, so it keeps most of the budget
         greedy_share = 0.7 if long else 0.3
+    # what one greedy restart / one beam plan costs, per tile squared: seconds with a wall-clock
+    # limit, a fixed rate per unit of deterministic time otherwise (see the constants below)
+    greedy_cost, beam_cost = (GREEDY_PER_UNIT, BEAM_PER_UNIT) if budget.deterministic else (GREEDY_SECONDS,
+                                                                                          BEAM_SECONDS)
     if restarts is None:
-        # `greedy_share` of the budget at the measured ~0.0008 s x tiles^2 per restart (0.035 s
-        # for 7 tiles, 0.15 s for 14); a count, not a clock, so the same request gives the same garden
-        restarts = max(8, min(400, round(greedy_share * budget.total / (0.0008 * len(tiles) ** 2))))
+        # `greedy_share` of the budget; a count, not a clock, so the same request gives the same garden
+        restarts = max(8, min(400, round(greedy_share * budget.total / (greedy_cost * len(tiles) ** 2))))
     # a long sequence rarely meets the counting bound (0 of 10 measured) and its model takes
     # seconds to build under load: build it first, so the clock below counts the build and the
     # call ends near its limit; a short one is often proved by the bound alone, so build it later
@@ -216,9 +219,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         # finds gardens the greedy restarts miss; short ones are proved by the full solve
         beam_share = 0.25 if long else 0.0
     if beam_share > 0 and hint_points < ceiling:
-        # plans of target types, each ~0.013 s x tiles^2 at width 32 (measured, 14 tiles: 2-2.5 s);
-        # a count, not a clock, so the same request gives the same garden
-        plans = max(1, min(4, round(beam_share * budget.total / (0.013 * len(tiles) ** 2))))
+        # plans of target types (width 32); a count, not a clock, so the same request gives the same garden
+        plans = max(1, min(4, round(beam_share * budget.total / (beam_cost * len(tiles) ** 2))))
         for plan in target_choices(tiles, catalog, plans):
             if hint_points >= ceiling or control.cancelled:
                 break
@@ -290,6 +292,16 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
                       budget.work, ceiling)
 
 
+# Restarts and beam plans per unit of budget, per tile squared. With a wall-clock limit: the
+# measured cost in seconds (14 tiles, CPU time, load 1.5-4.8: 0.006-0.019 s per greedy restart,
+# 0.3-0.85 s per beam plan of width 32, i.e. ~0.00006 and ~0.0027 x 196; rounded up for load).
+# With a deterministic limit the rates the first, slower code was calibrated with (0.15 s and
+# 2-2.5 s for 14 tiles), kept as they were so a deterministic request keeps its garden (the
+# stored daily puzzles and tests depend on it): 45 restarts and 1 plan for 14 tiles at 10 units.
+GREEDY_SECONDS = 0.0001
+BEAM_SECONDS = 0.004
+GREEDY_PER_UNIT = 0.0008
+BEAM_PER_UNIT = 0.013
 LNS_SHARE = 0.9  # of the budget for the neighbourhood search on sequences longer than a stage
 FULL_FIRST = 0.4  # of the budget for the first full solve when the split search follows
 SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the search split by scored types
