@@ -9,7 +9,7 @@ from ortools.sat.python import cp_model
 from solver.core.solve import SolveControl
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.rules import Placement, border, distinct_rotations, footprint
-from solver.games.versailles.scoring import components
+from solver.games.versailles.scoring import largest_area_fields
 
 Cell = tuple[int, int]
 
@@ -68,8 +68,7 @@ class SoloModel:
         for cp, (upto, k) in enumerate(self.checkpoints):
             largest = {}
             for t in self.catalog.garden_types:
-                groups = components(fields_at[upto], {t, *jokers})
-                largest[t] = max(groups, key=lambda g: (len(g), sorted(g)), default=set())
+                largest[t] = largest_area_fields(fields_at[upto], {t, *jokers})
             chosen = sorted((t for t in largest if (cp, t) in self.areas and largest[t]),
                             key=lambda t: -len(largest[t]))[:k]
             for t in self.catalog.garden_types:

@@ -30,6 +30,13 @@ def largest_area(fields: Mapping[Cell, str], counts: Iterable[str]) -> int:
     return max((len(g) for g in components(fields, counts)), default=0)
 
 
+def largest_area_fields(fields: Mapping[Cell, str], counts: Iterable[str]) -> set[Cell]:
+    """The fields of the largest area of fields whose code is in `counts` (empty when there is
+    none). Among equally large areas the one whose sorted fields come last: an answer that does
+    not depend on the order `components` happens to find them in."""
+    return max(components(fields, counts), key=lambda g: (len(g), sorted(g)), default=set())
+
+
 def largest_areas(fields: Mapping[Cell, str], catalog: Catalog) -> dict[str, int]:
     """Largest contiguous area per garden type (Jokers count in every type at once) and per
     construction type (Construction Sites count only among themselves, Jokers not)."""

@@ -15,7 +15,7 @@ from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.model import SoloModel, SoloSolve, build_solo_model, canonical_rotation, run
 from solver.games.versailles.rules import Placement, build_garden, placed_fields
-from solver.games.versailles.scoring import components, solo_checkpoints, solo_points, top_areas
+from solver.games.versailles.scoring import largest_area_fields, solo_checkpoints, solo_points, top_areas
 
 
 class ModelMismatch(AssertionError):
@@ -161,7 +161,7 @@ def _holding_lost_fields(tiles: Sequence[Tile], placements: Sequence[Placement],
             for cell, code in placed_fields(tiles[i], p).items():
                 fields[cell] = code
                 owner[cell] = i
-        largest = {t: max(components(fields, (t, *jokers)), key=len, default=set()) for t in catalog.garden_types}
+        largest = {t: largest_area_fields(fields, (t, *jokers)) for t in catalog.garden_types}
         for t, _ in top_areas({t: len(a) for t, a in largest.items()}, catalog, k):
             out.update(owner[c] for c, code in fields.items() if code == t and c not in largest[t])
     return sorted(out)

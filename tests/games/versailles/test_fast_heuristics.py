@@ -10,7 +10,7 @@ from solver.games.versailles.beam import beam_garden, target_choices
 from solver.games.versailles.data import default_catalog
 from solver.games.versailles.heuristic import _anchors, greedy_garden
 from solver.games.versailles.rules import border, footprint, legal_placements, placed_fields
-from solver.games.versailles.scoring import IncrementalAreas, components
+from solver.games.versailles.scoring import IncrementalAreas, components, largest_area, largest_area_fields
 from solver.games.versailles.solo import default_board
 
 from .helpers import catalog_with
@@ -154,3 +154,21 @@ def test_the_beam_matches_on_hand_made_tiles():
             for room_weight in (0.2, 0.0):
                 assert beam_garden(tiles, ODD, plan, width=6, board=8, room_weight=room_weight) == beam_garden_plain(
                     tiles, ODD, plan, width=6, board=8, room_weight=room_weight)
+
+
+def test_largest_area_fields_is_a_largest_area_whatever_the_order_of_the_fields():
+    jokers = set(CAT.joker_types)
+    for steps in _random_gardens(CAT, range(12), 12):
+        tile, p, before = steps[-1]
+        fields = {**before, **placed_fields(tile, p)}
+        shuffled = list(fields.items())
+        random.Random(len(fields)).shuffle(shuffled)
+        for t in CAT.garden_types:
+            counts = {t, *jokers}
+            area = largest_area_fields(fields, counts)
+            assert (area in components(fields, counts)) if area else not components(fields, counts)
+            assert len(area) == largest_area(fields, counts)
+            assert largest_area_fields(dict(shuffled), counts) == area  # ties broken by the fields, not the order
+    # two areas of 2: the one whose sorted fields come last
+    assert largest_area_fields({(0, 0): "G", (1, 0): "G", (5, 5): "G", (5, 6): "G"}, {"G"}) == {(5, 5), (5, 6)}
+    assert largest_area_fields({(0, 0): "B"}, {"G"}) == set()
