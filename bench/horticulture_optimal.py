@@ -62,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--benders-cut", default=None, choices=["card", "mix", "dominance", "both"],
                     help="override optimiser.BENDERS_CUT (the no-good of no_game_reaches)")
     ap.add_argument("--benders-plant", type=int, default=None, help="override optimiser.BENDERS_PLANT (0/1)")
+    ap.add_argument("--count-cut-cards", type=int, default=None,
+                    help="override optimiser.COUNT_CUT_CARDS (0/1): the cut step replaces the count step")
+    ap.add_argument("--count-cut-hint", type=int, default=None, help="override optimiser.COUNT_CUT_HINT (0/1)")
+    ap.add_argument("--benders-share", type=float, default=None, help="override optimiser.BENDERS_SHARE")
     ap.add_argument("--cards-share", type=float, default=None, help="override optimiser.CARDS_SHARE")
     ap.add_argument("--count-cuts", default=None,
                     help="cuts of the count relaxation (its cards and bound), comma-separated among regions, reach, "
@@ -90,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.lns_min_days is not None:
         optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
     for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share",
-                 "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap", "benders_plant"):
+                 "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap", "benders_plant",
+                 "count_cut_cards", "count_cut_hint", "benders_share"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
     names = model_module.COUNT_CUTS  # cut name -> the model's COUNT_* switch
@@ -110,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

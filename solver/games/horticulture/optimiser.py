@@ -56,6 +56,19 @@ COUNT_CUT_MIN = 4.0
 # 32-card seed 1 proven optimal (96) in 25.2 units at work 30 (the whole relaxation took 71.9); work 20
 # answers on seeds 0-4 unchanged.
 BENDERS_GAP = 1
+# From budgets where the cut-bound step runs (COUNT_CUT_MIN), the count step itself uses the cuts
+# (COUNT_CUT_CARDS), hinted with the greedy game (COUNT_CUT_HINT), with COUNT_SHARE; only when it is not proven
+# does the unhinted cut-bound step follow (COUNT_CUT_SPLIT). Its card choice is the Benders check's first
+# (no first master search). Measured (32 cards, seeds 0-4, work 20; docs/horticulture.md): seed 1 proven
+# optimal (96; the hinted cut count proves 97 in 1.04 units instead of 3 unproven + 3.91, and Benders gets
+# 11.2 units instead of 5.35); scores 424 -> 424, bounds 462 -> 461. Without the split (one cut step with
+# both shares) seed 2's bound was 98 instead of 93; unhinted, scores fell 424 -> 421 (its cards were worse).
+COUNT_CUT_CARDS = True
+COUNT_CUT_HINT = True
+COUNT_CUT_SPLIT = True
+# The Benders check may use up to this share of the budget with the count-first steps before it. 0.95 also
+# proved seed 1 at work 20, but on seed 3 (open check) it cost the day-by-day search: 70 instead of 73.
+BENDERS_SHARE = 0.85
 BOUND_CUTS = frozenset({"regions", "reach"})
 # The Benders no-good (see no_game_reaches): "card", "mix", "dominance" or "both" (card + dominance).
 # Measured on 32-card seed 1, "no game reaches 97", CP-SAT random seeds 0/1/2: "both" proved it in
@@ -226,7 +239,8 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         # final-garden relaxation restricted to those cards then finds gardens close to the optimum.
         counted, candidates, spent = _count_first(
             relaxed, catalog, side, drawing, days, gnome, plan, control, budget, counted,
-            greedy0[:3] if greedy0 else None, limit=min(budget * COUNT_RELAXED_SHARE, budget - build) - meter.used)
+            greedy0[:3] if greedy0 else None,
+            limit=min(budget * max(COUNT_RELAXED_SHARE, BENDERS_SHARE), budget - build) - meter.used)
         meter.charge(spent)
         known = counted
         floor = start.objective_value if start is not None else -1
@@ -395,20 +409,37 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 
     if grant(budget * COUNT_SHARE) <= 0:
         return counted, [], meter.used
-    count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count")
-    if hint is not None and COUNT_GREEDY_HINT:  # the count search starts from the greedy game's cards and garden
-        for var, value in count.assignment(*hint):
-            count.m.add_hint(var, value)
-    st, sc = control.solve(count.m, _solver(control, grant(budget * COUNT_SHARE) or minimum, linearization=2))
+    cut_share = COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
+    cut_cards = None  # the cut step's card choice (reaches its bound in the count relaxation with cuts)
+    as_count = cut_share > 0 and COUNT_CUT_CARDS
+    if as_count:
+        # the count step with the cuts (hinted with COUNT_CUT_HINT): its cards and its bound
+        count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
+                                  count_cuts=BOUND_CUTS)
+        if hint is not None and COUNT_CUT_HINT:
+            for var, value in count.assignment(*hint):
+                count.m.add_hint(var, value)
+        # COUNT_CUT_SPLIT: the count step's share only; the unhinted cut step follows when it is not proven
+        share = COUNT_SHARE + (0.0 if COUNT_CUT_SPLIT else cut_share)
+    else:
+        count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count")
+        if hint is not None and COUNT_GREEDY_HINT:  # the count search starts from the greedy game's cards and garden
+            for var, value in count.assignment(*hint):
+                count.m.add_hint(var, value)
+        share = COUNT_SHARE
+    st, sc = control.solve(count.m, _solver(control, grant(budget * share) or minimum, linearization=2))
     spent = meter.add(sc)
-    log.debug("count relaxation: %s bound %s after %.2f", STATUS.get(st),
-              int(sc.best_objective_bound + 1e-6) if st in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, spent)
+    log.debug("count relaxation%s: %s bound %s after %.2f", " (cuts)" if as_count else "",
+              STATUS.get(st), int(sc.best_objective_bound + 1e-6) if st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+              else None, spent)
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # nothing found (or infeasible: step 1 says so)
         return counted, [], meter.used
     counted = min(counted, int(sc.best_objective_bound + 1e-6))
     cards = count.chosen_cards(sc)
-    cut_share = COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
-    if cut_share > 0 and grant(budget * cut_share) > 0:
+    if as_count:
+        cut_cards = cards
+    if (not as_count or (COUNT_CUT_SPLIT and st != cp_model.OPTIMAL)) and cut_share > 0 \
+            and grant(budget * cut_share) > 0:
         # the same relaxation with cuts: a tighter bound (slower to prove), so its cards are not used;
         # not hinted (measured: on seed 0 of 32 cards the hinted run did not prove 96 in 3 units, the
         # unhinted one did in 2.85)
@@ -418,6 +449,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         spent = meter.add(s_cut)
         if st_cut in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
+            cut_cards = cut.chosen_cards(s_cut)
         log.debug("count relaxation with cuts: %s bound %s after %.2f", STATUS.get(st_cut), counted, spent)
     collect = _Collect(counted - BENDERS_GAP)
     seconds = grant(budget * max(0.05, CARDS_SHARE - cut_share))
@@ -431,13 +463,15 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     spent = meter.add(s2)
     log.debug("count relaxation %s bound %s; its cards: %s %s after %.2f", STATUS.get(st), counted, STATUS.get(st2),
               s2.objective_value if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, spent)
-    room = min(budget * COUNT_RELAXED_SHARE, limit) - spent
+    room = min(budget * BENDERS_SHARE, limit) - spent
     if BENDERS_GAP > 0 and collect.found and room >= COUNT_CUT_MIN:
         top = int(round(collect.found[-1].objective_value))
         if 0 < counted - top <= BENDERS_GAP:
             gardens: list[_Values] = []
+            # the cut step's card choice reaches counted >= top + 1 in the master: its first candidate
             answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, top + 1, control, room,
-                                                   gardens=gardens if BENDERS_PLANT else None)
+                                                   gardens=gardens if BENDERS_PLANT else None,
+                                                   first=cut_cards if as_count else None)
             spent = meter.charge(cost)
             # a garden above the cards search's best (built like `relaxed`, so its values fit it): the
             # best candidate, planted and searched from like the others (a feasible garden, no claim)
@@ -619,7 +653,7 @@ def _checked(catalog: Catalog, side: str, drawing: PathDrawing, status: str, obj
 def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
                     plan: Plan | None, target: int, control: SolveControl, budget: float,
                     cuts: frozenset[str] = BOUND_CUTS, cut: str | None = None,
-                    gardens: list | None = None) -> tuple[str, float, int]:
+                    gardens: list | None = None, first: list[int] | None = None) -> tuple[str, float, int]:
     """Is there a game scoring `target` or more? A logic-based Benders loop over the card choices.
 
     Master: the count relaxation with `cuts` and objective >= target. Each card choice it finds is checked
@@ -638,6 +672,9 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     fixed (see `_mix_cut` for why both are valid); "both": the card no-good and the dominance cut.
     `gardens`: when given, a "garden" answer appends that garden, a full solution of the untimed
     final-garden model built with the same arguments (`HorticultureModel(..., timed=False)`).
+    `first`: a card choice checked first, without a master search (e.g. the optimum of the count
+    relaxation with `cuts`, which reaches `target` when that relaxation's bound does). The proof above
+    does not depend on which card choices are checked: a no-good needs only its pinned check's infeasibility.
     """
     cut = cut or BENDERS_CUT
     if cut not in ("card", "mix", "dominance", "both"):
@@ -647,15 +684,18 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     meter, rounds = _Meter(control), 0
     spent = meter.used
     while spent < budget:
-        # (the objective stays: its LP bound prunes; any solution already reaches target, so stop at it)
-        st, sm = control.solve(master.m, _solver(control, budget - spent, linearization=2), _StopAt(target))
-        spent = meter.add(sm)
-        if st == cp_model.INFEASIBLE:
-            return "none", spent, rounds
-        if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return "open", spent, rounds
+        if first is not None and rounds == 0:
+            cards = list(first)
+        else:
+            # (the objective stays: its LP bound prunes; any solution already reaches target, so stop at it)
+            st, sm = control.solve(master.m, _solver(control, budget - spent, linearization=2), _StopAt(target))
+            spent = meter.add(sm)
+            if st == cp_model.INFEASIBLE:
+                return "none", spent, rounds
+            if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return "open", spent, rounds
+            cards = master.chosen_cards(sm)
         rounds += 1
-        cards = master.chosen_cards(sm)
         sub = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
         for lit in sub.card_literals(cards):
             sub.m.add(lit == 1)

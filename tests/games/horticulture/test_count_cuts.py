@@ -149,16 +149,17 @@ def test_components_and_pairs_count_a_long_line_once(tiny5, monkeypatch):
     assert (plain, regions, components) == (pure + 4, pure + 2, pure)
 
 
-def assert_count_first_keeps_the_oracle_optimum(catalog, nursery, plan, drawing, gnome):
+def assert_count_first_keeps_the_oracle_optimum(catalog, nursery, plan, drawing, gnome, best=None):
     """The count-first steps' bound is never below the oracle's best game, they find a game, and solve
-    returns the oracle's optimum, proven."""
+    returns the oracle's optimum, proven. Returns the oracle's optimum (`best`: already known)."""
     from solver.games.horticulture.optimiser import _count_first, solve
-    best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
+    best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery) if best is None else best
     relaxed = HorticultureModel(catalog, "T", drawing, pairs(nursery), gnome, plan, timed=False)
     bound, found, _ = _count_first(relaxed, catalog, "T", drawing, pairs(nursery), gnome, plan, control(), 20.0, 10 ** 6)
     assert bound >= best and found
     sol = solve(catalog, "T", drawing, pairs(nursery), gnome, plan, control())
     assert sol.status == "optimal" and sol.score == sol.bound == best
+    return best
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -193,21 +194,33 @@ def test_no_game_reaches_one_above_the_oracle_and_never_denies_it(tiny4, seed, c
     at, _, rounds = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best, control(), 20.0, cut=cut)
     assert above == "none"
     assert at == "garden" and rounds >= 1
+    if cut == "both":  # `first`: any card choice, checked without a master search, gives the same answers
+        first = [rng.choice(spec.options) for spec in pairs(nursery)]
+        assert no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best + 1, control(), 20.0,
+                               first=first)[0] == "none"
+        assert no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best, control(), 20.0,
+                               first=first)[0] == "garden"
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_the_benders_step_in_the_count_first_steps_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
-    """BENDERS_GAP on (tiny sheet, every step forced): the count-first bound is never below the oracle and
-    solve returns the oracle's optimum, proven."""
+    """BENDERS_GAP on (tiny sheet, every step forced), with the plain count step and with the cut step in its
+    place (COUNT_CUT_CARDS, hinted or not, its card choice checked first): the count-first bound is never
+    below the oracle and solve returns the oracle's optimum, proven."""
     from solver.games.horticulture import optimiser as optimiser_module
-    for name, value in (("COUNT_FIRST_MIN_DAYS", 1), ("COUNT_CUT_MIN", 0.0), ("BENDERS_GAP", 3)):
+    for name, value in (("COUNT_FIRST_MIN_DAYS", 1), ("COUNT_CUT_MIN", 0.0), ("BENDERS_GAP", 3),
+                        ("BENDERS_SHARE", 0.95)):
         monkeypatch.setattr(optimiser_module, name, value)
     rng = random.Random(seed)
     nursery = rng.sample(sorted(tiny4.deck.cards), 6)
     kinds = [S, U, C, T]
     plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
     drawing, gnome = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")])), (rng.randrange(4), rng.randrange(2))
-    assert_count_first_keeps_the_oracle_optimum(tiny4, nursery, plan, drawing, gnome)
+    best = None
+    for cut_cards, cut_hint in ((False, False), (True, False), (True, True)):
+        monkeypatch.setattr(optimiser_module, "COUNT_CUT_CARDS", cut_cards)
+        monkeypatch.setattr(optimiser_module, "COUNT_CUT_HINT", cut_hint)
+        best = assert_count_first_keeps_the_oracle_optimum(tiny4, nursery, plan, drawing, gnome, best)
 
 
 def test_the_mix_cuts_remove_what_they_claim(tiny4):
