@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--greedy-share", type=float, default=None,
                         help="share of the budget for greedy restarts (default: 0.3 up to 7 tiles, else 0.7)")
     parser.add_argument("--beam-share", type=float, default=None,
-                        help="share of the budget for beam-search plans (default: 0.25 beyond 7 tiles, else 0; "
+                        help="share of the budget for beam-search plans (default beyond 7 tiles: 0.35 with a wall limit, "
+                             "0.25 with --deterministic; else 0; "
                              "0 = the greedy alone, as before the beam)")
     parser.add_argument("--split-share", type=float, default=None,
                         help="share of the budget after a first full solve for the search split by scored types "
