@@ -10,6 +10,7 @@ from itertools import combinations, product
 from typing import Sequence
 
 from solver.core.solve import SolveControl
+from solver.games.versailles import lns
 from solver.games.versailles.beam import beam_garden, target_choices
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.heuristic import greedy_garden
@@ -100,7 +101,7 @@ class Budget:
 
 def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], points: int, ceiling: int,
             rng: random.Random, steps: int | None, budget: Budget, upto: float = 0.5,
-            size: int = 4, step_work: float = 1.0) -> tuple[list[Placement], int]:
+            size: int = 4, step_work: float = 1.0, small: bool = False) -> tuple[list[Placement], int]:
     """Large neighbourhood search: keep all but `size` tiles where they are, let CP-SAT re-place
     those, keep the result when it scores at least as much. Every other step half of them are
     tiles holding a lost field (`_holding_lost_fields`), the rest are drawn at random (measured on
@@ -115,7 +116,7 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
     neighbourhood. Runs until `steps` are done (None: no count), `upto` of the budget is spent
     or the garden meets `ceiling`. The points are the pure scorer's."""
     n = len(tiles)
-    done = 0
+    done = misses = 0
     while steps is None or done < steps:
         if points >= ceiling or budget.stop(upto) or n < 3:
             break
@@ -124,6 +125,22 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
         lost = _holding_lost_fields(tiles, placements, solo.catalog, solo.checkpoints) if done % 2 else []
         pick = rng.sample(lost, min(len(lost), k // 2))
         free = set(pick) | set(rng.sample([i for i in range(n) if i not in pick], k - len(pick)))
+        if small:
+            # a model of the free tiles only (`lns.step_model`): no copy of the full model to presolve
+            step_model = lns.step_model(solo, tiles, solo.catalog, placements, free, points)
+            if step_model is None:
+                misses += 1
+                if misses > 100:  # no neighbourhood of this garden is a garden (not seen; a guard)
+                    break
+                continue
+            most = max(0.05, min(step_work, budget.left(upto)))
+            found, work = lns.run_step(step_model, budget.control, most, most if budget.deterministic else None)
+            budget.work += work
+            if found is not None:
+                exact = solo_points(found, solo.catalog)
+                if exact >= points:
+                    placements, points = found, exact
+            continue
         part = solo.model.clone()
         part.clear_hints()
         part.clear_assumptions()
@@ -171,7 +188,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
                board: int | None = None, restarts: int | None = None, presolve: bool | None = None,
                search_steps: int | None = None, time_limit: float | None = None, seed: int = 0,
                greedy_share: float | None = None, beam_share: float | None = None,
-               split_share: float | None = None, lns_share: float | None = None) -> SoloResult:
+               split_share: float | None = None, lns_share: float | None = None,
+               lns_model: str | None = None) -> SoloResult:
     """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
 
     Every CP-SAT search runs through `control` (cancel() stops the call); control.time_limit_s
@@ -250,8 +268,15 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
             steps, upto = search_steps, 0.5
         else:
             steps, upto = (None, lns_share) if lns_share > 0 else (0, 0.0)
+        if lns_model is None:
+            # with a wall limit each step is a small model of its free tiles (`lns.step_model`): the
+            # copy's presolve took most of a 1 s step under load (see docs/versailles.md); the
+            # deterministic mode keeps the copy, so its gardens (daily puzzles, goldens) are unchanged
+            lns_model = "copy" if budget.deterministic else LNS_MODEL_WALL
+        if lns_model not in ("copy", "small"):
+            raise ValueError(f"lns_model: expected 'copy' or 'small', got {lns_model!r}")
         best, best_points = improve(solo, tiles, hint, hint_points, ceiling, random.Random(seed), steps, budget,
-                                    upto=upto)
+                                    upto=upto, small=lns_model == "small")
         if best_points >= ceiling:
             _check(best, best_points, catalog, "counting bound")
             return SoloResult("optimal", best, best_points, ceiling, board, time.perf_counter() - budget.started,
@@ -304,6 +329,7 @@ GREEDY_SECONDS = 0.0001
 BEAM_SECONDS = 0.004
 GREEDY_PER_UNIT = 0.0008
 BEAM_PER_UNIT = 0.013
+LNS_MODEL_WALL = "copy"  # the neighbourhood step model with a wall limit ("small": `lns.step_model`)
 LNS_SHARE = 0.9  # of the budget for the neighbourhood search on sequences longer than a stage
 FULL_FIRST = 0.4  # of the budget for the first full solve when the split search follows
 SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the search split by scored types
