@@ -74,8 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--benders-work", type=float, default=None,
                     help="after each solve left open, this much deterministic work for optimiser.no_game_reaches "
                          "(score + 1): proven optimal when no game reaches it")
+    ap.add_argument("--benders-proven", type=int, default=None,
+                    help="override optimiser.BENDERS_PROVEN (0/1): a proven cards search below the count bound "
+                         "is the Benders check's first no-good")
+    ap.add_argument("-v", "--verbose", action="store_true", help="log the optimiser's steps (debug) to stderr")
+    ap.add_argument("--random-seed", type=int, default=0, help="CP-SAT random_seed of every solve (default 0)")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
     args = ap.parse_args(argv)
+    if args.verbose:
+        import logging
+        logging.basicConfig(level=logging.WARNING, format="%(relativeCreated)8.0f ms %(name)s %(message)s")
+        logging.getLogger("solver.games.horticulture").setLevel(logging.DEBUG)
     model_module.DEFAULT_GROUPS = args.groups
     if args.relaxed_first is not None:
         optimiser.RELAXED_FIRST_SHARE = args.relaxed_first
@@ -95,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
     for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share",
                  "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap", "benders_plant",
-                 "count_cut_cards", "count_cut_hint", "benders_share"):
+                 "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
     names = model_module.COUNT_CUTS  # cut name -> the model's COUNT_* switch
@@ -127,12 +136,13 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             sol = solve(cat, "A", PathDrawing(3, "DDDDDDD"), days, gnome, plan,
                         SolveControl(time_limit_s=args.time_limit if not args.work else 3600.0,
-                                     deterministic_limit=args.work, random_seed=0))
+                                     deterministic_limit=args.work, random_seed=args.random_seed))
             extra = ""
             if args.benders_work and sol.status != "optimal" and sol.score is not None:
                 answer, cost, rounds = optimiser.no_game_reaches(
                     cat, "A", PathDrawing(3, "DDDDDDD"), days, gnome, plan, sol.score + 1,
-                    SolveControl(time_limit_s=3600.0, deterministic_limit=args.benders_work, random_seed=0),
+                    SolveControl(time_limit_s=3600.0, deterministic_limit=args.benders_work,
+                                 random_seed=args.random_seed),
                     args.benders_work)
                 extra = f" | benders (>= {sol.score + 1}): {answer} after {cost:.2f} units, {rounds} rounds"
                 if answer == "none":

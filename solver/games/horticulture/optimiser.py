@@ -69,6 +69,11 @@ COUNT_CUT_SPLIT = True
 # The Benders check may use up to this share of the budget with the count-first steps before it. 0.95 also
 # proved seed 1 at work 20, but on seed 3 (open check) it cost the day-by-day search: 70 instead of 73.
 BENDERS_SHARE = 0.85
+# When the cards search is proven optimal at `top` within BENDERS_GAP + 1 of the count bound, the Benders
+# check asks "does any game reach the count bound?" with those cards cut off at once (no pinned check).
+# Off: on 32-card seed 1 it runs only with CP-SAT random seed 1 and stays open (work 20: 7.4 units left, same
+# answer 96/97; work 30: 14.38 units, and the relaxation that proves 96 without it loses the time: 96/97).
+BENDERS_PROVEN = False
 BOUND_CUTS = frozenset({"regions", "reach"})
 # The Benders no-good (see no_game_reaches): "card", "mix", "dominance" or "both" (card + dominance).
 # Measured on 32-card seed 1, "no game reaches 97", CP-SAT random seeds 0/1/2: "both" proved it in
@@ -466,19 +471,24 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     room = min(budget * BENDERS_SHARE, limit) - spent
     if BENDERS_GAP > 0 and collect.found and room >= COUNT_CUT_MIN:
         top = int(round(collect.found[-1].objective_value))
-        if 0 < counted - top <= BENDERS_GAP:
+        # BENDERS_PROVEN: the cards search proved its cards' best garden is `top`, so they cannot reach
+        # `counted` > top: ask whether any game reaches `counted`, with those cards cut off at once
+        proven = BENDERS_PROVEN and st2 == cp_model.OPTIMAL and 0 < counted - top <= BENDERS_GAP + 1
+        if 0 < counted - top <= BENDERS_GAP or proven:
+            target = counted if proven else top + 1
             gardens: list[_Values] = []
-            # the cut step's card choice reaches counted >= top + 1 in the master: its first candidate
-            answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, top + 1, control, room,
+            # the cut step's card choice reaches counted >= target in the master: its first candidate
+            first = cut_cards if as_count and not (proven and cut_cards == cards) else None
+            answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, room,
                                                    gardens=gardens if BENDERS_PLANT else None,
-                                                   first=cut_cards if as_count else None)
+                                                   first=first, excluded=[cards] if proven else [])
             spent = meter.charge(cost)
             # a garden above the cards search's best (built like `relaxed`, so its values fit it): the
             # best candidate, planted and searched from like the others (a feasible garden, no claim)
             collect.found += [g for g in gardens if len(g.values) == len(collect.found[-1].values)]
-            log.debug("no game reaches %d? %s after %.2f (%d rounds)", top + 1, answer, cost, rounds)
+            log.debug("no game reaches %d? %s after %.2f (%d rounds)", target, answer, cost, rounds)
             if answer == "none":
-                counted = top
+                counted = target - 1
     return counted, collect.found[::-1], meter.used
 
 
@@ -653,7 +663,8 @@ def _checked(catalog: Catalog, side: str, drawing: PathDrawing, status: str, obj
 def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
                     plan: Plan | None, target: int, control: SolveControl, budget: float,
                     cuts: frozenset[str] = BOUND_CUTS, cut: str | None = None,
-                    gardens: list | None = None, first: list[int] | None = None) -> tuple[str, float, int]:
+                    gardens: list | None = None, first: list[int] | None = None,
+                    excluded: list[list[int]] = ()) -> tuple[str, float, int]:
     """Is there a game scoring `target` or more? A logic-based Benders loop over the card choices.
 
     Master: the count relaxation with `cuts` and objective >= target. Each card choice it finds is checked
@@ -675,6 +686,9 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     `first`: a card choice checked first, without a master search (e.g. the optimum of the count
     relaxation with `cuts`, which reaches `target` when that relaxation's bound does). The proof above
     does not depend on which card choices are checked: a no-good needs only its pinned check's infeasibility.
+    `excluded`: card choices already known to have no final garden reaching `target` (their pinned
+    final-garden relaxation, built with the same arguments, proven optimal below it): cut off the master
+    at once, like a checked card choice, with no pinned check (the proof above needs only that fact).
     """
     cut = cut or BENDERS_CUT
     if cut not in ("card", "mix", "dominance", "both"):
@@ -682,6 +696,8 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     master = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count", count_cuts=cuts)
     master.m.add(master.objective >= target)
     meter, rounds = _Meter(control), 0
+    for cards in excluded:
+        _no_good(master, catalog, days, cards, cut)
     spent = meter.used
     while spent < budget:
         if first is not None and rounds == 0:
@@ -710,12 +726,17 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
             return "garden", spent, rounds
         if st2 != cp_model.INFEASIBLE:
             return "open", spent, rounds
-        if cut in ("card", "both"):
-            master.m.add_bool_or([lit.Not() for d, lit in enumerate(master.card_literals(cards))
-                                  if len(days[d].options) > 1])
-        if cut != "card":
-            _mix_cut(master, catalog, days, cards, exact=cut == "mix")
+        _no_good(master, catalog, days, cards, cut)
     return "open", spent, rounds
+
+
+def _no_good(master: HorticultureModel, catalog: Catalog, days: list[DaySpec], cards: list[int], cut: str) -> None:
+    """Cut a card choice whose pinned final-garden relaxation cannot reach the target off the Benders master."""
+    if cut in ("card", "both"):
+        master.m.add_bool_or([lit.Not() for d, lit in enumerate(master.card_literals(cards))
+                              if len(days[d].options) > 1])
+    if cut != "card":
+        _mix_cut(master, catalog, days, cards, exact=cut == "mix")
 
 
 def _mix(catalog: Catalog, days: list[DaySpec], cards: list[int]) -> dict[str, int]:

@@ -17,7 +17,7 @@ from solver.games.horticulture.state import Day, Planting, Setup
 
 from .helpers import C, S, T, U, oracle, tiny_catalog
 
-CUTS = ("COUNT_REGIONS", "COUNT_GNOME_REACH", "COUNT_COLUMNS", "COUNT_NEIGHBOURS", "COUNT_COMPONENTS")
+CUTS = ("COUNT_REGIONS", "COUNT_GNOME_REACH", "COUNT_COLUMNS", "COUNT_NEIGHBOURS", "COUNT_COMPONENTS", "COUNT_LINES")
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +149,36 @@ def test_components_and_pairs_count_a_long_line_once(tiny5, monkeypatch):
     assert (plain, regions, components) == (pure + 4, pure + 2, pure)
 
 
+def test_long_lines_count_a_run_along_the_border_once(tiny5, monkeypatch):
+    """The game above: the four turnips run along the border ring ((0, 0)-(3, 0)), 2 windows of 3, so per region
+    2 * groups <= 4 - 2: one group, the pure score, with regions + lines. Tight cases stay at or above the pure
+    score: a run of exactly min(t) = 2 turnips (no window; a cut with windows of min(t) squares would give 0
+    groups), and five turnips round the corners (0, 1) and (0, 0), one group of 5 (3 windows: 2 * 1 <= 5 - 3)."""
+    drawing, gnome, plan = PathDrawing(4, "DD"), (4, 1), Plan(T, T, (T, T))
+    lines = ("COUNT_REGIONS", "COUNT_LINES")
+    game = [Planting(U, (3, 0)), Planting(U, (2, 0)), Planting(U, (1, 0)), Planting(U, (0, 0)),
+            Planting(U, (4, 0)), Planting(T, (3, 1))]
+    specs, pure = fixed_game(tiny5, drawing, gnome, plan, game)
+    assert count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, lines) == pure == 7
+    tight = [[Planting(U, (3, 0)), Planting(U, (2, 0))],
+             [Planting(T, (3, 1)), Planting(U, (2, 1)), Planting(U, (1, 1)), Planting(U, (0, 1)),
+              Planting(U, (0, 0)), Planting(U, (1, 0))]]
+    for game in tight:
+        specs, pure = fixed_game(tiny5, drawing, gnome, plan, game)
+        assert count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, lines) >= pure
+
+
+def test_line_chains_are_disjoint_linked_and_follow_the_ring(tiny5):
+    model = HorticultureModel(tiny5, "T", PathDrawing(4, "DD"), pairs([1, 2]), (4, 1), None, timed=False,
+                              groups="count")
+    chains = [[model.cells[i] for i in chain] for chain in model.line_chains()]
+    flat = [c for chain in chains for c in chain]
+    assert len(flat) == len(set(flat)) and (4, 1) not in flat
+    for chain in chains:
+        assert all(b in model.garden.linked(a) for a, b in zip(chain, chain[1:]))
+    assert sorted(map(tuple, chains)) == sorted([((4, 0),), ((3, 1), (2, 1), (1, 1), (0, 1), (0, 0), (1, 0), (2, 0), (3, 0))])
+
+
 def assert_count_first_keeps_the_oracle_optimum(catalog, nursery, plan, drawing, gnome, best=None):
     """The count-first steps' bound is never below the oracle's best game, they find a game, and solve
     returns the oracle's optimum, proven. Returns the oracle's optimum (`best`: already known)."""
@@ -200,12 +230,25 @@ def test_no_game_reaches_one_above_the_oracle_and_never_denies_it(tiny4, seed, c
                                first=first)[0] == "none"
         assert no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best, control(), 20.0,
                                first=first)[0] == "garden"
+        # `excluded`: a card choice whose pinned relaxation is proven below the target is cut off at once
+        pinned = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=False)
+        for lit in pinned.card_literals(first):
+            pinned.m.add(lit == 1)
+        status, solver = control().solve(pinned.m)
+        top = int(solver.objective_value) if status == cp_model.OPTIMAL else -1  # -1: no garden at all
+        assert top <= best or status == cp_model.INFEASIBLE
+        for target in (best + 1, best):
+            if target > top:
+                want = "none" if target > best else "garden"
+                assert no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, target, control(), 20.0,
+                                       excluded=[first])[0] == want
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_the_benders_step_in_the_count_first_steps_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
     """BENDERS_GAP on (tiny sheet, every step forced), with the plain count step and with the cut step in its
-    place (COUNT_CUT_CARDS, hinted or not, its card choice checked first): the count-first bound is never
+    place (COUNT_CUT_CARDS, hinted or not, its card choice checked first; unhinted with BENDERS_PROVEN, a proven
+    cards search cut off the master at once): the count-first bound is never
     below the oracle and solve returns the oracle's optimum, proven."""
     from solver.games.horticulture import optimiser as optimiser_module
     for name, value in (("COUNT_FIRST_MIN_DAYS", 1), ("COUNT_CUT_MIN", 0.0), ("BENDERS_GAP", 3),
@@ -217,9 +260,10 @@ def test_the_benders_step_in_the_count_first_steps_keeps_the_oracle_optimum(tiny
     plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
     drawing, gnome = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")])), (rng.randrange(4), rng.randrange(2))
     best = None
-    for cut_cards, cut_hint in ((False, False), (True, False), (True, True)):
+    for cut_cards, cut_hint, proven in ((False, False, False), (True, False, True), (True, True, False)):
         monkeypatch.setattr(optimiser_module, "COUNT_CUT_CARDS", cut_cards)
         monkeypatch.setattr(optimiser_module, "COUNT_CUT_HINT", cut_hint)
+        monkeypatch.setattr(optimiser_module, "BENDERS_PROVEN", proven)
         best = assert_count_first_keeps_the_oracle_optimum(tiny4, nursery, plan, drawing, gnome, best)
 
 
