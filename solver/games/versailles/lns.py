@@ -35,7 +35,7 @@ from typing import Sequence
 from ortools.sat.python import cp_model
 
 from solver.games.versailles.data import Catalog, Tile
-from solver.games.versailles.model import SoloModel, _tree_area, canonical_rotation
+from solver.games.versailles.model import SoloModel, _tree_area, canonical_rotation, search_solver
 from solver.games.versailles.rules import Placement, border, footprint
 
 Cell = tuple[int, int]
@@ -182,14 +182,7 @@ def step_model(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, placeme
 def run_step(step: StepModel, control, time_limit: float, work: float | None,
              presolve: bool = True) -> tuple[list[Placement] | None, float]:
     """One search of a step model on one worker through `control`: (garden or None, deterministic time)."""
-    solver = control.new_solver(time_limit)
-    p = solver.parameters
-    if work is not None:
-        cap = control.deterministic_limit
-        p.max_deterministic_time = max(0.001, work if cap is None else min(work, cap))
-    p.cp_model_presolve = presolve
-    p.num_workers = 1
-    code, solver = control.solve(step.model, solver)
+    code, solver = control.solve(step.model, search_solver(control, time_limit, work, presolve, workers=1))
     if code == cp_model.MODEL_INVALID:
         raise RuntimeError(f"CP-SAT rejected a neighbourhood model: {step.model.validate()}")
     found = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)

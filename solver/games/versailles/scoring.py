@@ -290,20 +290,22 @@ class IncrementalAreas:
         codes = self.counts[t]
         return sum(1 << j for j, code in enumerate(layout) if code in codes)
 
+    @staticmethod
+    def _near(label: dict[Cell, int], x: int, y: int, group: tuple[int, ...]) -> set[int]:
+        """Labels of the areas orthogonally next to a group of cells of a tile anchored at (x, y)."""
+        seen = set()
+        for j in group:
+            for dx, dy in OUTSIDE[j]:
+                lab = label.get((x + dx, y + dy))
+                if lab is not None:
+                    seen.add(lab)
+        return seen
+
     def joined(self, t: str, x: int, y: int, mask: int) -> int:
         """Size of the largest area of type t that holds a cell of `mask` once a tile anchored at
         (x, y) with those cells counting for t is added (0 for an empty mask)."""
-        label = self.label[t]
         members = self.members[t]
-        near = []
-        for group in TILE_GROUPS[mask]:
-            seen = set()
-            for j in group:
-                for dx, dy in OUTSIDE[j]:
-                    lab = label.get((x + dx, y + dy))
-                    if lab is not None:
-                        seen.add(lab)
-            near.append(seen)
+        near = [self._near(self.label[t], x, y, group) for group in TILE_GROUPS[mask]]
         return joined_size(TILE_GROUPS[mask], near, {lab: len(members[lab]) for seen in near for lab in seen})
 
     def add(self, x: int, y: int, layout: Sequence[str]) -> None:
@@ -315,12 +317,7 @@ class IncrementalAreas:
             label = self.label[t]
             members = self.members[t]
             for group in TILE_GROUPS[mask]:
-                seen = set()
-                for j in group:
-                    for dx, dy in OUTSIDE[j]:
-                        lab = label.get((x + dx, y + dy))
-                        if lab is not None:
-                            seen.add(lab)
+                seen = self._near(label, x, y, group)
                 cells = [(x + TILE_CELLS[j][0], y + TILE_CELLS[j][1]) for j in group]
                 if seen:
                     keep = max(seen, key=lambda lab: (len(members[lab]), -lab))
