@@ -13,7 +13,7 @@ from solver.core.solve import SolveControl
 from solver.games.horticulture import api
 from solver.games.horticulture.data import default_catalog
 from solver.games.horticulture.garden import PathDrawing, Plan
-from solver.games.horticulture.model import DaySpec
+from solver.games.horticulture.model import DaySpec, Solution
 from solver.games.horticulture.optimiser import solve
 
 # CP-SAT checks its deterministic limit between steps, so a search ends a little past it, and the
@@ -68,3 +68,28 @@ def test_a_hint_stays_within_the_budget():
     out = api.hint({**setup, "today": nursery[:2], "future": nursery[2:]}, catalog, control=control)
     assert len(out["options"]) == 2 and all(o.get("final_score") is not None for o in out["options"])
     assert control.used <= 0.1 * (1 + TOLERANCE)
+
+
+@pytest.mark.parametrize("first_took, second_share", [(1.5, 0.25), (0.5, 0.75), (2.5, 0.0)])
+def test_on_the_wall_clock_the_second_option_gets_what_the_first_left(monkeypatch, first_took, second_share):
+    """A 2 s hint: the second card's search gets what is left after the first (an overrun is not
+    added to the caller's wait; time the first did not need is not wasted). Deterministic: equal halves."""
+    clock = [100.0]
+    shares = []
+
+    def fake_solve(*args, share, **kwargs):  # stands in for the search: takes `first_took` seconds
+        shares.append(share)
+        clock[0] += first_took
+        return Solution("unknown", None, None, [], None, None, None, first_took)
+
+    monkeypatch.setattr(api, "solve", fake_solve)
+    monkeypatch.setattr(api.time, "perf_counter", lambda: clock[0])
+    catalog, nursery, gnome, plan = seeded(8, seed=1)
+    request = {"side": "A", "path": {"start": 3, "moves": "DDDDDDD"}, "gnome": list(gnome),
+               "plan": {"border": plan.border, "path": plan.path, "companions": list(plan.companions)},
+               "today": nursery[:2], "future": nursery[2:]}
+    api.hint(request, catalog, control=SolveControl(time_limit_s=2.0))
+    assert shares == [pytest.approx(0.5), pytest.approx(second_share)]
+    shares.clear()
+    api.hint(request, catalog, control=SolveControl(time_limit_s=2.0, deterministic_limit=1.0))
+    assert shares == [0.5, 0.5]
