@@ -13,7 +13,7 @@ garden instead:
 - turn rule, for every tile i > 0 (free or kept) whose place does not already touch a kept tile
   placed before it: one of its border fields is covered by a free tile placed before it;
 - the garden touches the board's top and left edge (as the full model's symmetry breaking);
-- per scoring (n, k) and type: the same contiguous-area tree as the full model (`_tree_area`) over
+- per scoring (n, k) and type: the full model's contiguous-area trees (`post_scorings`) over
   the fields a kept tile before n holds (constant) or a free tile before n may cover;
 - objective >= the garden's points, and at least one free tile off its current place.
 
@@ -35,7 +35,7 @@ from typing import Sequence
 from ortools.sat.python import cp_model
 
 from solver.games.versailles.data import Catalog, Tile
-from solver.games.versailles.model import SoloModel, _tree_area, canonical_rotation, search_solver
+from solver.games.versailles.model import SoloModel, canonical_rotation, post_scorings, search_solver
 from solver.games.versailles.rules import Placement, border, footprint
 
 Cell = tuple[int, int]
@@ -147,31 +147,14 @@ def step_model(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, placeme
                 return None
             m.add_bool_or(alts)
 
-    jokers = set(catalog.joker_types)
+    def has_of(upto: int, counts: set[str], c: Cell) -> list:
+        if c in kept_owner:
+            return [1] if kept_owner[c] < upto and kept_code[c] in counts else []
+        return [lit for j in order if j < upto for lit, code in covering[j].get(c, ()) if code in counts]
+
     cells = [(x, y) for y in range(board) for x in range(board)]
-    terms = []
-    for upto, k in solo.checkpoints:
-        uses, members = [], []
-        counts_all = []
-        for t in catalog.garden_types:
-            counts = {t, *jokers}
-            available = sum(1 for tile in tiles[:upto] for code in tile.fields if code in counts)
-            counts_all.append(available)
-            if available == 0:
-                continue
-            has = {}
-            for c in cells:
-                if c in kept_owner:
-                    has[c] = [1] if kept_owner[c] < upto and kept_code[c] in counts else []
-                else:
-                    has[c] = [lit for j in order if j < upto for lit, code in covering[j].get(c, ()) if code in counts]
-            use = m.new_bool_var(f"use{upto}_{t}")
-            uses.append(use)
-            area = _tree_area(m, cells, has, use, available, f"a{upto}{t}")
-            members.extend(area.member.values())
-        m.add(sum(uses) <= k)
-        m.add(sum(members) <= sum(sorted(counts_all, reverse=True)[:k]))
-        terms.extend(members)
+    areas = post_scorings(m, tiles, catalog, solo.checkpoints, cells, has_of)
+    terms = [v for area in areas.values() for v in area.member.values()]
     objective = cp_model.LinearExpr.sum(terms)
     m.add(objective >= points)
     m.add_bool_or([lit.Not() for i in order for o, lit in zip(options[i], lits[i]) if o == at[i]])

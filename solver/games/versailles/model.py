@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -180,33 +180,43 @@ def build_solo_model(tiles: Sequence[Tile], catalog: Catalog, checkpoints: Seque
         m.add_bool_or([before[n][(0, y)] for y in range(board)])
         m.add_bool_or([before[n][(x, 0)] for x in range(board)])
 
-    jokers = set(catalog.joker_types)
-    objective_terms = []
-    regions = {}
-    areas: dict[tuple[int, str], AreaVars] = {}
-    for cp, (upto, k) in enumerate(checkpoints):
-        uses = []
-        for t in catalog.garden_types:
-            counts = {t, *jokers}
-            available = sum(1 for tile in tiles[:upto] for code in tile.fields if code in counts)
-            if available == 0:
-                continue
-            use = m.new_bool_var(f"use{cp}_{t}")
-            uses.append(use)
-            has = {c: [lit for j in range(upto) for lit, code in covering[j][c] if code in counts] for c in cells}
-            area = _tree_area(m, cells, has, use, available, f"a{cp}{t}")
-            areas[(cp, t)] = area
-            regions[(cp, t)] = area.member
-            objective_terms.extend(area.member.values())
-        m.add(sum(uses) <= k)
-        # the k largest areas cannot exceed the k largest field counts; stated so propagation sees it
-        counts = sorted((sum(1 for tile in tiles[:upto] for code in tile.fields if code in {t, *jokers})
-                         for t in catalog.garden_types), reverse=True)
-        m.add(sum(v for (c, _), z in regions.items() if c == cp for v in z.values()) <= sum(counts[:k]))
+    areas = post_scorings(m, tiles, catalog, checkpoints, cells,
+                          lambda upto, counts, c: [lit for j in range(upto) for lit, code in covering[j][c]
+                                                   if code in counts])
+    regions = {key: area.member for key, area in areas.items()}
+    objective_terms = [v for area in areas.values() for v in area.member.values()]
     objective = cp_model.LinearExpr.sum(objective_terms)
     m.maximize(objective)
     return SoloModel(m, board, offset, options, place, objective, tuple(tiles), regions,
                      before=before, areas=areas, checkpoints=tuple(checkpoints), catalog=catalog)
+
+
+def post_scorings(m: cp_model.CpModel, tiles: Sequence[Tile], catalog: Catalog,
+                  checkpoints: Sequence[tuple[int, int]], cells: list[Cell],
+                  has_of: Callable[[int, set[str], Cell], list]) -> dict[tuple[int, str], AreaVars]:
+    """The scorings' areas: per scoring cp = (n, k) and garden type t with fields among the first n
+    tiles, a contiguous area (`_tree_area`) over the fields that may hold a field counting for t
+    among the first n tiles (`has_of(n, codes, field)`: literals, or [1] for a field known to hold
+    one); at most k areas per scoring, and, stated so propagation sees it, their sizes within the k
+    largest field counts. Keyed (cp, t); the full model and the neighbourhood step model share it."""
+    jokers = set(catalog.joker_types)
+    areas: dict[tuple[int, str], AreaVars] = {}
+    for cp, (upto, k) in enumerate(checkpoints):
+        uses, totals = [], []
+        for t in catalog.garden_types:
+            counts = {t, *jokers}
+            available = sum(1 for tile in tiles[:upto] for code in tile.fields if code in counts)
+            totals.append(available)
+            if available == 0:
+                continue
+            use = m.new_bool_var(f"use{cp}_{t}")
+            uses.append(use)
+            has = {c: has_of(upto, counts, c) for c in cells}
+            areas[(cp, t)] = _tree_area(m, cells, has, use, available, f"a{cp}{t}")
+        m.add(sum(uses) <= k)
+        m.add(sum(v for (c, _), area in areas.items() if c == cp for v in area.member.values())
+              <= sum(sorted(totals, reverse=True)[:k]))
+    return areas
 
 
 ROOT_FIRST = True  # the root of each area tree is its first member in board order (set False to compare)

@@ -136,33 +136,35 @@ def improve(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement],
             most = max(0.05, min(step_work, budget.left(upto)))
             found, work = lns.run_step(step_model, budget.control, most, most if budget.deterministic else None)
             budget.work += work
-            if found is not None:
-                exact = solo_points(found, solo.catalog)
-                if exact >= points:
-                    placements, points = found, exact
-            continue
-        part = solo.model.clone()
-        part.clear_hints()
-        part.clear_assumptions()
-        moved = []
-        for i, p in enumerate(placements):
-            want = (p.x + solo.offset[0], p.y + solo.offset[1], canonical_rotation(tiles[i], p.rotation))
-            lits = [lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want]
-            if len(lits) != 1:
-                raise ModelMismatch(f"neighbourhood search: placements[{i}] is not an option of the model")
-            if i in free:
-                moved.append(lits[0])
-            else:
-                part.add(lits[0] == 1)
-        part.add(sum(moved) <= len(moved) - 1)
-        part.add(solo.objective >= points)
-        step = budget.run(dataclasses.replace(solo, model=part), tiles, min(step_work, budget.left(upto)),
-                          workers=1)
-        if step.placements is not None:
-            exact = solo_points(step.placements, solo.catalog)
+        else:
+            found = _copy_step(solo, tiles, placements, free, points, budget, min(step_work, budget.left(upto)))
+        if found is not None:
+            exact = solo_points(found, solo.catalog)
             if exact >= points:
-                placements, points = step.placements, exact
+                placements, points = found, exact
     return placements, points
+
+
+def _copy_step(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], free: set[int], points: int,
+               budget: Budget, most: float) -> list[Placement] | None:
+    """One neighbourhood step on a copy of the full model with the tiles not in `free` fixed, the
+    objective >= `points` and at least one free tile moved: the garden found, or None."""
+    part = solo.model.clone()
+    part.clear_hints()
+    part.clear_assumptions()
+    moved = []
+    for i, p in enumerate(placements):
+        want = (p.x + solo.offset[0], p.y + solo.offset[1], canonical_rotation(tiles[i], p.rotation))
+        lits = [lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want]
+        if len(lits) != 1:
+            raise ModelMismatch(f"neighbourhood search: placements[{i}] is not an option of the model")
+        if i in free:
+            moved.append(lits[0])
+        else:
+            part.add(lits[0] == 1)
+    part.add(sum(moved) <= len(moved) - 1)
+    part.add(solo.objective >= points)
+    return budget.run(dataclasses.replace(solo, model=part), tiles, most, workers=1).placements
 
 
 def _holding_lost_fields(tiles: Sequence[Tile], placements: Sequence[Placement], catalog: Catalog,
