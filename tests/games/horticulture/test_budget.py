@@ -5,14 +5,12 @@ Before the budget keeping (floors such as max(0.5, ...), model-building steps ru
 32 cards at work 0.1 used 0.63 units in one solve and 1.20 in a hint; work 1 used 1.39 and 1.95."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from bench.horticulture_optimal import instance as bench_instance
 from solver.core.solve import SolveControl
 from solver.games.horticulture import api
-from solver.games.horticulture.data import default_catalog
-from solver.games.horticulture.garden import PathDrawing, Plan
+from solver.games.horticulture.garden import PathDrawing
 from solver.games.horticulture.model import DaySpec, Solution
 from solver.games.horticulture.optimiser import solve
 
@@ -36,13 +34,9 @@ class Recording(SolveControl):
 
 
 def seeded(cards: int, seed: int = 0):
-    catalog = default_catalog()
-    rng = random.Random(seed)
-    nursery = rng.sample(sorted(catalog.deck.cards), cards)
-    kinds = list(catalog.plants)
-    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
-    gnome = (rng.randrange(6), rng.randrange(7))
-    return catalog, nursery, gnome, plan
+    """The benchmark's seeded deck, plan and gnome (`bench/horticulture_optimal.py`), nursery in order."""
+    catalog, days, gnome, plan = bench_instance(seed, cards)
+    return catalog, [c for d in days for c in d.options], gnome, plan
 
 
 @pytest.mark.parametrize("cards, work, share", [(8, 0.1, 1.0), (32, 0.5, 1.0), (32, 0.6, 0.5)])
