@@ -417,21 +417,15 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     cut_share = COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
     cut_cards = None  # the cut step's card choice (reaches its bound in the count relaxation with cuts)
     as_count = cut_share > 0 and COUNT_CUT_CARDS
-    if as_count:
-        # the count step with the cuts (hinted with COUNT_CUT_HINT): its cards and its bound
-        count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
-                                  count_cuts=BOUND_CUTS)
-        if hint is not None and COUNT_CUT_HINT:
-            for var, value in count.assignment(*hint):
-                count.m.add_hint(var, value)
-        # COUNT_CUT_SPLIT: the count step's share only; the unhinted cut step follows when it is not proven
-        share = COUNT_SHARE + (0.0 if COUNT_CUT_SPLIT else cut_share)
-    else:
-        count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count")
-        if hint is not None and COUNT_GREEDY_HINT:  # the count search starts from the greedy game's cards and garden
-            for var, value in count.assignment(*hint):
-                count.m.add_hint(var, value)
-        share = COUNT_SHARE
+    # as_count: the count step with the cuts (hinted with COUNT_CUT_HINT) gives the cards and the bound;
+    # with COUNT_CUT_SPLIT it keeps the count step's share, and the unhinted cut step follows when it is
+    # not proven. Otherwise the plain count step, starting from the greedy game with COUNT_GREEDY_HINT.
+    count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
+                              count_cuts=BOUND_CUTS if as_count else None)
+    if hint is not None and (COUNT_CUT_HINT if as_count else COUNT_GREEDY_HINT):
+        for var, value in count.assignment(*hint):
+            count.m.add_hint(var, value)
+    share = COUNT_SHARE + (cut_share if as_count and not COUNT_CUT_SPLIT else 0.0)
     st, sc = control.solve(count.m, _solver(control, grant(budget * share) or minimum, linearization=2))
     spent = meter.add(sc)
     log.debug("count relaxation%s: %s bound %s after %.2f", " (cuts)" if as_count else "",
