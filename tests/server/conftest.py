@@ -100,6 +100,8 @@ def cancel_a_search(start_server, game: str, service: str, engine_solve, stub_cl
     wait_until(lambda: controls[0].cancelled)
     # Model building does not watch the control, the search does: the slot is back long before the cap.
     wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=60)
-    calls = srv.runtime.metrics.calls
-    assert calls.labels(f"/gardens.v1.{service}/SolveOptimal", "CANCELLED")._value.get() == 1
+    # the interceptor records the call after the handler has given its slot back: wait for it too
+    cancelled = srv.runtime.metrics.calls.labels(f"/gardens.v1.{service}/SolveOptimal", "CANCELLED")
+    wait_until(lambda: cancelled._value.get() >= 1)
+    assert cancelled._value.get() == 1
     return stub
