@@ -9,14 +9,11 @@ from solver.core.solve import SolveControl
 from solver.games.gardeners import api
 from solver.games.gardeners.modes import MODES
 
+from .files import read_garden, read_json
+
 
 def _ids(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()] if text else []
-
-
-def _load(path: str):
-    with (sys.stdin if path == "-" else open(path)) as f:
-        return json.load(f)
 
 
 def _common(p: argparse.ArgumentParser, cards_required: bool = True) -> None:
@@ -56,10 +53,11 @@ def _out(args, data: dict, text: str) -> None:
 
 
 def cmd_check(args) -> int:
-    remote = _remote(args, "CheckGarden", {"garden": _load(args.garden), "card_ids": _ids(args.cards)})
+    garden = read_garden(args.garden)  # once: `-` reads stdin
+    remote = _remote(args, "CheckGarden", {"garden": garden, "card_ids": _ids(args.cards)})
     if remote is not None:
         return remote
-    report = api.check_garden(_load(args.garden), _ids(args.cards), args.mode, args.catalog, args.card_file)
+    report = api.check_garden(garden, _ids(args.cards), args.mode, args.catalog, args.card_file)
     data = {"complete": report.complete, "valid": report.valid, "verdicts": [
         {"card": v.card_id, "status": v.status, "cells": [list(c) for c in v.cells], "reason": v.reason}
         for v in report.verdicts]}
@@ -114,10 +112,11 @@ def cmd_count(args) -> int:
 
 
 def cmd_closest(args) -> int:
-    remote = _remote(args, "ClosestSolution", {"garden": _load(args.garden), "card_ids": _ids(args.cards)})
+    garden = read_garden(args.garden)  # once: `-` reads stdin
+    remote = _remote(args, "ClosestSolution", {"garden": garden, "card_ids": _ids(args.cards)})
     if remote is not None:
         return remote
-    r = api.closest_solution(_load(args.garden), _ids(args.cards), args.mode, _control(args), args.catalog,
+    r = api.closest_solution(garden, _ids(args.cards), args.mode, _control(args), args.catalog,
                              args.card_file)
     data = {"verdict": r.verdict, "kept": r.kept, "changed": r.changed, "bound": r.bound,
             "garden": r.garden.to_dict() if r.garden else None}
@@ -146,7 +145,7 @@ def cmd_cards(args) -> int:
 
 
 def cmd_moves(args) -> int:
-    state = _load(args.state)
+    state = read_json(args.state)
     if args.move:
         v = api.validate_move(state, json.loads(args.move), args.catalog)
         _out(args, {"legal": v.legal, "reason": v.reason}, "legal" if v.legal else f"illegal: {v.reason}")

@@ -3,20 +3,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from solver.core.solve import SolveControl
 from solver.games.gardeners import api
 from solver.games.gardeners.modes import MODES
 
+from .files import read_garden, read_json
+
 
 def _ids(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
-
-
-def _load(path: str):
-    with (sys.stdin if path == "-" else open(path)) as f:
-        return json.load(f)
 
 
 def _print(args, data: dict, text: str) -> None:
@@ -33,7 +29,7 @@ def _common(p: argparse.ArgumentParser, garden: bool = True) -> None:
 
 
 def cmd_progress(args) -> int:
-    r = api.check_progress(_load(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit),
+    r = api.check_progress(read_garden(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit),
                            floating=args.floating)
     data = {"completable": r.completable, "shift": list(r.shift) if r.shift else None, "cards": [
         {"card": c.card_id, "status": c.status, "cells": [list(x) for x in c.cells], "reason": c.reason}
@@ -48,11 +44,11 @@ def cmd_progress(args) -> int:
 def cmd_hint(args) -> int:
     if args.supplies:
         from solver.games.gardeners import supplies
-        h = supplies.hint(_load(args.garden), _ids(args.cards), args.mode, _load(args.supplies), args.player,
+        h = supplies.hint(read_garden(args.garden), _ids(args.cards), args.mode, read_json(args.supplies), args.player,
                           rules=args.rules, removal_rules=not args.free_removal, control=SolveControl(args.time_limit),
                           floating=args.floating)
     else:
-        h = api.hint(_load(args.garden), _ids(args.cards), args.mode, rules=args.rules,
+        h = api.hint(read_garden(args.garden), _ids(args.cards), args.mode, rules=args.rules,
                      removal_rules=not args.free_removal, control=SolveControl(args.time_limit), floating=args.floating)
     view = h.at_level(args.level)
     if view.get("move") is not None:
@@ -69,7 +65,7 @@ def cmd_hint(args) -> int:
 
 
 def cmd_repair(args) -> int:
-    r = api.repair(_load(args.garden), _ids(args.cards), args.mode, removal_rules=args.removal_rules,
+    r = api.repair(read_garden(args.garden), _ids(args.cards), args.mode, removal_rules=args.removal_rules,
                    control=SolveControl(args.time_limit), floating=args.floating)
     data = {"verdict": r.verdict, "remove": [list(c) for c in r.remove], "removals_bound": r.bound,
             "witness": r.witness.to_dict() if r.witness else None}
@@ -78,7 +74,7 @@ def cmd_repair(args) -> int:
 
 
 def cmd_forced(args) -> int:
-    r = api.forced_placements(_load(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit))
+    r = api.forced_placements(read_garden(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit))
     data = {"verdict": r.verdict, "forced": [{"cell": list(f.cell), "tiles": list(f.tiles),
                                               "rotations": {k: list(v) for k, v in f.rotations.items()}}
                                              for f in r.cells], "undecided": [list(c) for c in r.undecided]}
@@ -88,7 +84,7 @@ def cmd_forced(args) -> int:
 
 
 def cmd_deduce(args) -> int:
-    trials = _load(args.trials)
+    trials = read_json(args.trials)
     r = api.deduce_card(args.kind, trials, args.mode)
     data = {"candidates": [c.id for c in r.candidates]}
     text = f"candidates: {', '.join(c.id for c in r.candidates) or 'none'}"

@@ -3,17 +3,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from solver.games.horticulture import api
 from solver.games.horticulture.data import default_catalog, load_catalog
 
+from .files import read_json
+
 LETTERS = {"topiary": "T", "turnip": "U", "carrot": "C", "sweet_potato": "S", "flower": "F", "berry": "B"}
-
-
-def _load(path: str) -> dict:
-    with (sys.stdin if path == "-" else open(path, encoding="utf-8")) as f:
-        return json.load(f)
 
 
 def _catalog(args):
@@ -65,7 +61,7 @@ def _print(args, data: dict, text: str | None = None) -> None:
 
 
 def cmd_path(args) -> int:
-    out = api.validate_path(_load(args.file), _catalog(args))
+    out = api.validate_path(read_json(args.file), _catalog(args))
     lines = ["legal" if out["legal"] else "not legal"]
     lines += [f"  {v['where']}: {v['reason']}" for v in out["violations"]]
     if out["next_directions"]:
@@ -75,7 +71,7 @@ def cmd_path(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    req = _load(args.file)
+    req = read_json(args.file)
     out = api.validate(req, _catalog(args))
     lines = ["legal" if out["legal"] else "not legal"] + [f"  {v['where']}: {v['reason']}" for v in out["violations"]]
     if "score" in out:
@@ -92,7 +88,7 @@ def _score_text(s: dict) -> str:
 
 
 def cmd_score(args) -> int:
-    out = api.score(_load(args.file), _catalog(args))
+    out = api.score(read_json(args.file), _catalog(args))
     _print(args, out, _score_text(out))
     return 0
 
@@ -128,7 +124,7 @@ def _limits(args, req: dict) -> dict:
 
 def cmd_solve(args) -> int:
     cat = _catalog(args)
-    req = _limits(args, _load(args.file))
+    req = _limits(args, read_json(args.file))
     out = api.solve_optimal(req, cat)
     _print(args, out, _solution_text(req, out, cat))
     return 0 if out["status"] in ("optimal", "feasible") else 3
@@ -136,14 +132,14 @@ def cmd_solve(args) -> int:
 
 def cmd_best_plan(args) -> int:
     cat = _catalog(args)
-    req = _limits(args, _load(args.file))
+    req = _limits(args, read_json(args.file))
     out = api.best_plan(req, cat)
     _print(args, out, _solution_text(req, out, cat))
     return 0 if out["status"] in ("optimal", "feasible") else 3
 
 
 def cmd_hint(args) -> int:
-    req = _limits(args, _load(args.file))
+    req = _limits(args, read_json(args.file))
     out = api.hint(req, _catalog(args))
     key = out["ranked_by"]
     lines = [f"ranked by {key.replace('_', ' ')}"]

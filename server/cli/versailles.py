@@ -3,19 +3,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from solver.games.versailles import api
 from solver.games.versailles.data import default_catalog, load_catalog
 from solver.games.versailles.rules import parse_placement, placed_fields
 
-
-def _load(path: str):
-    with (sys.stdin if path == "-" else open(path, encoding="utf-8")) as f:
-        try:
-            return json.load(f)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}: not valid JSON ({exc})") from None
+from .files import read_json
 
 
 def render(placements: list, data: str | None) -> str:
@@ -37,14 +30,14 @@ def _print(args, data: dict, text: str | None = None) -> None:
 
 
 def cmd_validate(args) -> int:
-    out = api.validate(_load(args.file), args.data)
+    out = api.validate(read_json(args.file), args.data)
     lines = ["legal" if out["valid"] else "not legal"] + [f"  {v['field']}: {v['reason']}" for v in out["violations"]]
     _print(args, out, "\n".join(lines))
     return 0 if out["valid"] else 1
 
 
 def cmd_score(args) -> int:
-    garden = _load(args.file)
+    garden = read_json(args.file)
     out = api.score(garden, args.data)
     placements = garden.get("placements") if isinstance(garden, dict) else garden
     text = "\n".join([render(placements, args.data),
@@ -57,7 +50,7 @@ def cmd_score(args) -> int:
 
 
 def cmd_score_game(args) -> int:
-    out = api.score_game(_load(args.file), args.data)
+    out = api.score_game(read_json(args.file), args.data)
     lines = []
     for name, r in out["players"].items():
         inter = r["intermediate"]["total"] if r["intermediate"] else "-"
@@ -72,7 +65,7 @@ def cmd_score_game(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    req = _load(args.file)
+    req = read_json(args.file)
     tiles = req.get("tiles") if isinstance(req, dict) else req
     out = api.solve_optimal(tiles, args.time_limit, args.seed, args.board, args.data)
     if out["status"] == "optimal":
@@ -89,7 +82,7 @@ def cmd_solve(args) -> int:
 
 
 def cmd_hint(args) -> int:
-    req = _load(args.file)
+    req = read_json(args.file)
     garden = req.get("garden", req) if isinstance(req, dict) else req
     upcoming = [int(t) for t in args.upcoming.split(",")] if args.upcoming else None
     out = api.hint(garden, args.tile, upcoming, args.time_limit, args.seed, args.top, args.data)

@@ -62,6 +62,13 @@ def parse_garden(doc, catalog: Catalog, mode: Mode | None = None) -> Garden:
     """
     if not isinstance(doc, dict):
         raise InputError("garden", "a garden is an object with 'size' and 'placements'", type(doc).__name__)
+    unknown = [key for key in doc if key not in ("size", "placements")]
+    if unknown:
+        # an error, not ignored: {"garden": {...}, ...} (an answer document) would read as an empty garden
+        key = "garden" if "garden" in unknown else unknown[0]
+        hint = "; this looks like an answer document: pass its 'garden'" if key == "garden" else ""
+        value = doc[key] if not isinstance(doc[key], (dict, list)) else type(doc[key]).__name__
+        raise InputError(str(key), f"unknown field: a garden has 'size' and 'placements'{hint}", value)
     size = doc.get("size", mode.size if mode else None)
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
         raise InputError("size", f"must be an integer from 1 to {MAX_SIZE}", size)

@@ -41,3 +41,24 @@ def test_count_and_closest(capsys, tmp_path):
     path.write_text(json.dumps(garden))
     assert main(["closest", str(path), "--cards", "S08", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["changed"] == 0
+
+
+def test_check_reads_a_solve_answer_from_stdin(capsys, monkeypatch):
+    """`gardens solve --json | gardens check -`: the answer document is read as its garden (it was
+    read as an empty garden: every card "open", "not complete yet")."""
+    import io
+
+    assert main(["solve", "--cards", "A1,B2", "--mode", "training-b", "--json"]) == 0
+    answer = capsys.readouterr().out
+    assert "verdict" in json.loads(answer)
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer))
+    assert main(["check", "-", "--cards", "A1,B2", "--mode", "training-b"]) == 0
+    assert "His Majesty is thrilled!" in capsys.readouterr().out
+
+
+def test_a_garden_with_an_unknown_field_is_an_error_naming_it(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"size": 6, "placement": []}))
+    assert main(["check", str(bad), "--cards", "A1"]) == 2
+    err = capsys.readouterr().err
+    assert "placement" in err and "unknown field" in err

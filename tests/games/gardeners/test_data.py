@@ -84,3 +84,16 @@ def test_unknown_and_repeated_card_ids():
     with pytest.raises(InputError) as err:
         deck.resolve(["A1", "A1"])
     assert err.value.field == "card_ids[1]"
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"size": 6, "placement": []}, "placement"),
+    ({"verdict": "solvable", "garden": {"size": 6, "placements": []}}, "garden"),
+])
+def test_a_garden_with_an_unknown_field_is_rejected(doc, field):
+    """Unknown keys used to be ignored: an answer document read as an empty garden."""
+    from solver.games.gardeners.garden import parse_garden
+
+    with pytest.raises(InputError) as err:
+        parse_garden(doc, load_catalog())
+    assert err.value.field == field
