@@ -227,7 +227,7 @@ def check_decree(public: dict, answer: dict, garden_doc) -> dict:
     garden = parse_garden(garden_doc, load_catalog(), MODES[public["mode"]])
     report = check(garden, cards)
     return {"correct": report.valid, "complete": report.complete,
-            "verdicts": [{"card_id": v.card_id, "status": v.status, "reason": v.reason,
+            "verdicts": [{"card_id": v.card_id, "kind": v.kind, "status": v.status, "reason": v.reason,
                           "cells": [list(c) for c in v.cells]} for v in report.verdicts]}
 
 

@@ -106,6 +106,7 @@ def test_decree_answers(open_stub, db):
     ok = open_stub.CheckAnswer(pb.CheckAnswerRequest(puzzle_id=puzzle.id, garden=garden), timeout=TIMEOUT)
     assert ok.correct and ok.outcome == pb.ANSWER_OUTCOME_CORRECT
     assert [v.card_id for v in ok.verdicts] == list(puzzle.gardeners_decree.card_ids)
+    assert all(v.kind for v in ok.verdicts)  # the card's kind, as CheckGarden gives it (was left empty)
     partial = common_pb2.Garden(size=6, placements=garden.placements[:-1])
     bad = open_stub.CheckAnswer(pb.CheckAnswerRequest(puzzle_id=puzzle.id, garden=partial), timeout=TIMEOUT)
     assert not bad.correct and bad.outcome == pb.ANSWER_OUTCOME_INCOMPLETE
