@@ -113,7 +113,7 @@ def _set(msg, field: d.FieldDescriptor, draw, depth: int) -> None:
         return
     if _repeated(field):
         target = getattr(msg, field.name)
-        for _ in range(draw(st.integers(0, 3 if depth else 6))):
+        for _ in range(draw(st.integers(0, 3 if depth > 1 else 8))):
             if field.message_type is None:
                 target.append(draw(scalar(field)))
             else:
