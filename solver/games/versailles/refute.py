@@ -1,0 +1,283 @@
+"""Refuting garden values above the best found: can the scored types' fields be joined at all?
+
+A solo garden worth T or more picks, at each scoring, k types whose largest areas sum to T or
+more; so for that choice ("plan", see `solo.type_plans`) with field counts summing to c >= T,
+at most c - T of the chosen types' fields lie outside their type's largest area. `arrangeable`
+decides, for one plan and such a loss budget, whether ANY arrangement of the tiles on the
+unbounded plane (no overlap) meets it, ignoring the placement order and the rule that every
+tile touches the garden. Every legal garden is such an arrangement, so "no arrangement" refutes
+the plan for every garden on every board; when every plan with c >= T is refuted, no garden
+scores T (`refute_above`).
+
+The search (pure Python, no CP-SAT): a *requirement* is (tiles of the scoring, type): all
+fields counting for the type (its own or a Joker) on those tiles should form one area. Tiles
+are placed one at a time next to what is placed; the search picks a requirement's area that can
+still grow (its open neighbour fields: empty and not excluded for that requirement) with fewest
+open fields, and branches on its first open field f: either a field counting for the type, of
+one of the scoring's unplaced tiles, covers f (every tile, distinct turn and field of the tile
+that fits), or f is excluded for the requirement from then on. The two branches partition the
+arrangements, so nothing is lost. An area with no open field is closed: it never grows (its
+neighbour fields are either covered by what is placed, or excluded). With d closed areas of a
+requirement of sizes s_1..s_d, the fields it loses are at least min(count - max s, sum s)
+(either one of them is the largest area and the rest of the count is lost, or every one of them
+is lost). When no area can grow and tiles with requirement fields are left, those tiles touch
+no open field of what is placed, so placing them far away keeps every area as it is: the search
+restarts with one of them as a new root far away (all turns). The first root keeps its printed
+turn (turning a whole arrangement keeps every area). Two unplaced tiles with the same layout
+and the same scorings are interchangeable when the order is ignored; only the first is tried.
+
+Tiles with no field counting for any requirement are left out (they cannot join anything).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations, product
+from typing import Sequence
+
+from solver.games.versailles.data import Catalog, Tile
+from solver.games.versailles.rules import distinct_rotations
+from solver.games.versailles.scoring import solo_checkpoints
+
+Cell = tuple[int, int]
+OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))  # footprint order: TL, TR, BL, BR
+FAR = 1000  # a new root's offset: farther than any arrangement of the tiles reaches
+
+
+class NodeLimit(Exception):
+    pass
+
+
+@dataclass
+class Outcome:
+    status: str  # "infeasible" (proved: no arrangement), "feasible" (one found) or "unknown" (node limit)
+    nodes: int
+    arrangement: dict[int, tuple[int, int, int]] | None = None  # tile index -> (x, y, rotation)
+    lost: int | None = None  # fields lost by the arrangement found
+
+
+@dataclass
+class _Req:
+    tiles: frozenset[int]
+    codes: frozenset[str]
+    count: int
+    excluded: set[Cell] = field(default_factory=set)
+
+
+def _nbrs(c: Cell):
+    x, y = c
+    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+
+
+def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
+                node_limit: int | None = 200_000, ordered: bool = True) -> Outcome:
+    """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
+    ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
+    on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
+    for why "infeasible" is a proof. `node_limit` caps the search (then "unknown")."""
+    jokers = frozenset(catalog.joker_types)
+    reqs = []
+    for upto, t in requirements:
+        codes = frozenset({t}) | jokers
+        count = sum(1 for tile in tiles[:upto] for code in tile.fields if code in codes)
+        if count:
+            reqs.append(_Req(frozenset(range(upto)), codes, count))
+    relevant = [i for i, tile in enumerate(tiles)
+                if any(i in r.tiles and code in r.codes for r in reqs for code in tile.fields)]
+    layouts = {i: [(r, tiles[i].oriented(r)) for r in distinct_rotations(tiles[i])] for i in relevant}
+    # equal tiles are interchangeable only when the order does not count
+    signature = {i: (tiles[i].fields, tuple(i in r.tiles for r in reqs), i if ordered else None) for i in relevant}
+    # tiles before which every tile takes part: only they can be held to the touching rule (a left
+    # out tile, placed anywhere, might be the one they touch)
+    early = set()
+    for i in range(len(tiles)):
+        if i not in relevant:
+            break
+        early.add(i)
+    occ: dict[Cell, tuple[int, str]] = {}
+    placed: dict[int, tuple[int, int, int]] = {}
+    nodes = 0
+    roots = 0
+
+    def fits(i: int, x: int, y: int, layout) -> bool:
+        for (dx, dy), code in zip(OFFSETS, layout):
+            c = (x + dx, y + dy)
+            if c in occ:
+                return False
+            for r in reqs:
+                if code in r.codes and i in r.tiles and c in r.excluded:
+                    return False
+        return True
+
+    def put(i: int, x: int, y: int, rot: int, layout) -> None:
+        placed[i] = (x, y, rot)
+        for (dx, dy), code in zip(OFFSETS, layout):
+            occ[(x + dx, y + dy)] = (i, code)
+
+    def take(i: int) -> None:
+        x, y, _ = placed.pop(i)
+        for dx, dy in OFFSETS:
+            del occ[(x + dx, y + dy)]
+
+    def stranded(i: int) -> bool:
+        # tile i can no longer touch a tile placed before it: every neighbour field is covered, by later tiles
+        x, y, _ = placed[i]
+        for c in ((x - 1, y), (x - 1, y + 1), (x + 2, y), (x + 2, y + 1), (x, y - 1), (x + 1, y - 1),
+                  (x, y + 2), (x + 1, y + 2)):
+            j = occ.get(c)
+            if j is None or j[0] < i:
+                return False
+        return True
+
+    def touches_earlier(i: int) -> bool:
+        x, y, _ = placed[i]
+        return any(occ.get(c, (len(tiles),))[0] < i
+                   for c in ((x - 1, y), (x - 1, y + 1), (x + 2, y), (x + 2, y + 1), (x, y - 1), (x + 1, y - 1),
+                             (x, y + 2), (x + 1, y + 2)))
+
+    def fillable(r: _Req, f: Cell) -> bool:
+        # some unplaced tile of the requirement's scoring can put a field counting for it on f
+        for i in relevant:
+            if i in placed or i not in r.tiles:
+                continue
+            for rot, layout in layouts[i]:
+                for (dx, dy), code in zip(OFFSETS, layout):
+                    if code in r.codes and fits(i, f[0] - dx, f[1] - dy, layout):
+                        return True
+        return False
+
+    def areas(r: _Req) -> list[set[Cell]]:
+        mine = {c for c, (i, code) in occ.items() if i in r.tiles and code in r.codes}
+        out = []
+        while mine:
+            start = mine.pop()
+            comp = {start}
+            stack = [start]
+            while stack:
+                for d in _nbrs(stack.pop()):
+                    if d in mine:
+                        mine.discard(d)
+                        comp.add(d)
+                        stack.append(d)
+            out.append(comp)
+        return out
+
+    def lost_at_least(r: _Req, closed: list[int]) -> int:
+        if not closed:
+            return 0
+        return min(r.count - max(closed), sum(closed))
+
+    def rec() -> bool:
+        nonlocal nodes, roots
+        nodes += 1
+        if node_limit is not None and nodes > node_limit:
+            raise NodeLimit
+        total_lost = 0
+        pick = None  # (open fields, requirement, first open field)
+        for r in reqs:
+            closed = []
+            for comp in areas(r):
+                if len(comp) == r.count:
+                    continue
+                open_ = sorted(d for d in {d for c in comp for d in _nbrs(c) if d not in occ and d not in r.excluded}
+                               if fillable(r, d))
+                if not open_:
+                    closed.append(len(comp))
+                elif pick is None or len(open_) < pick[0]:
+                    pick = (len(open_), r, open_[0])
+            total_lost += lost_at_least(r, closed)
+            if total_lost > loss:
+                return False
+        if ordered and any(i and i in early and stranded(i) for i in placed):
+            return False
+        if pick is None:
+            rest = [i for i in relevant if i not in placed]
+            if not rest:
+                # every requirement's areas are final and the loss is within budget
+                return not (ordered and roots == 0 and any(i and i in early and not touches_earlier(i) for i in placed))
+            i = rest[0]
+            roots += 1
+            base = FAR * roots
+            for rot, layout in layouts[i]:
+                put(i, base, base, rot, layout)
+                if rec():
+                    return True
+                take(i)
+            roots -= 1
+            return False
+        _, r, f = pick
+        tried = set()
+        for i in relevant:
+            if i in placed or i not in r.tiles or signature[i] in tried:
+                continue
+            tried.add(signature[i])
+            for rot, layout in layouts[i]:
+                for (dx, dy), code in zip(OFFSETS, layout):
+                    if code not in r.codes:
+                        continue
+                    x, y = f[0] - dx, f[1] - dy
+                    if not fits(i, x, y, layout):
+                        continue
+                    put(i, x, y, rot, layout)
+                    if rec():
+                        return True
+                    take(i)
+        r.excluded.add(f)
+        try:
+            if rec():
+                return True
+        finally:
+            r.excluded.discard(f)
+        return False
+
+    if not reqs:
+        return Outcome("feasible", 0, {}, 0)
+    first = relevant[0]
+    try:
+        put(first, 0, 0, 0, tiles[first].oriented(0))
+        ok = rec()
+    except NodeLimit:
+        return Outcome("unknown", nodes)
+    if not ok:
+        return Outcome("infeasible", nodes)
+    found = dict(placed)
+    lost = 0
+    for r in reqs:
+        comps = areas(r)
+        lost += r.count - max((len(c) for c in comps), default=0)
+    return Outcome("feasible", nodes, found, lost)
+
+
+def plans(tiles: Sequence[Tile], catalog: Catalog) -> list[tuple[int, tuple[tuple[str, ...], ...]]]:
+    """Every choice of scored types (one k-set per scoring) with its counting bound, largest first."""
+    jokers = set(catalog.joker_types)
+    per = []
+    for upto, k in solo_checkpoints(len(tiles), catalog):
+        counts = {t: sum(1 for tile in tiles[:upto] for code in tile.fields if code == t or code in jokers)
+                  for t in catalog.garden_types}
+        present = [t for t in catalog.garden_types if counts[t]]
+        per.append([(sum(counts[t] for t in ch), ch) for ch in combinations(present, min(k, len(present)))])
+    out = [(sum(c for c, _ in combo), tuple(ch for _, ch in combo)) for combo in product(*per)]
+    out.sort(key=lambda p: -p[0])
+    return out
+
+
+def refute_above(tiles: Sequence[Tile], catalog: Catalog, target: int, node_limit: int | None = 200_000,
+                 ) -> tuple[bool, int, list]:
+    """Is every garden of `tiles` worth less than `target`? For each plan whose counting bound
+    reaches `target`, `arrangeable` with loss = bound - target. Returns (all refuted, nodes,
+    [(plan, outcome status)]); True is a proof (module doc), False means a plan stayed open."""
+    checkpoints = solo_checkpoints(len(tiles), catalog)
+    nodes = 0
+    report = []
+    ok = True
+    for count, chosen in plans(tiles, catalog):
+        if count < target:
+            break
+        reqs = [(checkpoints[cp][0], t) for cp, types in enumerate(chosen) for t in types]
+        out = arrangeable(tiles, catalog, reqs, count - target, node_limit)
+        nodes += out.nodes
+        report.append((chosen, out.status))
+        if out.status != "infeasible":
+            ok = False
+            break
+    return ok, nodes, report

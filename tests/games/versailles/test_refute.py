@@ -1,0 +1,77 @@
+"""The refutation search (refute.py) against the exhaustive oracle: it never refutes a value some
+legal garden reaches, its arrangements meet what they claim, and it refutes what is unreachable."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from solver.games.versailles.data import default_catalog
+from solver.games.versailles.refute import arrangeable, plans, refute_above
+from solver.games.versailles.rules import Placement, placed_fields
+from solver.games.versailles.scoring import largest_area_fields, solo_checkpoints
+from solver.games.versailles.solo import counting_bound
+
+from .helpers import catalog_with
+from .test_model import oracle
+
+CAT = default_catalog()
+TILE_IDS = sorted(CAT.tiles)
+# a stage of 2 tiles: 3 tiles are scored twice (2 largest after tile 2, 3 largest after tile 3),
+# the 8-tile shape in small
+TWO_STAGE = dataclasses.replace(CAT, setup=dataclasses.replace(CAT.setup, rounds_per_stage=2))
+
+
+def _loss(tiles, cat, arrangement, requirements) -> int:
+    """Fields of the required types outside their largest area, by the pure scorer."""
+    jokers = set(cat.joker_types)
+    lost = 0
+    for upto, t in requirements:
+        fields = {}
+        for i in range(upto):
+            if i in arrangement:
+                fields.update(placed_fields(tiles[i], Placement(tiles[i].id, *arrangement[i])))
+        counts = {t, *jokers}
+        total = sum(1 for tile in tiles[:upto] for code in tile.fields if code in counts)
+        lost += total - len(largest_area_fields(fields, counts))
+    return lost
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("cat", [CAT, TWO_STAGE], ids=["one scoring", "two scorings"])
+def test_never_refutes_a_reachable_value(seed, cat):
+    tiles = [cat.tiles[i] for i in random.Random(300 + seed).sample(TILE_IDS, 3)]
+    best = oracle(tiles, cat)
+    bound = counting_bound(tiles, cat)
+    assert not refute_above(tiles, cat, best, node_limit=None)[0]
+    # above the optimum it may prove or not, but an answer must be final (no node limit)
+    for target in range(best + 1, bound + 1):
+        ok, _, report = refute_above(tiles, cat, target, node_limit=None)
+        assert all(status in ("infeasible", "feasible") for _, status in report)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_arrangements_found_meet_their_loss(seed):
+    tiles = [TWO_STAGE.tiles[i] for i in random.Random(400 + seed).sample(TILE_IDS, 3)]
+    checkpoints = solo_checkpoints(3, TWO_STAGE)
+    for count, chosen in plans(tiles, TWO_STAGE)[:4]:
+        reqs = [(checkpoints[cp][0], t) for cp, types in enumerate(chosen) for t in types]
+        for loss in range(3):
+            for ordered in (True, False):
+                out = arrangeable(tiles, TWO_STAGE, reqs, loss, node_limit=None, ordered=ordered)
+                if out.status == "feasible":
+                    assert out.lost == _loss(tiles, TWO_STAGE, out.arrangement, reqs) <= loss
+                    cells = [c for i, (x, y, _) in out.arrangement.items() for c in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1))]
+                    assert len(cells) == len(set(cells))  # no overlap
+
+
+def test_refutes_the_diagonal_pair_and_not_the_straight_one():
+    diagonal = catalog_with({1: ("GB", "BG"), 2: ("GB", "BG")})
+    tiles = [diagonal.tiles[1], diagonal.tiles[2]]
+    best = oracle(tiles, diagonal)
+    assert best < 8
+    assert refute_above(tiles, diagonal, 8, node_limit=None)[0]
+    assert not refute_above(tiles, diagonal, best, node_limit=None)[0]
+    straight = catalog_with({1: ("GG", "BB"), 2: ("GG", "BB")})
+    assert not refute_above([straight.tiles[1], straight.tiles[2]], straight, 8, node_limit=None)[0]
