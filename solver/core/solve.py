@@ -1,6 +1,7 @@
 """Running CP-SAT under a limit that callers (a gRPC deadline, a cancelled client) can cut short."""
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass, field
 
@@ -28,6 +29,22 @@ class SolveControl:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _running: set = field(default_factory=set, repr=False)
     _cancelled: bool = field(default=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # a bad limit is the caller's error, said at once: a negative or NaN limit used to make every
+        # search answer "unknown" without trying, and 2^31 as a seed failed inside CP-SAT
+        def number(v) -> bool:
+            return not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v)
+        if not number(self.time_limit_s) or self.time_limit_s <= 0:
+            raise ValueError(f"time_limit_s: expected a positive number of seconds, got {self.time_limit_s!r}")
+        if self.deterministic_limit is not None and (not number(self.deterministic_limit)
+                                                     or self.deterministic_limit <= 0):
+            raise ValueError(f"deterministic_limit: expected a positive number, got {self.deterministic_limit!r}")
+        if isinstance(self.num_workers, bool) or not isinstance(self.num_workers, int) or self.num_workers < 0:
+            raise ValueError(f"num_workers: expected an integer >= 0 (0: one per core), got {self.num_workers!r}")
+        if isinstance(self.random_seed, bool) or not isinstance(self.random_seed, int) \
+                or not 0 <= self.random_seed < 2 ** 31:
+            raise ValueError(f"random_seed: expected an integer in [0, 2^31), got {self.random_seed!r}")
 
     @property
     def cancelled(self) -> bool:

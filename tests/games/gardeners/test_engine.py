@@ -141,6 +141,20 @@ def test_cancelled_before_start_raises():
         engine.solve([DECK.get("S54")], NORMAL, CAT, control)
 
 
+
+@pytest.mark.parametrize("kwargs, field", [
+    ({"time_limit_s": -1.0}, "time_limit_s"), ({"time_limit_s": 0}, "time_limit_s"),
+    ({"time_limit_s": float("nan")}, "time_limit_s"), ({"time_limit_s": "10"}, "time_limit_s"),
+    ({"deterministic_limit": 0.0}, "deterministic_limit"), ({"deterministic_limit": float("inf")}, "deterministic_limit"),
+    ({"num_workers": -1}, "num_workers"), ({"random_seed": 2 ** 31}, "random_seed"), ({"random_seed": -1}, "random_seed"),
+])
+def test_a_control_with_a_bad_limit_is_refused_naming_the_field(kwargs, field):
+    """A negative or NaN limit used to make every search answer "unknown" without trying."""
+    with pytest.raises(ValueError, match=f"^{field}:"):
+        SolveControl(**kwargs)
+    assert SolveControl(time_limit_s=0.5, deterministic_limit=1.0, num_workers=0, random_seed=2 ** 31 - 1)
+
+
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
 
