@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lns-model", choices=("auto", "copy", "small"), default="auto",
                         help="neighbourhood step model: a copy of the full model with the kept tiles fixed, or a small "
                              "model of the free tiles only (auto: solo.LNS_MODEL_WALL with a wall limit, copy with --deterministic)")
+    parser.add_argument("--refute-share", type=float, default=None,
+                        help="share of the budget for the pure-Python refutation search (refute.py; default: "
+                             "0.5 for 8-13 tiles, else 0; 0 = off, as before it)")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -59,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             r = solve_solo(tiles, catalog, control, presolve={"auto": None, "on": True, "off": False}[args.presolve],
                            greedy_share=args.greedy_share, beam_share=args.beam_share,
                            split_share=args.split_share, lns_share=args.lns_share,
-                           lns_model=None if args.lns_model == "auto" else args.lns_model)
+                           lns_model=None if args.lns_model == "auto" else args.lns_model,
+                           refute_share=args.refute_share)
             works.append(r.work)
             points.append(r.points or 0)
             times.append(r.seconds)

@@ -98,25 +98,46 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     nodes = 0
     roots = 0
 
-    def fits(i: int, x: int, y: int, layout) -> bool:
-        for (dx, dy), code in zip(OFFSETS, layout):
+    # per tile and distinct turn: each field's offset and the exclusion sets it must avoid (the
+    # requirements it counts for); per requirement and tile: the (turn, field offset) pairs that
+    # put a counting field on a given field
+    checks = {i: {rot: tuple((dx, dy, tuple(r.excluded for r in reqs if code in r.codes and i in r.tiles))
+                             for (dx, dy), code in zip(OFFSETS, layout))
+                  for rot, layout in layouts[i]} for i in relevant}
+    slots = {(ri, i): [(rot, layout, dx, dy) for rot, layout in layouts[i]
+                       for (dx, dy), code in zip(OFFSETS, layout) if code in r.codes]
+             for ri, r in enumerate(reqs) for i in relevant if i in r.tiles}
+
+    def fits(i: int, x: int, y: int, rot: int) -> bool:
+        for dx, dy, exs in checks[i][rot]:
             c = (x + dx, y + dy)
             if c in occ:
                 return False
-            for r in reqs:
-                if code in r.codes and i in r.tiles and c in r.excluded:
+            for ex in exs:
+                if c in ex:
                     return False
         return True
+
+    counted = [set() for _ in reqs]  # per requirement: the placed fields counting for it
+    member = {i: {rot: tuple((dx, dy, tuple(ri for ri, r in enumerate(reqs) if code in r.codes and i in r.tiles))
+                             for (dx, dy), code in zip(OFFSETS, layout))
+                  for rot, layout in layouts[i]} for i in relevant}
 
     def put(i: int, x: int, y: int, rot: int, layout) -> None:
         placed[i] = (x, y, rot)
         for (dx, dy), code in zip(OFFSETS, layout):
             occ[(x + dx, y + dy)] = (i, code)
+        for dx, dy, ris in member[i][rot]:
+            for ri in ris:
+                counted[ri].add((x + dx, y + dy))
 
     def take(i: int) -> None:
-        x, y, _ = placed.pop(i)
+        x, y, rot = placed.pop(i)
         for dx, dy in OFFSETS:
             del occ[(x + dx, y + dy)]
+        for dx, dy, ris in member[i][rot]:
+            for ri in ris:
+                counted[ri].discard((x + dx, y + dy))
 
     def stranded(i: int) -> bool:
         # tile i can no longer touch a tile placed before it: every neighbour field is covered, by later tiles
@@ -134,19 +155,37 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                    for c in ((x - 1, y), (x - 1, y + 1), (x + 2, y), (x + 2, y + 1), (x, y - 1), (x + 1, y - 1),
                              (x, y + 2), (x + 1, y + 2)))
 
-    def fillable(r: _Req, f: Cell) -> bool:
-        # some unplaced tile of the requirement's scoring can put a field counting for it on f
-        for i in relevant:
-            if i in placed or i not in r.tiles:
+    def can_touch(i: int) -> bool:
+        # tile i touches a tile before it, or an unplaced tile before it still fits on a free
+        # neighbour field of it
+        if touches_earlier(i):
+            return True
+        x, y, _ = placed[i]
+        for c in ((x - 1, y), (x - 1, y + 1), (x + 2, y), (x + 2, y + 1), (x, y - 1), (x + 1, y - 1),
+                  (x, y + 2), (x + 1, y + 2)):
+            if c in occ:
                 continue
-            for rot, layout in layouts[i]:
-                for (dx, dy), code in zip(OFFSETS, layout):
-                    if code in r.codes and fits(i, f[0] - dx, f[1] - dy, layout):
-                        return True
+            for j in range(i):
+                if j in placed:
+                    continue
+                for rot, _ in layouts[j]:
+                    for dx, dy in OFFSETS:
+                        if fits(j, c[0] - dx, c[1] - dy, rot):
+                            return True
         return False
 
-    def areas(r: _Req) -> list[set[Cell]]:
-        mine = {c for c, (i, code) in occ.items() if i in r.tiles and code in r.codes}
+    def fillable(ri: int, f: Cell) -> bool:
+        # some unplaced tile of the requirement's scoring can put a field counting for it on f
+        for i in relevant:
+            if i in placed:
+                continue
+            for rot, _, dx, dy in slots.get((ri, i), ()):
+                if fits(i, f[0] - dx, f[1] - dy, rot):
+                    return True
+        return False
+
+    def areas(ri: int) -> list[set[Cell]]:
+        mine = set(counted[ri])
         out = []
         while mine:
             start = mine.pop()
@@ -173,21 +212,21 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             raise NodeLimit
         total_lost = 0
         pick = None  # (open fields, requirement, first open field)
-        for r in reqs:
+        for ri, r in enumerate(reqs):
             closed = []
-            for comp in areas(r):
+            for comp in areas(ri):
                 if len(comp) == r.count:
                     continue
                 open_ = sorted(d for d in {d for c in comp for d in _nbrs(c) if d not in occ and d not in r.excluded}
-                               if fillable(r, d))
+                               if fillable(ri, d))
                 if not open_:
                     closed.append(len(comp))
                 elif pick is None or len(open_) < pick[0]:
-                    pick = (len(open_), r, open_[0])
+                    pick = (len(open_), ri, open_[0])
             total_lost += lost_at_least(r, closed)
             if total_lost > loss:
                 return False
-        if ordered and any(i and i in early and stranded(i) for i in placed):
+        if ordered and any(i and i in early and (stranded(i) or (roots == 0 and not can_touch(i))) for i in placed):
             return False
         if pick is None:
             rest = [i for i in relevant if i not in placed]
@@ -204,23 +243,21 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 take(i)
             roots -= 1
             return False
-        _, r, f = pick
+        _, ri, f = pick
+        r = reqs[ri]
         tried = set()
         for i in relevant:
             if i in placed or i not in r.tiles or signature[i] in tried:
                 continue
             tried.add(signature[i])
-            for rot, layout in layouts[i]:
-                for (dx, dy), code in zip(OFFSETS, layout):
-                    if code not in r.codes:
-                        continue
-                    x, y = f[0] - dx, f[1] - dy
-                    if not fits(i, x, y, layout):
-                        continue
-                    put(i, x, y, rot, layout)
-                    if rec():
-                        return True
-                    take(i)
+            for rot, layout, dx, dy in slots[(ri, i)]:
+                x, y = f[0] - dx, f[1] - dy
+                if not fits(i, x, y, rot):
+                    continue
+                put(i, x, y, rot, layout)
+                if rec():
+                    return True
+                take(i)
         r.excluded.add(f)
         try:
             if rec():
@@ -241,8 +278,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         return Outcome("infeasible", nodes)
     found = dict(placed)
     lost = 0
-    for r in reqs:
-        comps = areas(r)
+    for ri, r in enumerate(reqs):
+        comps = areas(ri)
         lost += r.count - max((len(c) for c in comps), default=0)
     return Outcome("feasible", nodes, found, lost)
 
@@ -281,3 +318,79 @@ def refute_above(tiles: Sequence[Tile], catalog: Catalog, target: int, node_limi
             ok = False
             break
     return ok, nodes, report
+
+
+def garden_of(tiles: Sequence[Tile], arrangement: dict[int, tuple[int, int, int]]):
+    """The arrangement as placements in order, turned so the first tile keeps its printed turn and
+    moved so its fields start at (0, 0) (the model's board convention), or None when a tile is
+    missing. Turning the whole garden a quarter turn clockwise maps field (x, y) to (-y, x)."""
+    from solver.games.versailles.rules import Placement
+
+    if len(arrangement) != len(tiles):
+        return None
+    turns = (-arrangement[0][2]) % 4
+    placed = []
+    for i, tile in enumerate(tiles):
+        x, y, rot = arrangement[i]
+        for _ in range(turns):
+            # the tile's fields (x..x+1, y..y+1) go to (-y-1..-y, x..x+1): anchor (-y - 1, x)
+            x, y = -y - 1, x
+            rot = (rot + 1) % 4
+        placed.append((x, y, rot))
+    mx = min(x for x, _, _ in placed)
+    my = min(y for _, y, _ in placed)
+    return [Placement(tile.id, x - mx, y - my, rot) for tile, (x, y, rot) in zip(tiles, placed)]
+
+
+def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int, node_budget: int,
+                    accept=None) -> tuple[object, int, int, int, bool]:
+    """From a garden worth `points`: try to refute points + 1 plan by plan (largest counting bound
+    first), within `node_budget` search nodes in all. An arrangement found that is a legal garden
+    (`accept(placements)` -> its solo points, or None when it is not legal / not wanted) worth more
+    replaces the garden and the target rises. Returns (garden, points, bound, nodes, proved):
+    bound = the largest counting bound of a plan left open (or points + ... see below), proved =
+    every plan above the garden refuted (then bound == points).
+
+    A plan refuted at target T is worth at most T - 1; one left open at most its counting bound;
+    so the optimum is at most max(points, T - 1 for refuted plans, count for open ones)."""
+    from solver.games.versailles.rules import build_garden
+    from solver.games.versailles.scoring import solo_points
+
+    if accept is None:
+        def accept(placements):
+            try:
+                build_garden(catalog.tiles, placements)
+            except Exception:  # noqa: BLE001 - an illegal arrangement is simply not a garden
+                return None
+            return solo_points(placements, catalog)
+
+    checkpoints = solo_checkpoints(len(tiles), catalog)
+    all_plans = plans(tiles, catalog)
+    nodes = 0
+    while True:
+        target = points + 1
+        open_counts = []
+        raised = False
+        for count, chosen in all_plans:
+            if count < target:
+                break
+            left = node_budget - nodes
+            if left <= 0:
+                open_counts.append(count)
+                continue
+            reqs = [(checkpoints[cp][0], t) for cp, types in enumerate(chosen) for t in types]
+            out = arrangeable(tiles, catalog, reqs, count - target, left)
+            nodes += out.nodes
+            if out.status == "infeasible":
+                continue
+            if out.status == "feasible":
+                found = garden_of(tiles, out.arrangement)
+                value = accept(found) if found is not None else None
+                if value is not None and value > points:
+                    garden, points, raised = found, value, True
+                    break
+            open_counts.append(count)
+        if raised:
+            continue
+        bound = max([points] + open_counts)
+        return garden, points, bound, nodes, not open_counts

@@ -10,7 +10,7 @@ from itertools import combinations, product
 from typing import Sequence
 
 from solver.core.solve import SolveControl
-from solver.games.versailles import lns
+from solver.games.versailles import lns, refute
 from solver.games.versailles.beam import beam_garden, target_choices
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.heuristic import greedy_garden
@@ -191,7 +191,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
                search_steps: int | None = None, time_limit: float | None = None, seed: int = 0,
                greedy_share: float | None = None, beam_share: float | None = None,
                split_share: float | None = None, lns_share: float | None = None,
-               lns_model: str | None = None) -> SoloResult:
+               lns_model: str | None = None, refute_share: float | None = None) -> SoloResult:
     """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
 
     Every CP-SAT search runs through `control` (cancel() stops the call); control.time_limit_s
@@ -212,7 +212,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     seed = control.random_seed
     board = board or default_board(len(tiles))
     checkpoints = solo_checkpoints(len(tiles), catalog)
-    ceiling = counting_bound(tiles, catalog)
+    ceiling = counted = counting_bound(tiles, catalog)  # ceiling may fall below the field counts (refutation)
     long = len(tiles) > catalog.setup.rounds_per_stage
     if greedy_share is None:
         # measured on 14 tiles (10 s, load 7-9, interleaved): 0.7 instead of 0.3 improved 2 of 10
@@ -255,7 +255,20 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         # optimal without a search (the pure replay below still checks it)
         _check(hint, hint_points, catalog, "counting bound")
         return SoloResult("optimal", hint, hint_points, ceiling, board, time.perf_counter() - budget.started,
-                          hint_points, budget.work, ceiling)
+                          hint_points, budget.work, counted)
+    if refute_share is None:
+        refute_share = REFUTE_SHARE if long and len(tiles) <= REFUTE_MAX_TILES else 0.0
+    heuristic_points = hint_points  # reported as the heuristic's, whatever the refutation adds
+    if refute_share > 0 and hint and hint_points < ceiling and not control.cancelled:
+        # pure-Python refutation (`refute.py`): every plan of scored types above the garden, with the
+        # fields it may lose; a legal arrangement found worth more becomes the garden
+        proved, hint, hint_points, refuted_bound = _refute_step(tiles, catalog, hint, hint_points, board, budget,
+                                                                refute_share)
+        ceiling = min(ceiling, refuted_bound)  # valid on any board, like the counting bound
+        if proved or hint_points >= ceiling:
+            _check(hint, hint_points, catalog, "refutation")
+            return SoloResult("optimal", hint, hint_points, hint_points, board,
+                              time.perf_counter() - budget.started, heuristic_points, budget.work, counted)
     if solo is None:
         solo = build_solo_model(tiles, catalog, checkpoints, board)
     best, best_points = hint, hint_points
@@ -284,7 +297,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         if best_points >= ceiling:
             _check(best, best_points, catalog, "counting bound")
             return SoloResult("optimal", best, best_points, ceiling, board, time.perf_counter() - budget.started,
-                              hint_points, budget.work, ceiling)
+                              heuristic_points, budget.work, counted)
         # a complete assignment (areas as trees) built from the garden: CP-SAT starts from it at once
         hinted = solo.hint_garden(best)
         if hinted != best_points:
@@ -302,7 +315,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     result = budget.run(solo, tiles, max(0.1, first * budget.left()), presolve=presolve)
     if first < 1.0 and result.status not in ("optimal", "infeasible") and not budget.stop():
         return _split_phase(solo, tiles, catalog, best, best_points, result, budget, split_share, presolve,
-                            board, hint_points, ceiling)
+                            board, heuristic_points, ceiling, counted)
     status, placements, points, bound = result.status, result.placements, result.objective, result.bound
     if placements is None and hint:
         # the full solve stopped before it had read its hint back: the hinted garden is a solution
@@ -319,8 +332,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
             points = _rescore(solo, tiles, placements, budget)
     if placements is not None:
         _check(placements, points, catalog, status)
-    return SoloResult(status, placements, points, bound, board, time.perf_counter() - budget.started, hint_points,
-                      budget.work, ceiling)
+    return SoloResult(status, placements, points, bound, board, time.perf_counter() - budget.started, heuristic_points,
+                      budget.work, counted)
 
 
 # Restarts and beam plans per unit of budget, per tile squared. With a wall-clock limit: the
@@ -337,6 +350,40 @@ LNS_MODEL_WALL = "small"  # the neighbourhood step model with a wall limit ("cop
 LNS_SHARE = 0.9  # of the budget for the neighbourhood search on sequences longer than a stage
 FULL_FIRST = 0.4  # of the budget for the first full solve when the split search follows
 SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the search split by scored types
+
+
+REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
+REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic answers stay as they were)
+REFUTE_NODES_PER_UNIT = 25_000  # search nodes counted as one unit of deterministic time (CPU: ~17k nodes/s, CP-SAT ~1.1-1.8 s per unit on 8 tiles)
+REFUTE_NODES_PER_SECOND = 10_000  # with a wall-clock limit (measured 10-17k/s at load 5-6)
+
+
+def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement], points: int, board: int,
+                 budget: Budget, share: float) -> tuple[bool, list[Placement], int, int]:
+    """`refute.raise_or_refute` within `share` of the budget (a node count, so a deterministic
+    request gives the same answer; the nodes are charged to the budget at REFUTE_NODES_PER_UNIT).
+    A better garden is taken only when it fits the board (the later CP-SAT searches start from
+    it), or when the search proves it optimal (optimal on any board: the refutation does not
+    depend on the board). Returns (proved, garden, points, bound): no garden on any board scores
+    more than bound (the largest counting bound of a plan left open, or the garden's points)."""
+    rate = REFUTE_NODES_PER_UNIT if budget.deterministic else REFUTE_NODES_PER_SECOND
+    nodes_budget = max(1000, round(share * max(0.0, budget.left()) * rate))
+
+    def accept(placements):
+        try:
+            build_garden(catalog.tiles, placements)
+        except Exception:  # noqa: BLE001 - an arrangement that is no legal garden is not taken
+            return None
+        return solo_points(placements, catalog)
+
+    found, found_points, bound, nodes, proved = refute.raise_or_refute(tiles, catalog, garden, points,
+                                                                       nodes_budget, accept)
+    if budget.deterministic:
+        budget.work += nodes / REFUTE_NODES_PER_UNIT
+    fits = all(p.x + 1 < board and p.y + 1 < board for p in found)
+    if proved or (found_points > points and fits):
+        return proved, found, found_points, bound
+    return False, garden, points, bound
 
 
 def type_plans(tiles: Sequence[Tile], catalog: Catalog, solo: SoloModel) -> list[tuple[int, tuple]]:
@@ -403,7 +450,7 @@ def split_search(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best:
 
 def _split_phase(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best: list[Placement], best_points: int,
                  first: SoloSolve, budget: Budget, share: float, presolve: bool, board: int, hint_points: int,
-                 ceiling: int) -> SoloResult:
+                 ceiling: int, counted: int | None = None) -> SoloResult:
     """After a first full solve that proved nothing: the search split by scored types, then the
     full solve again (hinted with the best garden) with what is left. Points are the pure
     scorer's; the model's value of the returned garden is checked against them (`_rescore`)."""
@@ -431,7 +478,7 @@ def _split_phase(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best:
         raise ModelMismatch(f"type split: the model values the garden differently from the pure scorer {best_points}")
     _check(best, best_points, catalog, status)
     return SoloResult(status, best, best_points, bound, board, time.perf_counter() - budget.started, hint_points,
-                      budget.work, ceiling)
+                      budget.work, ceiling if counted is None else counted)
 
 
 def _rescore(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], budget: Budget) -> int:

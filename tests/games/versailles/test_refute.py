@@ -75,3 +75,42 @@ def test_refutes_the_diagonal_pair_and_not_the_straight_one():
     assert not refute_above(tiles, diagonal, best, node_limit=None)[0]
     straight = catalog_with({1: ("GG", "BB"), 2: ("GG", "BB")})
     assert not refute_above([straight.tiles[1], straight.tiles[2]], straight, 8, node_limit=None)[0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_garden_of_turns_and_moves_a_garden_without_changing_it(seed):
+    from solver.games.versailles.heuristic import greedy_garden
+    from solver.games.versailles.refute import garden_of
+    from solver.games.versailles.rules import build_garden
+    from solver.games.versailles.scoring import solo_points
+
+    tiles = [CAT.tiles[i] for i in random.Random(500 + seed).sample(TILE_IDS, 6)]
+    garden, points = greedy_garden(tiles, CAT, random.Random(seed), 12, 2)
+    for turn in range(4):
+        arrangement = {i: (p.x + 7, p.y - 3, p.rotation) for i, p in enumerate(garden)}
+        for _ in range(turn):  # the whole garden a quarter turn clockwise: field (x, y) -> (-y, x)
+            arrangement = {i: (-y - 1, x, (r + 1) % 4) for i, (x, y, r) in arrangement.items()}
+        again = garden_of(tiles, arrangement)
+        assert again[0].rotation % 4 == 0 or tiles[0].oriented(again[0].rotation) == tiles[0].oriented(0)
+        assert min(p.x for p in again) == 0 and min(p.y for p in again) == 0
+        build_garden(CAT.tiles, again)
+        assert solo_points(again, CAT) == points
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_solve_solo_with_the_refutation_encloses_the_oracle(seed):
+    from solver.core.solve import SolveControl
+    from solver.games.versailles.solo import solve_solo
+
+    tiles = [TWO_STAGE.tiles[i] for i in random.Random(600 + seed).sample(TILE_IDS, 3)]
+    best = oracle(tiles, TWO_STAGE)
+    outs = []
+    for _ in range(2):
+        control = SolveControl(time_limit_s=60, deterministic_limit=2.0, num_workers=1, random_seed=seed)
+        r = solve_solo(tiles, TWO_STAGE, control, refute_share=1.0, lns_share=0.0, restarts=1, beam_share=0.0)
+        assert r.points <= best <= r.bound
+        assert r.status != "optimal" or r.points == best
+        out = r.as_dict()
+        out.pop("seconds")
+        outs.append(out)
+    assert outs[0] == outs[1]
