@@ -4,8 +4,9 @@ A solo garden worth T or more picks, at each scoring, k types whose largest area
 more; so for that choice ("plan", see `solo.type_plans`) with field counts summing to c >= T,
 at most c - T of the chosen types' fields lie outside their type's largest area. `arrangeable`
 decides, for one plan and such a loss budget, whether ANY arrangement of the tiles on the
-unbounded plane (no overlap) meets it, ignoring the placement order and the rule that every
-tile touches the garden. Every legal garden is such an arrangement, so "no arrangement" refutes
+unbounded plane (no overlap, the tiles one connected group) meets it, with the placement order
+checked only where it is cheap (see `arrangeable`). Every legal garden is such an arrangement,
+so "no arrangement" refutes
 the plan for every garden on every board; when every plan with c >= T is refuted, no garden
 scores T (`refute_above`).
 
@@ -20,13 +21,17 @@ arrangements, so nothing is lost. An area with no open field is closed: it never
 neighbour fields are either covered by what is placed, or excluded). With d closed areas of a
 requirement of sizes s_1..s_d, the fields it loses are at least min(count - max s, sum s)
 (either one of them is the largest area and the rest of the count is lost, or every one of them
-is lost). When no area can grow and tiles with requirement fields are left, those tiles touch
-no open field of what is placed, so placing them far away keeps every area as it is: the search
-restarts with one of them as a new root far away (all turns). The first root keeps its printed
+is lost). When no area can grow and tiles with requirement fields are left: if every tile takes
+part, one of the unplaced tiles touches a placed one in any garden (a garden is one connected
+group of tiles), so each is tried at every free place next to the placed tiles; otherwise those
+tiles touch no open field of what is placed, so placing them far away keeps every area as it is,
+and the search restarts with one of them as a new root far away (all turns). The first root keeps its printed
 turn (turning a whole arrangement keeps every area). Two unplaced tiles with the same layout
 and the same scorings are interchangeable when the order is ignored; only the first is tried.
 
-Tiles with no field counting for any requirement are left out (they cannot join anything).
+With `connected` (the default) every tile is placed and the tiles stay one connected group;
+without it, tiles with no field counting for any requirement are left out (they cannot join
+anything).
 """
 from __future__ import annotations
 
@@ -69,7 +74,7 @@ def _nbrs(c: Cell):
 
 
 def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
-                node_limit: int | None = 200_000, ordered: bool = True) -> Outcome:
+                node_limit: int | None = 200_000, ordered: bool = True, connected: bool = True) -> Outcome:
     """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
     ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
     on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
@@ -81,8 +86,11 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         count = sum(1 for tile in tiles[:upto] for code in tile.fields if code in codes)
         if count:
             reqs.append(_Req(frozenset(range(upto)), codes, count))
+    # connected: every tile is placed, so the tiles form one connected group as in a garden (a
+    # tile with no field counting for any requirement is only placed next to the others);
+    # otherwise such tiles are left out and groups with nothing to join are placed far apart
     relevant = [i for i, tile in enumerate(tiles)
-                if any(i in r.tiles and code in r.codes for r in reqs for code in tile.fields)]
+                if connected or any(i in r.tiles and code in r.codes for r in reqs for code in tile.fields)]
     layouts = {i: [(r, tiles[i].oriented(r)) for r in distinct_rotations(tiles[i])] for i in relevant}
     # equal tiles are interchangeable only when the order does not count
     signature = {i: (tiles[i].fields, tuple(i in r.tiles for r in reqs), i if ordered else None) for i in relevant}
@@ -233,6 +241,24 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             if not rest:
                 # every requirement's areas are final and the loss is within budget
                 return not (ordered and roots == 0 and any(i and i in early and not touches_earlier(i) for i in placed))
+            if len(relevant) == len(tiles):
+                # every tile takes part: a garden's tiles are one connected group (each touches an
+                # earlier one), so some unplaced tile touches a placed one: try each, everywhere
+                anchors = sorted({(c[0] - dx, c[1] - dy) for cell in occ for c in _nbrs(cell) if c not in occ
+                                  for dx, dy in OFFSETS})
+                tried = set()
+                for i in rest:
+                    if signature[i] in tried:
+                        continue
+                    tried.add(signature[i])
+                    for rot, layout in layouts[i]:
+                        for x, y in anchors:
+                            if fits(i, x, y, rot):
+                                put(i, x, y, rot, layout)
+                                if rec():
+                                    return True
+                                take(i)
+                return False
             i = rest[0]
             roots += 1
             base = FAR * roots

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from solver.games.versailles.data import default_catalog
-from solver.games.versailles.refute import arrangeable, plans, refute_above
-from solver.games.versailles.rules import Placement, placed_fields
-from solver.games.versailles.scoring import largest_area_fields, solo_checkpoints
+from solver.games.versailles.refute import arrangeable, garden_of, plans, refute_above
+from solver.games.versailles.rules import Placement, build_garden, placed_fields
+from solver.games.versailles.scoring import largest_area_fields, solo_checkpoints, solo_points
 from solver.games.versailles.solo import counting_bound
 
 from .helpers import catalog_with
@@ -58,10 +58,15 @@ def test_arrangements_found_meet_their_loss(seed):
     for count, chosen in plans(tiles, TWO_STAGE)[:4]:
         reqs = [(checkpoints[cp][0], t) for cp, types in enumerate(chosen) for t in types]
         for loss in range(3):
-            for ordered in (True, False):
-                out = arrangeable(tiles, TWO_STAGE, reqs, loss, node_limit=None, ordered=ordered)
+            for ordered, connected in ((True, True), (False, True), (False, False)):
+                out = arrangeable(tiles, TWO_STAGE, reqs, loss, node_limit=None, ordered=ordered, connected=connected)
                 if out.status == "feasible":
                     assert out.lost == _loss(tiles, TWO_STAGE, out.arrangement, reqs) <= loss
+                    if ordered:
+                        # every tile placed, order kept: a legal garden worth at least the plan's value
+                        garden = garden_of(tiles, out.arrangement)
+                        build_garden(TWO_STAGE.tiles, garden)
+                        assert solo_points(garden, TWO_STAGE) >= count - out.lost
                     cells = [c for i, (x, y, _) in out.arrangement.items() for c in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1))]
                     assert len(cells) == len(set(cells))  # no overlap
 
