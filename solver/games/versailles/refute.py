@@ -225,12 +225,19 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             for comp in areas(ri):
                 if len(comp) == r.count:
                     continue
-                open_ = sorted(d for d in {d for c in comp for d in _nbrs(c) if d not in occ and d not in r.excluded}
-                               if fillable(ri, d))
-                if not open_:
+                # open fields, counted only as far as they decide: closed (none), or fewer than the pick's
+                limit = 1 << 30 if pick is None else pick[0]
+                count, first = 0, None
+                for d in sorted({d for c in comp for d in _nbrs(c) if d not in occ and d not in r.excluded}):
+                    if fillable(ri, d):
+                        first = first or d
+                        count += 1
+                        if count >= limit:
+                            break
+                if not count:
                     closed.append(len(comp))
-                elif pick is None or len(open_) < pick[0]:
-                    pick = (len(open_), ri, open_[0])
+                elif count < limit:
+                    pick = (count, ri, first)
             total_lost += lost_at_least(r, closed)
             if total_lost > loss:
                 return False
