@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations, product
-from typing import Sequence
+from typing import Callable, Sequence
 
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.rules import distinct_rotations
@@ -74,7 +74,8 @@ def _nbrs(c: Cell):
 
 
 def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
-                node_limit: int | None = 200_000, ordered: bool = True, connected: bool = True) -> Outcome:
+                node_limit: int | None = 200_000, ordered: bool = True, connected: bool = True,
+                stop: Callable[[], bool] | None = None) -> Outcome:
     """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
     ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
     on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
@@ -218,6 +219,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         nodes += 1
         if node_limit is not None and nodes > node_limit:
             raise NodeLimit
+        if stop is not None and nodes % 1000 == 0 and stop():
+            raise NodeLimit  # cancelled: "unknown"
         total_lost = 0
         pick = None  # (open fields, requirement, first open field)
         for ri, r in enumerate(reqs):
@@ -376,7 +379,7 @@ def garden_of(tiles: Sequence[Tile], arrangement: dict[int, tuple[int, int, int]
 
 
 def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int, node_budget: int,
-                    accept=None) -> tuple[object, int, int, int, bool]:
+                    accept=None, stop: Callable[[], bool] | None = None) -> tuple[object, int, int, int, bool]:
     """From a garden worth `points`: try to refute points + 1 plan by plan (largest counting bound
     first), within `node_budget` search nodes in all. An arrangement found that is a legal garden
     (`accept(placements)` -> its solo points, or None when it is not legal / not wanted) worth more
@@ -412,7 +415,7 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
                 open_counts.append(count)
                 continue
             reqs = [(checkpoints[cp][0], t) for cp, types in enumerate(chosen) for t in types]
-            out = arrangeable(tiles, catalog, reqs, count - target, left)
+            out = arrangeable(tiles, catalog, reqs, count - target, left, stop=stop)
             nodes += out.nodes
             if out.status == "infeasible":
                 continue

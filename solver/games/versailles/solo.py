@@ -377,7 +377,8 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
         return solo_points(placements, catalog)
 
     found, found_points, bound, nodes, proved = refute.raise_or_refute(tiles, catalog, garden, points,
-                                                                       nodes_budget, accept)
+                                                                       nodes_budget, accept,
+                                                                       stop=lambda: budget.control.cancelled)
     if budget.deterministic:
         budget.work += nodes / REFUTE_NODES_PER_UNIT
     fits = all(p.x + 1 < board and p.y + 1 < board for p in found)

@@ -119,3 +119,10 @@ def test_solve_solo_with_the_refutation_encloses_the_oracle(seed):
         out.pop("seconds")
         outs.append(out)
     assert outs[0] == outs[1]
+
+
+def test_a_stop_ends_the_search_as_unknown():
+    tiles = [CAT.tiles[i] for i in random.Random(0).sample(TILE_IDS, 8)]  # 8-tile seed 0: ~100k nodes to refute
+    out = arrangeable(tiles, CAT, [(7, "B"), (7, "W"), (8, "G"), (8, "B"), (8, "W")], 0, node_limit=None,
+                      stop=lambda: True)
+    assert out.status == "unknown" and out.nodes == 1000
