@@ -403,13 +403,16 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
     checkpoints = solo_checkpoints(len(tiles), catalog)
     all_plans = plans(tiles, catalog)
     nodes = 0
+    refuted: set[int] = set()  # refuted at some target: then at every higher one too (less may be lost)
     while True:
         target = points + 1
         open_counts = []
         raised = False
-        for count, chosen in all_plans:
+        for index, (count, chosen) in enumerate(all_plans):
             if count < target:
                 break
+            if index in refuted:
+                continue
             left = node_budget - nodes
             if left <= 0:
                 open_counts.append(count)
@@ -418,6 +421,7 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
             out = arrangeable(tiles, catalog, reqs, count - target, left, stop=stop)
             nodes += out.nodes
             if out.status == "infeasible":
+                refuted.add(index)
                 continue
             if out.status == "feasible":
                 found = garden_of(tiles, out.arrangement)
