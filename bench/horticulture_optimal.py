@@ -11,6 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ortools.sat.python import cp_model  # noqa: E402
+
 from solver.core.solve import SolveControl  # noqa: E402
 from solver.games.horticulture.data import default_catalog  # noqa: E402
 from solver.games.horticulture.garden import PathDrawing, Plan  # noqa: E402
@@ -18,6 +20,15 @@ from solver.games.horticulture import model as model_module  # noqa: E402
 from solver.games.horticulture.model import DaySpec  # noqa: E402
 from solver.games.horticulture import optimiser  # noqa: E402
 from solver.games.horticulture.optimiser import solve  # noqa: E402
+
+
+class MeteredControl(SolveControl):
+    """A SolveControl that adds up the deterministic time of every CP-SAT search it runs (the units used)."""
+
+    def solve(self, model, solver=None, callback=None):
+        status, solver = super().solve(model, solver, callback)
+        self.units = getattr(self, "units", 0.0) + solver.deterministic_time
+        return status, solver
 
 
 def pct(values: list[float], q: float) -> float:
@@ -77,6 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--benders-proven", type=int, default=None,
                     help="override optimiser.BENDERS_PROVEN (0/1): a proven cards search below the count bound "
                          "is the Benders check's first no-good")
+    ap.add_argument("--master-branching", default=None, choices=["default", "lp"],
+                    help="optimiser.MASTER_BRANCHING: CP-SAT search_branching of the Benders master (default: "
+                         "AUTOMATIC_SEARCH, lp: LP_SEARCH)")
+    ap.add_argument("--count-branching", default=None, choices=["default", "lp"],
+                    help="optimiser.COUNT_BRANCHING: search_branching of the count-first steps' count relaxation "
+                         "with cuts")
     ap.add_argument("-v", "--verbose", action="store_true", help="log the optimiser's steps (debug) to stderr")
     ap.add_argument("--random-seed", type=int, default=0, help="CP-SAT random_seed of every solve (default 0)")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
@@ -118,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
             setattr(model_module, name, key in chosen)
     if args.bound_cuts is not None:
         optimiser.BOUND_CUTS = frozenset() if args.bound_cuts == "none" else frozenset(args.bound_cuts.split(","))
+    if args.master_branching is not None:
+        optimiser.MASTER_BRANCHING = None if args.master_branching == "default" else cp_model.LP_SEARCH
+    if args.count_branching is not None:
+        optimiser.COUNT_BRANCHING = None if args.count_branching == "default" else cp_model.LP_SEARCH
     if args.benders_cut is not None:
         optimiser.BENDERS_CUT = args.benders_cut
     seeds = [int(s) for s in args.seed_list.split(",")] if args.seed_list else list(range(args.seeds))
@@ -134,9 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         for seed in seeds:
             cat, days, gnome, plan = instance(seed, cards)
             t0 = time.perf_counter()
-            sol = solve(cat, "A", PathDrawing(3, "DDDDDDD"), days, gnome, plan,
-                        SolveControl(time_limit_s=args.time_limit if not args.work else 3600.0,
-                                     deterministic_limit=args.work, random_seed=args.random_seed))
+            metered = MeteredControl(time_limit_s=args.time_limit if not args.work else 3600.0,
+                                     deterministic_limit=args.work, random_seed=args.random_seed)
+            sol = solve(cat, "A", PathDrawing(3, "DDDDDDD"), days, gnome, plan, metered)
             extra = ""
             if args.benders_work and sol.status != "optimal" and sol.score is not None:
                 answer, cost, rounds = optimiser.no_game_reaches(
@@ -150,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
             times.append(time.perf_counter() - t0)
             if args.per_seed:
                 print(f"  cards {cards} seed {seed}: {sol.status} score {sol.score} bound {sol.bound} "
-                      f"{times[-1]:.2f} s{extra}", flush=True)
+                      f"{times[-1]:.2f} s, {getattr(metered, 'units', 0.0):.2f} units{extra}", flush=True)
             proven += sol.status == "optimal"
             if sol.score is not None:
                 scores.append(sol.score)

@@ -71,10 +71,25 @@ COUNT_CUT_SPLIT = True
 BENDERS_SHARE = 0.85
 # When the cards search is proven optimal at `top` within BENDERS_GAP + 1 of the count bound, the Benders
 # check asks "does any game reach the count bound?" with those cards cut off at once (no pinned check).
-# Off: on 32-card seed 1 it runs only with CP-SAT random seed 1 and stays open (work 20: 7.4 units left, same
-# answer 96/97; work 30: 14.38 units, and the relaxation that proves 96 without it loses the time: 96/97).
-BENDERS_PROVEN = False
+# With CP-SAT's default master search it stayed open on 32-card seed 1 with random seed 1 (work 20: 7.4 units
+# left, 96/97; work 30: 14.38 units, and the relaxation that proves 96 without it lost the time: 96/97).
+# On with MASTER_BRANCHING = LP_SEARCH (the master's proof is 5-10x cheaper): seed 1 with random seed 1 is
+# proven at work 20 (the check answers "none" after 3.40 units) and at work 30 (23.63 units used); random
+# seeds 0 and 2 and the other seeds 0-9 at random seed 0 never took this branch at work 20/30 (gaps 1 or >= 5).
+BENDERS_PROVEN = True
 BOUND_CUTS = frozenset({"regions", "reach"})
+# CP-SAT `search_branching` of the Benders master searches in no_game_reaches (None: CP-SAT's default,
+# AUTOMATIC_SEARCH). LP_SEARCH branches on the LP's reduced costs. Measured (docs/horticulture.md, "A master
+# whose proof does not hang on one random seed"): 32-card seed 1, the master after the first no-good at 97,
+# CP-SAT random seeds 0-5: default 6.82 / 14.90 / 20.80 / 26.47 / 11.48 / 8.43 units, LP_SEARCH
+# 1.40 / 1.42 / 2.49 / 1.47 / 2.21 / 3.23 units. Branching on the card-choice literals first (FIXED_SEARCH) and
+# CP-SAT's one-worker restart portfolio did not prove it in 30 / 20 units on random seed 0.
+MASTER_BRANCHING: int | None = cp_model.LP_SEARCH
+# The same for the count-first steps' count relaxation with the cuts (the count step when COUNT_CUT_CARDS
+# applies, and the cut-bound step): None keeps CP-SAT's default. Off: LP_SEARCH proves seed 1's cut count (97)
+# in 0.73-1.94 units on random seeds 0-2 (default 3.91 on seed 0) and so proves seed 1 at work 20 with random
+# seed 1, but its card choices differ: work 20, random seed 0, seed 0 88/96 (was 91/96), seed 2 86/99 (83/93).
+COUNT_BRANCHING: int | None = None
 # The Benders no-good (see no_game_reaches): "card", "mix", "dominance" or "both" (card + dominance).
 # Measured on 32-card seed 1, "no game reaches 97", CP-SAT random seeds 0/1/2: "both" proved it in
 # 10.40/18.67/27.80 units, "card" in 11.99/20.72/over 30; "mix" and "dominance" alone did not prove it
@@ -426,7 +441,10 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         for var, value in count.assignment(*hint):
             count.m.add_hint(var, value)
     share = COUNT_SHARE + (cut_share if as_count and not COUNT_CUT_SPLIT else 0.0)
-    st, sc = control.solve(count.m, _solver(control, grant(budget * share) or minimum, linearization=2))
+    solver = _solver(control, grant(budget * share) or minimum, linearization=2)
+    if as_count and COUNT_BRANCHING is not None:
+        solver.parameters.search_branching = COUNT_BRANCHING
+    st, sc = control.solve(count.m, solver)
     spent = meter.add(sc)
     log.debug("count relaxation%s: %s bound %s after %.2f", " (cuts)" if as_count else "",
               STATUS.get(st), int(sc.best_objective_bound + 1e-6) if st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
@@ -444,7 +462,10 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         # unhinted one did in 2.85)
         cut = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
                                 count_cuts=BOUND_CUTS)
-        st_cut, s_cut = control.solve(cut.m, _solver(control, grant(budget * cut_share) or minimum, linearization=2))
+        solver = _solver(control, grant(budget * cut_share) or minimum, linearization=2)
+        if COUNT_BRANCHING is not None:
+            solver.parameters.search_branching = COUNT_BRANCHING
+        st_cut, s_cut = control.solve(cut.m, solver)
         spent = meter.add(s_cut)
         if st_cut in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
@@ -698,7 +719,10 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
             cards = list(first)
         else:
             # (the objective stays: its LP bound prunes; any solution already reaches target, so stop at it)
-            st, sm = control.solve(master.m, _solver(control, budget - spent, linearization=2), _StopAt(target))
+            solver = _solver(control, budget - spent, linearization=2)
+            if MASTER_BRANCHING is not None:
+                solver.parameters.search_branching = MASTER_BRANCHING
+            st, sm = control.solve(master.m, solver, _StopAt(target))
             spent = meter.add(sm)
             if st == cp_model.INFEASIBLE:
                 return "none", spent, rounds
