@@ -72,7 +72,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--benders-gap", type=int, default=None, help="override optimiser.BENDERS_GAP")
     ap.add_argument("--benders-cut", default=None, choices=["card", "mix", "dominance", "both"],
                     help="override optimiser.BENDERS_CUT (the no-good of no_game_reaches)")
-    ap.add_argument("--benders-plant", type=int, default=None, help="override optimiser.BENDERS_PLANT (0/1)")
     ap.add_argument("--count-cut-cards", type=int, default=None,
                     help="override optimiser.COUNT_CUT_CARDS (0/1): the cut step replaces the count step")
     ap.add_argument("--count-cut-hint", type=int, default=None, help="override optimiser.COUNT_CUT_HINT (0/1)")
@@ -120,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.lns_min_days is not None:
         optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
     for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share",
-                 "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap", "benders_plant",
+                 "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap",
                  "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))

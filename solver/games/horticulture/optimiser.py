@@ -95,9 +95,8 @@ COUNT_BRANCHING: int | None = None
 # 10.40/18.67/27.80 units, "card" in 11.99/20.72/over 30; "mix" and "dominance" alone did not prove it
 # in 15 units on random seed 0 (docs/horticulture.md).
 BENDERS_CUT = "both"
-# A garden the Benders check finds (above the cards search's best) joins the candidates (planted, hinted).
-# Off: measured at work 30 on 32-card seed 3 (the only seed of 0-4 where it found one) 77/85 against 78/85.
-BENDERS_PLANT = False
+# (Removed: BENDERS_PLANT, a garden the Benders check finds joining the candidates; measured at work 30 on
+# 32-card seed 3, the only seed of 0-4 where it found one, 77/85 against 78/85: docs/horticulture.md.)
 # Honouring the budget (docs/horticulture.md, "Budget"): no step is given more than what is left of the
 # budget, and a step that would get less than MIN_STEP (in the budget's unit) is skipped. On the wall
 # clock, model building counts too: a step that builds a day-by-day model first needs TIMED_BUILD times
@@ -491,16 +490,11 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         proven = BENDERS_PROVEN and st2 == cp_model.OPTIMAL and 0 < counted - top <= BENDERS_GAP + 1
         if 0 < counted - top <= BENDERS_GAP or proven:
             target = counted if proven else top + 1
-            gardens: list[_Values] = []
             # the cut step's card choice reaches counted >= target in the master: its first candidate
             first = cut_cards if as_count and not (proven and cut_cards == cards) else None
             answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, room,
-                                                   gardens=gardens if BENDERS_PLANT else None,
                                                    first=first, excluded=[cards] if proven else [])
             spent = meter.charge(cost)
-            # a garden above the cards search's best (built like `relaxed`, so its values fit it): the
-            # best candidate, planted and searched from like the others (a feasible garden, no claim)
-            collect.found += [g for g in gardens if len(g.values) == len(collect.found[-1].values)]
             log.debug("no game reaches %d? %s after %.2f (%d rounds)", target, answer, cost, rounds)
             if answer == "none":
                 counted = target - 1
