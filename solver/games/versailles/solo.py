@@ -34,12 +34,16 @@ class SoloResult:
     heuristic_points: int
     work: float = 0.0  # CP-SAT deterministic time of all searches (load-independent)
     counting_bound: int | None = None  # no garden on any board scores more (field counts)
+    # no garden on any board scores more: the counting bound, or lower where the refutation search
+    # (refute.py, which ignores the board) proved it; None = the counting bound
+    any_board_bound: int | None = None
 
     @property
     def optimal_on_any_board(self) -> bool:
         """CP-SAT's "optimal" holds among gardens fitting the board square; a garden meeting the
-        counting bound is optimal on any board."""
-        return self.status == "optimal" and self.points is not None and self.points == self.counting_bound
+        counting bound, or a bound the refutation search proved, is optimal on any board."""
+        bound = self.counting_bound if self.any_board_bound is None else self.any_board_bound
+        return self.status == "optimal" and self.points is not None and self.points == bound
 
     def as_dict(self) -> dict:
         return {"status": self.status, "points": self.points, "bound": self.bound, "board": self.board,
@@ -268,7 +272,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         if proved or hint_points >= ceiling:
             _check(hint, hint_points, catalog, "refutation")
             return SoloResult("optimal", hint, hint_points, hint_points, board,
-                              time.perf_counter() - budget.started, heuristic_points, budget.work, counted)
+                              time.perf_counter() - budget.started, heuristic_points, budget.work, counted, ceiling)
     if solo is None:
         solo = build_solo_model(tiles, catalog, checkpoints, board)
     best, best_points = hint, hint_points
@@ -297,7 +301,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         if best_points >= ceiling:
             _check(best, best_points, catalog, "counting bound")
             return SoloResult("optimal", best, best_points, ceiling, board, time.perf_counter() - budget.started,
-                              heuristic_points, budget.work, counted)
+                              heuristic_points, budget.work, counted, ceiling)
         # a complete assignment (areas as trees) built from the garden: CP-SAT starts from it at once
         hinted = solo.hint_garden(best)
         if hinted != best_points:
@@ -333,7 +337,7 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     if placements is not None:
         _check(placements, points, catalog, status)
     return SoloResult(status, placements, points, bound, board, time.perf_counter() - budget.started, heuristic_points,
-                      budget.work, counted)
+                      budget.work, counted, ceiling)
 
 
 # Restarts and beam plans per unit of budget, per tile squared. With a wall-clock limit: the
@@ -368,6 +372,9 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
     more than bound (the largest counting bound of a plan left open, or the garden's points)."""
     rate = REFUTE_NODES_PER_UNIT if budget.deterministic else REFUTE_NODES_PER_SECOND
     nodes_budget = max(1000, round(share * max(0.0, budget.left()) * rate))
+    # with a wall limit the clock also stops it (a loaded machine runs fewer nodes per second than
+    # the rate assumes); a deterministic request stops on its node count only
+    until = None if budget.deterministic else time.perf_counter() + share * max(0.0, budget.left())
 
     def accept(placements):
         try:
@@ -378,7 +385,9 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
 
     found, found_points, bound, nodes, proved = refute.raise_or_refute(tiles, catalog, garden, points,
                                                                        nodes_budget, accept,
-                                                                       stop=lambda: budget.control.cancelled)
+                                                                       stop=lambda: budget.control.cancelled or (
+                                                                           until is not None
+                                                                           and time.perf_counter() > until))
     if budget.deterministic:
         budget.work += nodes / REFUTE_NODES_PER_UNIT
     fits = all(p.x + 1 < board and p.y + 1 < board for p in found)
@@ -479,7 +488,7 @@ def _split_phase(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best:
         raise ModelMismatch(f"type split: the model values the garden differently from the pure scorer {best_points}")
     _check(best, best_points, catalog, status)
     return SoloResult(status, best, best_points, bound, board, time.perf_counter() - budget.started, hint_points,
-                      budget.work, ceiling if counted is None else counted)
+                      budget.work, ceiling if counted is None else counted, ceiling)
 
 
 def _rescore(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], budget: Budget) -> int:

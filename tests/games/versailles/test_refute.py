@@ -115,6 +115,8 @@ def test_solve_solo_with_the_refutation_encloses_the_oracle(seed):
         r = solve_solo(tiles, TWO_STAGE, control, refute_share=1.0, lns_share=0.0, restarts=1, beam_share=0.0)
         assert r.points <= best <= r.bound
         assert r.status != "optimal" or r.points == best
+        # proved by the refutation (seeds 0 and 2: below the counting bound), which holds on any board
+        assert r.optimal_on_any_board == (r.status == "optimal")
         out = r.as_dict()
         out.pop("seconds")
         outs.append(out)
