@@ -40,8 +40,8 @@ from itertools import combinations, product
 from typing import Callable, Sequence
 
 from solver.games.versailles.data import Catalog, Tile
-from solver.games.versailles.rules import distinct_rotations
-from solver.games.versailles.scoring import solo_checkpoints
+from solver.games.versailles.rules import distinct_rotations, neighbours
+from solver.games.versailles.scoring import cell_groups, solo_checkpoints
 
 Cell = tuple[int, int]
 OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))  # footprint order: TL, TR, BL, BR
@@ -66,11 +66,6 @@ class _Req:
     codes: frozenset[str]
     count: int
     excluded: set[Cell] = field(default_factory=set)
-
-
-def _nbrs(c: Cell):
-    x, y = c
-    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
 
 
 def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
@@ -194,20 +189,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         return False
 
     def areas(ri: int) -> list[set[Cell]]:
-        mine = set(counted[ri])
-        out = []
-        while mine:
-            start = mine.pop()
-            comp = {start}
-            stack = [start]
-            while stack:
-                for d in _nbrs(stack.pop()):
-                    if d in mine:
-                        mine.discard(d)
-                        comp.add(d)
-                        stack.append(d)
-            out.append(comp)
-        return out
+        return cell_groups(set(counted[ri]))
 
     def lost_at_least(r: _Req, closed: list[int]) -> int:
         if not closed:
@@ -231,7 +213,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 # open fields, counted only as far as they decide: closed (none), or fewer than the pick's
                 limit = 1 << 30 if pick is None else pick[0]
                 count, first = 0, None
-                for d in sorted({d for c in comp for d in _nbrs(c) if d not in occ and d not in r.excluded}):
+                for d in sorted({d for c in comp for d in neighbours(c) if d not in occ and d not in r.excluded}):
                     if fillable(ri, d):
                         first = first or d
                         count += 1
@@ -254,7 +236,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             if len(relevant) == len(tiles):
                 # every tile takes part: a garden's tiles are one connected group (each touches an
                 # earlier one), so some unplaced tile touches a placed one: try each, everywhere
-                anchors = sorted({(c[0] - dx, c[1] - dy) for cell in occ for c in _nbrs(cell) if c not in occ
+                anchors = sorted({(c[0] - dx, c[1] - dy) for cell in occ for c in neighbours(cell) if c not in occ
                                   for dx, dy in OFFSETS})
                 tried = set()
                 for i in rest:

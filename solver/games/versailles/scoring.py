@@ -11,7 +11,11 @@ from solver.games.versailles.rules import Cell, Placement, build_garden, neighbo
 def components(fields: Mapping[Cell, str], counts: Iterable[str]) -> list[set[Cell]]:
     """The orthogonally contiguous groups of fields whose code is in `counts`."""
     wanted = set(counts)
-    todo = {c for c, code in fields.items() if code in wanted}
+    return cell_groups({c for c, code in fields.items() if code in wanted})
+
+
+def cell_groups(todo: set[Cell]) -> list[set[Cell]]:
+    """The orthogonally contiguous groups of the cells in `todo` (the set is used up)."""
     groups = []
     while todo:
         start = todo.pop()
