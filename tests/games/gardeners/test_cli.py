@@ -62,3 +62,18 @@ def test_a_garden_with_an_unknown_field_is_an_error_naming_it(capsys, tmp_path):
     assert main(["check", str(bad), "--cards", "A1"]) == 2
     err = capsys.readouterr().err
     assert "placement" in err and "unknown field" in err
+
+
+def test_a_reader_that_stops_early_is_no_error():
+    """`gardens cards | head -1`: the closed pipe used to print "gardens: error: [Errno 32] Broken pipe"."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli.main", "cards", "--deck", "standard"], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b"S01")
+    proc.stdout.close()  # the reader goes away with most of the output unread
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0 and b"Broken pipe" not in err, err
