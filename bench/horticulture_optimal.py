@@ -7,6 +7,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -22,12 +23,15 @@ from solver.games.horticulture import optimiser  # noqa: E402
 from solver.games.horticulture.optimiser import solve  # noqa: E402
 
 
+@dataclass
 class MeteredControl(SolveControl):
     """A SolveControl that adds up the deterministic time of every CP-SAT search it runs (the units used)."""
 
+    units: float = 0.0
+
     def solve(self, model, solver=None, callback=None):
         status, solver = super().solve(model, solver, callback)
-        self.units = getattr(self, "units", 0.0) + solver.deterministic_time
+        self.units += solver.deterministic_time
         return status, solver
 
 
@@ -170,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
             times.append(time.perf_counter() - t0)
             if args.per_seed:
                 print(f"  cards {cards} seed {seed}: {sol.status} score {sol.score} bound {sol.bound} "
-                      f"{times[-1]:.2f} s, {getattr(metered, 'units', 0.0):.2f} units{extra}", flush=True)
+                      f"{times[-1]:.2f} s, {metered.units:.2f} units{extra}", flush=True)
             proven += sol.status == "optimal"
             if sol.score is not None:
                 scores.append(sol.score)

@@ -132,8 +132,10 @@ def _start(model: HorticultureModel, pins: list[tuple[cp_model.IntVar, int]], co
     return _Values(list(solver.response_proto.solution), solver.objective_value), _cost(control, solver)
 
 
-def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp_model.CpSolver:
-    """A solver for one step; `seconds` is in deterministic units when the control asks for them."""
+def _solver(control: SolveControl, seconds: float, linearization: int = 1,
+            branching: int | None = None) -> cp_model.CpSolver:
+    """A solver for one step; `seconds` is in deterministic units when the control asks for them;
+    `branching`: CP-SAT's search_branching (None: its default)."""
     solver = control.new_solver(time_limit_s=seconds)
     if control.deterministic_limit is not None:
         # SolveControl gives each search the whole deterministic limit: give this step its share.
@@ -143,6 +145,8 @@ def _solver(control: SolveControl, seconds: float, linearization: int = 1) -> cp
     solver.parameters.linearization_level = linearization
     for name, value in SEARCH_PARAMETERS.items():
         setattr(solver.parameters, name, value)
+    if branching is not None:
+        solver.parameters.search_branching = branching
     return solver
 
 
@@ -440,10 +444,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         for var, value in count.assignment(*hint):
             count.m.add_hint(var, value)
     share = COUNT_SHARE + (cut_share if as_count and not COUNT_CUT_SPLIT else 0.0)
-    solver = _solver(control, grant(budget * share) or minimum, linearization=2)
-    if as_count and COUNT_BRANCHING is not None:
-        solver.parameters.search_branching = COUNT_BRANCHING
-    st, sc = control.solve(count.m, solver)
+    st, sc = control.solve(count.m, _solver(control, grant(budget * share) or minimum, linearization=2,
+                                            branching=COUNT_BRANCHING if as_count else None))
     spent = meter.add(sc)
     log.debug("count relaxation%s: %s bound %s after %.2f", " (cuts)" if as_count else "",
               STATUS.get(st), int(sc.best_objective_bound + 1e-6) if st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
@@ -461,10 +463,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         # unhinted one did in 2.85)
         cut = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
                                 count_cuts=BOUND_CUTS)
-        solver = _solver(control, grant(budget * cut_share) or minimum, linearization=2)
-        if COUNT_BRANCHING is not None:
-            solver.parameters.search_branching = COUNT_BRANCHING
-        st_cut, s_cut = control.solve(cut.m, solver)
+        st_cut, s_cut = control.solve(cut.m, _solver(control, grant(budget * cut_share) or minimum,
+                                                     linearization=2, branching=COUNT_BRANCHING))
         spent = meter.add(s_cut)
         if st_cut in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
@@ -672,7 +672,7 @@ def _checked(catalog: Catalog, side: str, drawing: PathDrawing, status: str, obj
 def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
                     plan: Plan | None, target: int, control: SolveControl, budget: float,
                     cuts: frozenset[str] = BOUND_CUTS, cut: str | None = None,
-                    gardens: list | None = None, first: list[int] | None = None,
+                    first: list[int] | None = None,
                     excluded: list[list[int]] = ()) -> tuple[str, float, int]:
     """Is there a game scoring `target` or more? A logic-based Benders loop over the card choices.
 
@@ -690,8 +690,6 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     `cut` (default BENDERS_CUT): "card" cuts off the one card choice; "mix" every card choice bringing
     the same plants per kind; "dominance" every card choice whose plants are that mix with some wilds
     fixed (see `_mix_cut` for why both are valid); "both": the card no-good and the dominance cut.
-    `gardens`: when given, a "garden" answer appends that garden, a full solution of the untimed
-    final-garden model built with the same arguments (`HorticultureModel(..., timed=False)`).
     `first`: a card choice checked first, without a master search (e.g. the optimum of the count
     relaxation with `cuts`, which reaches `target` when that relaxation's bound does). The proof above
     does not depend on which card choices are checked: a no-good needs only its pinned check's infeasibility.
@@ -713,10 +711,8 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
             cards = list(first)
         else:
             # (the objective stays: its LP bound prunes; any solution already reaches target, so stop at it)
-            solver = _solver(control, budget - spent, linearization=2)
-            if MASTER_BRANCHING is not None:
-                solver.parameters.search_branching = MASTER_BRANCHING
-            st, sm = control.solve(master.m, solver, _StopAt(target))
+            st, sm = control.solve(master.m, _solver(control, budget - spent, linearization=2,
+                                                     branching=MASTER_BRANCHING), _StopAt(target))
             spent = meter.add(sm)
             if st == cp_model.INFEASIBLE:
                 return "none", spent, rounds
@@ -733,8 +729,6 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
         spent = meter.add(s2)
         log.debug("benders round %d: cards %s -> %s after %.2f", rounds, cards, STATUS.get(st2), spent)
         if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            if gardens is not None:  # a full solution of the final-garden relaxation (same variables)
-                gardens.append(_Values(list(s2.response_proto.solution), s2.objective_value))
             return "garden", spent, rounds
         if st2 != cp_model.INFEASIBLE:
             return "open", spent, rounds
