@@ -1,7 +1,7 @@
 """Refuting garden values above the best found: can the scored types' fields be joined at all?
 
 A solo garden worth T or more picks, at each scoring, k types whose largest areas sum to T or
-more; so for that choice ("plan", see `solo.type_plans`) with field counts summing to c >= T,
+more; so for that choice ("plan", see `plans`) with field counts summing to c >= T,
 at most c - T of the chosen types' fields lie outside their type's largest area. `arrangeable`
 decides, for one plan and such a loss budget, whether ANY arrangement of the tiles on the
 unbounded plane (no overlap, the tiles one connected group) meets it, with the placement order
@@ -303,7 +303,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
 
 def plans(tiles: Sequence[Tile], catalog: Catalog) -> list[tuple[int, tuple[tuple[str, ...], ...]]]:
-    """Every choice of scored types (one k-set per scoring) with its counting bound, largest first."""
+    """Every choice of scored types (one k-set per scoring; the types with a field counting for them) with
+    its counting bound (the chosen types' field counts summed), largest first, ties in catalog order."""
     jokers = set(catalog.joker_types)
     per = []
     for upto, k in solo_checkpoints(len(tiles), catalog):
@@ -312,7 +313,8 @@ def plans(tiles: Sequence[Tile], catalog: Catalog) -> list[tuple[int, tuple[tupl
         present = [t for t in catalog.garden_types if counts[t]]
         per.append([(sum(counts[t] for t in ch), ch) for ch in combinations(present, min(k, len(present)))])
     out = [(sum(c for c, _ in combo), tuple(ch for _, ch in combo)) for combo in product(*per)]
-    out.sort(key=lambda p: -p[0])
+    order = {t: i for i, t in enumerate(catalog.garden_types)}
+    out.sort(key=lambda p: (-p[0], [[order[t] for t in ch] for ch in p[1]]))
     return out
 
 

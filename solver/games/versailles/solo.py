@@ -6,7 +6,6 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from itertools import combinations, product
 from typing import Sequence
 
 from solver.core.solve import SolveControl
@@ -371,20 +370,14 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
     depend on the board). Returns (proved, garden, points, bound): no garden on any board scores
     more than bound (the largest counting bound of a plan left open, or the garden's points)."""
     rate = REFUTE_NODES_PER_UNIT if budget.deterministic else REFUTE_NODES_PER_SECOND
-    nodes_budget = max(1000, round(share * max(0.0, budget.left()) * rate))
+    mine = share * max(0.0, budget.left())
+    nodes_budget = max(1000, round(mine * rate))
     # with a wall limit the clock also stops it (a loaded machine runs fewer nodes per second than
     # the rate assumes); a deterministic request stops on its node count only
-    until = None if budget.deterministic else time.perf_counter() + share * max(0.0, budget.left())
-
-    def accept(placements):
-        try:
-            build_garden(catalog.tiles, placements)
-        except Exception:  # noqa: BLE001 - an arrangement that is no legal garden is not taken
-            return None
-        return solo_points(placements, catalog)
-
+    until = None if budget.deterministic else time.perf_counter() + mine
+    # (raise_or_refute takes an arrangement only when it is a legal garden, at its solo points)
     found, found_points, bound, nodes, proved = refute.raise_or_refute(tiles, catalog, garden, points,
-                                                                       nodes_budget, accept,
+                                                                       nodes_budget,
                                                                        stop=lambda: budget.control.cancelled or (
                                                                            until is not None
                                                                            and time.perf_counter() > until))
@@ -396,22 +389,6 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
     return False, garden, points, bound
 
 
-def type_plans(tiles: Sequence[Tile], catalog: Catalog, solo: SoloModel) -> list[tuple[int, tuple]]:
-    """Every choice of scored types, one k-set per scoring, with its counting bound (the sum of
-    the chosen types' field counts), largest bound first, ties in catalog order."""
-    jokers = set(catalog.joker_types)
-    per_checkpoint = []
-    for cp, (upto, k) in enumerate(solo.checkpoints):
-        counts = {t: sum(1 for tile in tiles[:upto] for code in tile.fields if code == t or code in jokers)
-                  for t in catalog.garden_types if (cp, t) in solo.areas}
-        sets = [(sum(counts[t] for t in chosen), chosen) for chosen in combinations(list(counts), min(k, len(counts)))]
-        per_checkpoint.append(sets)
-    plans = [(sum(c for c, _ in combo), tuple(chosen for _, chosen in combo)) for combo in product(*per_checkpoint)]
-    order = {t: i for i, t in enumerate(catalog.garden_types)}
-    plans.sort(key=lambda p: (-p[0], [[order[t] for t in chosen] for chosen in p[1]]))
-    return plans
-
-
 def split_search(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best: list[Placement], best_points: int,
                  budget: Budget, share: float) -> tuple[list[Placement], int, int]:
     """Search split by the scored types: for each choice of types per scoring whose counting bound
@@ -421,7 +398,7 @@ def split_search(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best:
     one). The choices still open bound the optimum: returns (garden, points, bound), bound =
     points when every choice was refuted, i.e. the garden is optimal on this board.
     Runs within `share` of what is left of the budget, one worker."""
-    plans = type_plans(tiles, catalog, solo)
+    plans = refute.plans(tiles, catalog)
     end = budget.spent() + share * max(0.0, budget.left())
     refuted: set[int] = set()
     tried_at: dict[int, int] = {}
@@ -460,7 +437,7 @@ def split_search(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best:
 
 def _split_phase(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best: list[Placement], best_points: int,
                  first: SoloSolve, budget: Budget, share: float, presolve: bool, board: int, hint_points: int,
-                 ceiling: int, counted: int | None = None) -> SoloResult:
+                 ceiling: int, counted: int) -> SoloResult:
     """After a first full solve that proved nothing: the search split by scored types, then the
     full solve again (hinted with the best garden) with what is left. Points are the pure
     scorer's; the model's value of the returned garden is checked against them (`_rescore`)."""
@@ -488,7 +465,7 @@ def _split_phase(solo: SoloModel, tiles: Sequence[Tile], catalog: Catalog, best:
         raise ModelMismatch(f"type split: the model values the garden differently from the pure scorer {best_points}")
     _check(best, best_points, catalog, status)
     return SoloResult(status, best, best_points, bound, board, time.perf_counter() - budget.started, hint_points,
-                      budget.work, ceiling if counted is None else counted, ceiling)
+                      budget.work, counted, ceiling)
 
 
 def _rescore(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement], budget: Budget) -> int:

@@ -14,7 +14,8 @@ from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.model import build_solo_model
 from solver.games.versailles.rules import Placement
 from solver.games.versailles.scoring import solo_checkpoints, solo_points
-from solver.games.versailles.solo import Budget, counting_bound, split_search, type_plans
+from solver.games.versailles.refute import plans as type_plans
+from solver.games.versailles.solo import Budget, counting_bound, split_search
 
 from .helpers import catalog_with, two_deterministic_runs
 from .test_model import oracle
@@ -30,7 +31,7 @@ def _model(tiles, cat, board=6):
 def test_type_plans_are_every_choice_largest_bound_first():
     tiles = [CAT.tiles[i] for i in random.Random(0).sample(TILE_IDS, 9)]
     solo = _model(tiles, CAT, 8)
-    plans = type_plans(tiles, CAT, solo)
+    plans = type_plans(tiles, CAT)
     present = [sum(1 for (cp, _) in solo.areas if cp == c) for c in range(len(solo.checkpoints))]
     assert len(plans) == comb(present[0], 2) * comb(present[1], 3)
     assert plans[0][0] == counting_bound(tiles, CAT)
