@@ -90,10 +90,6 @@ def scalar(field: d.FieldDescriptor):
     return small | small | st.sampled_from([INT32[1], 10 ** 6] if unsigned else [*INT32, 10 ** 6])
 
 
-def _repeated(field: d.FieldDescriptor) -> bool:
-    return field.is_repeated
-
-
 def _is_map(field: d.FieldDescriptor) -> bool:
     return field.message_type is not None and field.message_type.GetOptions().map_entry
 
@@ -111,7 +107,7 @@ def _set(msg, field: d.FieldDescriptor, draw, depth: int) -> None:
             else:
                 fill(target[key], draw, depth + 1)
         return
-    if _repeated(field):
+    if field.is_repeated:
         target = getattr(msg, field.name)
         for _ in range(draw(st.integers(0, 3 if depth > 1 else 8))):
             if field.message_type is None:
@@ -139,7 +135,7 @@ def mutate(msg, draw, depth: int = 0) -> None:
     (repeated) drop / duplicate / append an element."""
     for field in msg.DESCRIPTOR.fields:
         choice = draw(st.integers(0, 15))
-        repeated = _repeated(field) and not _is_map(field)
+        repeated = field.is_repeated and not _is_map(field)
         if choice == 0:
             msg.ClearField(field.name)
         elif choice == 1:

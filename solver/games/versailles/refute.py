@@ -40,8 +40,8 @@ from itertools import combinations, product
 from typing import Callable, Sequence
 
 from solver.games.versailles.data import Catalog, Tile
-from solver.games.versailles.rules import distinct_rotations, neighbours
-from solver.games.versailles.scoring import cell_groups, solo_checkpoints
+from solver.games.versailles.rules import Placement, build_garden, distinct_rotations, neighbours
+from solver.games.versailles.scoring import cell_groups, solo_checkpoints, solo_points
 
 Cell = tuple[int, int]
 OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))  # footprint order: TL, TR, BL, BR
@@ -344,8 +344,6 @@ def garden_of(tiles: Sequence[Tile], arrangement: dict[int, tuple[int, int, int]
     """The arrangement as placements in order, turned so the first tile keeps its printed turn and
     moved so its fields start at (0, 0) (the model's board convention), or None when a tile is
     missing. Turning the whole garden a quarter turn clockwise maps field (x, y) to (-y, x)."""
-    from solver.games.versailles.rules import Placement
-
     if len(arrangement) != len(tiles):
         return None
     turns = (-arrangement[0][2]) % 4
@@ -373,9 +371,6 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
 
     A plan refuted at target T is worth at most T - 1; one left open at most its counting bound;
     so the optimum is at most max(points, T - 1 for refuted plans, count for open ones)."""
-    from solver.games.versailles.rules import build_garden
-    from solver.games.versailles.scoring import solo_points
-
     if accept is None:
         def accept(placements):
             try:
