@@ -74,6 +74,26 @@ def components(members: Iterable[Cell], linked: Callable[[Cell, Cell], bool] | N
     return groups
 
 
+def outside(filled: Iterable[Cell]) -> set[Cell]:
+    """Empty cells connected (orthogonally, through empty cells) to the world beyond `filled`,
+    within its bounding box widened by one: what is not filled and not an enclosed hole."""
+    filled = set(filled)
+    rows = [r for r, _ in filled]
+    cols = [c for _, c in filled]
+    r0, r1, c0, c1 = min(rows) - 1, max(rows) + 1, min(cols) - 1, max(cols) + 1
+    start = (r0, c0)
+    seen = {start}
+    stack = [start]
+    while stack:
+        cur = stack.pop()
+        for d in DIRECTIONS:
+            n = step(cur, d)
+            if r0 <= n[0] <= r1 and c0 <= n[1] <= c1 and n not in filled and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return seen
+
+
 def rotate_cell(cell: Cell, size: int, quarter_turns: int) -> Cell:
     """Where `cell` lands when the whole size x size grid turns clockwise `quarter_turns` times."""
     r, c = cell

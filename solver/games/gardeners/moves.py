@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.core.grid import DIRECTIONS, Cell, components, step
+from solver.core.grid import DIRECTIONS, Cell, components, outside, step
 from solver.errors import InputError
 from solver.games.gardeners.tiles import Catalog
 
@@ -60,31 +60,13 @@ def _bbox_ok(cells, size: int) -> bool:
     return max(rows) - min(rows) < size and max(cols) - min(cols) < size
 
 
-def _outside_reachable(garden_cells: set[Cell]) -> set[Cell]:
-    """Empty cells connected to the outside of the garden's bounding box (not enclosed holes)."""
-    rows = [r for r, _ in garden_cells]
-    cols = [c for _, c in garden_cells]
-    r0, r1, c0, c1 = min(rows) - 1, max(rows) + 1, min(cols) - 1, max(cols) + 1
-    start = (r0, c0)
-    seen = {start}
-    stack = [start]
-    while stack:
-        cur = stack.pop()
-        for d in DIRECTIONS:
-            n = step(cur, d)
-            if r0 <= n[0] <= r1 and c0 <= n[1] <= c1 and n not in garden_cells and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return seen
-
-
 def removable(garden_cells: set[Cell], cell: Cell) -> MoveVerdict:
     """A tile may leave only from the garden's edge (touching the outside, not an enclosed hole),
     and only if the rest of the garden stays in one piece."""
     if cell not in garden_cells:
         return MoveVerdict(False, f"no tile at {cell}")
-    outside = _outside_reachable(garden_cells)
-    if not any(step(cell, d) in outside for d in DIRECTIONS):
+    beyond = outside(garden_cells)
+    if not any(step(cell, d) in beyond for d in DIRECTIONS):
         return MoveVerdict(False, f"the tile at {cell} is enclosed: remove the tiles toward the edge first")
     rest = garden_cells - {cell}
     if rest and len(components(rest)) > 1:

@@ -5,6 +5,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import product
 
+from solver.core.grid import outside
+
 from .data import Flower
 from .garden import DIRECTIONS, Cell, Garden, PlacedFlower, components, orthogonal, step
 
@@ -32,19 +34,7 @@ def _box(garden: Garden) -> tuple[int, int, int, int]:
 def outside_spaces(garden: Garden) -> set[Cell]:
     """Empty spaces connected (orthogonally, through empty spaces) to the world beyond the garden,
     within the garden's bounding box widened by one."""
-    r0, r1, c0, c1 = _box(garden)
-    frame = {(r, c) for r in range(r0 - 1, r1 + 2) for c in range(c0 - 1, c1 + 2)}
-    start = next(iter(c for c in frame if c[0] == r0 - 1))
-    seen = {start}
-    todo = [start]
-    while todo:
-        cur = todo.pop()
-        for d in DIRECTIONS:
-            n = step(cur, d)
-            if n in frame and n not in seen and n not in garden.filled:
-                seen.add(n)
-                todo.append(n)
-    return seen
+    return outside(garden.filled)
 
 
 def holes(garden: Garden) -> list[set[Cell]]:
