@@ -126,14 +126,48 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     member = {i: {rot: tuple((dx, dy, tuple(ri for ri, r in enumerate(reqs) if code in r.codes and i in r.tiles))
                              for (dx, dy), code in zip(OFFSETS, layout))
                   for rot, layout in layouts[i]} for i in relevant}
+    # incremental areas: per requirement, each placed counting field's area (a set shared by its
+    # fields) and the areas by id; `put` joins each new field to the areas it touches (merging them
+    # into the largest, in place), `take` undoes that in reverse (undo stack)
+    label: list[dict[Cell, set[Cell]]] = [{} for _ in reqs]
+    comps: list[dict[int, set[Cell]]] = [{} for _ in reqs]
+    undo: list[list] = []
 
     def put(i: int, x: int, y: int, rot: int, layout) -> None:
         placed[i] = (x, y, rot)
         for (dx, dy), code in zip(OFFSETS, layout):
             occ[(x + dx, y + dy)] = (i, code)
+        steps = []  # undo records: (kind, requirement, area, field or merged area)
         for dx, dy, ris in member[i][rot]:
+            c = (x + dx, y + dy)
+            cx, cy = c
             for ri in ris:
-                counted[ri].add((x + dx, y + dy))
+                counted[ri].add(c)
+                lab = label[ri]
+                near = {}
+                for n in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                    comp = lab.get(n)
+                    if comp is not None:
+                        near[id(comp)] = comp
+                if not near:
+                    comp = {c}
+                    comps[ri][id(comp)] = comp
+                    lab[c] = comp
+                    steps.append((0, ri, comp, c))
+                    continue
+                # join the field to the largest area it touches, and merge the others into it
+                target = max(near.values(), key=len) if len(near) > 1 else next(iter(near.values()))
+                for other in near.values():
+                    if other is not target:
+                        target |= other
+                        for o in other:
+                            lab[o] = target
+                        del comps[ri][id(other)]
+                        steps.append((1, ri, target, other))
+                target.add(c)
+                lab[c] = target
+                steps.append((2, ri, target, c))
+        undo.append(steps)
 
     def take(i: int) -> None:
         x, y, rot = placed.pop(i)
@@ -142,6 +176,19 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         for dx, dy, ris in member[i][rot]:
             for ri in ris:
                 counted[ri].discard((x + dx, y + dy))
+        for kind, ri, comp, what in reversed(undo.pop()):
+            if kind == 0:
+                del comps[ri][id(comp)]
+                del label[ri][what]
+            elif kind == 1:
+                comp -= what
+                comps[ri][id(what)] = what
+                lab = label[ri]
+                for o in what:
+                    lab[o] = what
+            else:
+                comp.discard(what)
+                del label[ri][what]
 
     def stranded(i: int) -> bool:
         # tile i can no longer touch a tile placed before it: every neighbour field is covered, by later tiles
@@ -178,13 +225,29 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                             return True
         return False
 
+    # per requirement: (tile, [(the turn's field checks, field offset)]) for the tiles of its scoring
+    fill_slots = [[(i, [(checks[i][rot], dx, dy) for rot, _, dx, dy in slots[(ri, i)]])
+                   for i in relevant if (ri, i) in slots] for ri in range(len(reqs))]
+
     def fillable(ri: int, f: Cell) -> bool:
         # some unplaced tile of the requirement's scoring can put a field counting for it on f
-        for i in relevant:
+        fx, fy = f
+        for i, sl in fill_slots[ri]:
             if i in placed:
                 continue
-            for rot, _, dx, dy in slots.get((ri, i), ()):
-                if fits(i, f[0] - dx, f[1] - dy, rot):
+            for chk, dx, dy in sl:
+                x, y = fx - dx, fy - dy
+                for ddx, ddy, exs in chk:
+                    c = (x + ddx, y + ddy)
+                    if c in occ:
+                        break
+                    for ex in exs:
+                        if c in ex:
+                            break
+                    else:
+                        continue
+                    break
+                else:
                     return True
         return False
 
@@ -207,22 +270,44 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         pick = None  # (open fields, requirement, first open field)
         for ri, r in enumerate(reqs):
             closed = []
-            for comp in areas(ri):
+            ex = r.excluded
+            best = 1 << 30 if pick is None else pick[0]  # an area is picked only with fewer open fields
+            ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
+            for comp in comps[ri].values():
                 if len(comp) == r.count:
                     continue
-                # open fields, counted only as far as they decide: closed (none), or fewer than the pick's
-                limit = 1 << 30 if pick is None else pick[0]
+                opens = set()
+                for cx, cy in comp:
+                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                        if d not in occ and d not in ex:
+                            opens.add(d)
+                # open fields, counted only as far as they decide: none (closed), or up to one more than best
                 count, first = 0, None
-                for d in sorted({d for c in comp for d in neighbours(c) if d not in occ and d not in r.excluded}):
+                for d in opens:
                     if fillable(ri, d):
-                        first = first or d
                         count += 1
-                        if count >= limit:
+                        if first is None or d < first:
+                            first = d
+                        if count > best:
                             break
                 if not count:
                     closed.append(len(comp))
-                elif count < limit:
-                    pick = (count, ri, first)
+                elif count < best:
+                    best, ties = count, [(comp, first)]
+                elif count == best and ties:
+                    ties.append((comp, first))
+            if ties:
+                if len(ties) > 1:
+                    # equal areas: the one whose fields come first in the order the flood fill of the
+                    # requirement's fields (scoring.cell_groups on a copy of the set) meets them
+                    ids = {id(comp): k for k, (comp, _) in enumerate(ties)}
+                    lab = label[ri]
+                    for c in set(counted[ri]):
+                        k = ids.get(id(lab[c]))
+                        if k is not None:
+                            ties = [ties[k]]
+                            break
+                pick = (best, ri, ties[0][1])
             total_lost += lost_at_least(r, closed)
             if total_lost > loss:
                 return False

@@ -1,0 +1,28 @@
+"""The refutation search's node sequence is pinned: a change meant to make it faster (incremental
+areas) must visit the same nodes, in the same order (tie-breaks included), as the search of
+73291b8..da5e5e4; a change meant to visit fewer nodes has to update these numbers on purpose."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.games.versailles.data import default_catalog
+from solver.games.versailles.refute import arrangeable
+
+CAT = default_catalog()
+IDS = sorted(CAT.tiles)
+
+
+@pytest.mark.parametrize("seed, reqs, loss, status, nodes", [
+    # 8 tiles seed 0 at its counting bound 37, second plan (B+Y / G+B+W): refuted
+    (0, [(7, "B"), (7, "Y"), (8, "G"), (8, "B"), (8, "W")], 0, "infeasible", 4293),
+    # 8 tiles seed 6 at its counting bound 42, first plan (G+B / G+B+W): refuted
+    (6, [(7, "G"), (7, "B"), (8, "G"), (8, "B"), (8, "W")], 0, "infeasible", 9184),
+    # 8 tiles seed 1 at 34 (bound 37: loss 3), first plan (G+W / G+W+Y): a garden found
+    (1, [(7, "G"), (7, "W"), (8, "G"), (8, "W"), (8, "Y")], 3, "feasible", 17949),
+])
+def test_node_counts_are_pinned(seed, reqs, loss, status, nodes):
+    tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, 8)]
+    out = arrangeable(tiles, CAT, reqs, loss, node_limit=None)
+    assert (out.status, out.nodes) == (status, nodes)
