@@ -78,6 +78,11 @@ BENDERS_SHARE = 0.85
 # seeds 0 and 2 and the other seeds 0-9 at random seed 0 never took this branch at work 20/30 (gaps 1 or >= 5).
 BENDERS_PROVEN = True
 BOUND_CUTS = frozenset({"regions", "reach"})
+# Bound descent (_descend): when the cards search ends more than BENDERS_GAP below the count bound B (so the
+# Benders check above does not run), ask no_game_reaches(B), then B - 1, ... while it answers "none", with up to
+# this share of the whole budget (taken from what the whole relaxation would get; 0: off). A "garden" answer's
+# garden (above the cards search's best) becomes the first candidate garden.
+DESCENT_SHARE = 0.0
 # CP-SAT `search_branching` of the Benders master searches in no_game_reaches (None: CP-SAT's default,
 # AUTOMATIC_SEARCH). LP_SEARCH branches on the LP's reduced costs. Measured (docs/horticulture.md, "A master
 # whose proof does not hang on one random seed"): 32-card seed 1, the master after the first no-good at 97,
@@ -483,12 +488,12 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     log.debug("count relaxation %s bound %s; its cards: %s %s after %.2f", STATUS.get(st), counted, STATUS.get(st2),
               s2.objective_value if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, spent)
     room = min(budget * BENDERS_SHARE, limit) - spent
-    if BENDERS_GAP > 0 and collect.found and room >= COUNT_CUT_MIN:
+    if (BENDERS_GAP > 0 or DESCENT_SHARE > 0) and collect.found and room >= COUNT_CUT_MIN:
         top = int(round(collect.found[-1].objective_value))
         # BENDERS_PROVEN: the cards search proved its cards' best garden is `top`, so they cannot reach
         # `counted` > top: ask whether any game reaches `counted`, with those cards cut off at once
         proven = BENDERS_PROVEN and st2 == cp_model.OPTIMAL and 0 < counted - top <= BENDERS_GAP + 1
-        if 0 < counted - top <= BENDERS_GAP or proven:
+        if BENDERS_GAP > 0 and (0 < counted - top <= BENDERS_GAP or proven):
             target = counted if proven else top + 1
             # the cut step's card choice reaches counted >= target in the master: its first candidate
             first = cut_cards if as_count and not (proven and cut_cards == cards) else None
@@ -498,7 +503,44 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             log.debug("no game reaches %d? %s after %.2f (%d rounds)", target, answer, cost, rounds)
             if answer == "none":
                 counted = target - 1
+        elif DESCENT_SHARE > 0 and counted > top:
+            counted, spent, extra = _descend(catalog, side, drawing, days, gnome, plan, control, counted, top,
+                                             min(budget * DESCENT_SHARE, room),
+                                             first=cut_cards if as_count and not (
+                                                 st2 == cp_model.OPTIMAL and cut_cards == cards) else None,
+                                             excluded=[cards] if st2 == cp_model.OPTIMAL else [])
+            spent = meter.charge(spent)
+            if extra and len(extra[0].values) == len(collect.found[-1].values):
+                collect.found.append(extra[0])  # a relaxed garden above the cards search's best: tried first
     return counted, collect.found[::-1], meter.used
+
+
+def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
+             plan: Plan | None, control: SolveControl, bound: int, top: int, room: float,
+             first: list[int] | None = None, excluded: list[list[int]] = ()) -> tuple[int, float, list[_Values]]:
+    """Bound descent: while the proven `bound` is above `top` (the best garden known), ask
+    `no_game_reaches(bound)`; "none" proves bound - 1 a bound (repeat), "garden" or "open" stops.
+
+    Returns (bound, cost, gardens): the bound is never below the best legal game, because each step lowers it
+    only on a proven "none" (no game reaches `bound`, see no_game_reaches), so every game scores <= bound - 1.
+    It stops at `top` + 1 answered "none" (then `top` is the bound). `gardens`: the final garden found by a
+    "garden" answer (a full solution of the untimed final-garden model built with the same arguments,
+    scoring >= the target; not always plantable day by day), else empty. `first` / `excluded` as in
+    no_game_reaches (`first` is checked in the first round only; `excluded` card choices must have no final
+    garden reaching `top` + 1, e.g. cards whose pinned search was proven optimal at `top`).
+    """
+    meter, gardens = _Meter(control), []
+    minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
+    while bound > top and room - meter.used >= minimum:
+        answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, bound, control,
+                                               room - meter.used, first=first, excluded=excluded, found=gardens)
+        meter.charge(cost)
+        log.debug("descent: no game reaches %d? %s after %.2f (%d rounds)", bound, answer, cost, rounds)
+        if answer != "none":
+            break
+        bound -= 1
+        first = None  # it reached the old target in the count relaxation, maybe not in the pinned check now
+    return bound, meter.used, gardens
 
 
 class _StopAt(cp_model.CpSolverSolutionCallback):
@@ -673,7 +715,7 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
                     plan: Plan | None, target: int, control: SolveControl, budget: float,
                     cuts: frozenset[str] = BOUND_CUTS, cut: str | None = None,
                     first: list[int] | None = None,
-                    excluded: list[list[int]] = ()) -> tuple[str, float, int]:
+                    excluded: list[list[int]] = (), found: list | None = None) -> tuple[str, float, int]:
     """Is there a game scoring `target` or more? A logic-based Benders loop over the card choices.
 
     Master: the count relaxation with `cuts` and objective >= target. Each card choice it finds is checked
@@ -696,6 +738,8 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     `excluded`: card choices already known to have no final garden reaching `target` (their pinned
     final-garden relaxation, built with the same arguments, proven optimal below it): cut off the master
     at once, like a checked card choice, with no pinned check (the proof above needs only that fact).
+    `found`: a list that gets the garden of a "garden" answer (a full solution of
+    HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False): only constraints were added).
     """
     cut = cut or BENDERS_CUT
     if cut not in ("card", "mix", "dominance", "both"):
@@ -729,6 +773,8 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
         spent = meter.add(s2)
         log.debug("benders round %d: cards %s -> %s after %.2f", rounds, cards, STATUS.get(st2), spent)
         if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if found is not None:  # the garden, as a full solution of the pinned-free untimed model
+                found.append(_Values(list(s2.response_proto.solution), s2.objective_value))
             return "garden", spent, rounds
         if st2 != cp_model.INFEASIBLE:
             return "open", spent, rounds
