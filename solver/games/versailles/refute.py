@@ -29,6 +29,20 @@ and the search restarts with one of them as a new root far away (all turns). The
 turn (turning a whole arrangement keeps every area). Two unplaced tiles with the same layout
 and the same scorings are interchangeable when the order is ignored; only the first is tried.
 
+Two prunings, each a necessary condition of every arrangement counted (so "infeasible" stays a
+proof), on by default (`prefix`, `bridge`; off, the search is node for node the one before them):
+- prefix (the order): tile i >= 1 touches an earlier tile exactly when every prefix of tiles 0..k
+  is one connected group. Placed tiles a, b of a prefix are joined through at least
+  `tiles_between` unplaced tiles of that prefix; any connection of the prefix's placed tiles
+  crosses each cut between them by one direct chain, so the bottleneck of those numbers (the
+  largest edge of a minimum spanning tree) must not exceed the prefix's unplaced tiles: checked as
+  "the placed tiles of the prefix are connected by edges of at most that many tiles".
+- bridge (joining areas): an area of a requirement larger than the loss budget left (the budget
+  minus the lower bounds of the requirements before it) cannot be lost, so all such areas end in
+  the requirement's one largest area, joined through counting fields of unplaced tiles of its
+  scoring (`spare` of them). The same cut argument with `fields_between` (bounding-box gaps; a
+  closed area joins nothing) must connect them by edges of at most `spare` fields.
+
 With `connected` (the default) every tile is placed and the tiles stay one connected group;
 without it, tiles with no field counting for any requirement are left out (they cannot join
 anything).
@@ -52,6 +66,25 @@ class NodeLimit(Exception):
     pass
 
 
+def tiles_between(dx: int, dy: int) -> int:
+    """A lower bound on the tiles a chain of touching tiles needs between two tiles whose anchors
+    differ by (dx, dy) (0 when they touch). Two tiles touch when one anchor difference is 2 and the
+    other at most 1 (side by side, staggered by at most one field), so each step of a chain moves
+    the anchor by at most 2 on each axis and 3 in all: s steps reach at most (2s, 2s) and 3s in
+    all, so s >= max(dx/2, dy/2, (dx+dy)/3), and a chain of s steps has s - 1 tiles between.
+    Exact on the open plane for small differences (test: breadth-first search over anchors)."""
+    dx, dy = abs(dx), abs(dy)
+    return max((dx + 1) // 2, (dy + 1) // 2, (dx + dy + 2) // 3) - 1
+
+
+def fields_between(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
+    """A lower bound on the fields an orthogonal path needs between two disjoint, non-adjacent
+    areas with bounding boxes a and b (x0, x1, y0, y1): any field of one and any of the other are
+    at least the boxes' distance apart per axis, and a path between two fields d apart (Manhattan)
+    has d - 1 fields between them; overlapping boxes give -1 (no bound). Exact for single fields."""
+    return max(0, b[0] - a[1], a[0] - b[1]) + max(0, b[2] - a[3], a[2] - b[3]) - 1
+
+
 @dataclass
 class Outcome:
     status: str  # "infeasible" (proved: no arrangement), "feasible" (one found) or "unknown" (node limit)
@@ -70,7 +103,8 @@ class _Req:
 
 def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
                 node_limit: int | None = 200_000, ordered: bool = True, connected: bool = True,
-                stop: Callable[[], bool] | None = None) -> Outcome:
+                stop: Callable[[], bool] | None = None, prefix: bool = True,
+                bridge: bool = True) -> Outcome:
     """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
     ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
     on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
@@ -229,6 +263,44 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     fill_slots = [[(i, [(checks[i][rot], dx, dy) for rot, _, dx, dy in slots[(ri, i)]])
                    for i in relevant if (ri, i) in slots] for ri in range(len(reqs))]
 
+    def prefix_ok() -> bool:
+        # the order rule (tile i >= 1 touches a tile before it) holds exactly when every prefix of
+        # tiles 0..k is one connected group (induction on k; conversely tile k touches the rest of
+        # its connected prefix). A chain of touching tiles moves the anchor by at most 2 per axis
+        # and 3 in all per step, so placed tiles a, b of the prefix are joined through at least
+        # steps(a, b) - 1 unplaced tiles of it, steps = max(ceil(dx/2), ceil(dy/2), ceil((dx+dy)/3));
+        # any spanning connection of the prefix's placed tiles crosses every cut of them by a
+        # direct chain between the two sides, so it needs at least the bottleneck (largest edge
+        # of the minimum spanning tree) of those weights unplaced tiles of the prefix: at most u_k
+        u = 0
+        members = []
+        for k in range(len(tiles)):
+            if k not in placed:
+                if k in early:
+                    u += 1
+                continue
+            if k not in early:
+                break
+            xk, yk, _ = placed[k]
+            members.append((xk, yk))
+            if len(members) < 2:
+                continue
+            # is the graph of members joined by chains of at most u unplaced tiles connected?
+            todo = members[:-1]
+            stack = [members[-1]]
+            while stack and todo:
+                ax, ay = stack.pop()
+                keep = []
+                for bx, by in todo:
+                    if tiles_between(ax - bx, ay - by) <= u:
+                        stack.append((bx, by))
+                    else:
+                        keep.append((bx, by))
+                todo = keep
+            if todo:
+                return False
+        return True
+
     def fillable(ri: int, f: Cell) -> bool:
         # some unplaced tile of the requirement's scoring can put a field counting for it on f
         fx, fy = f
@@ -272,6 +344,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             closed = []
             ex = r.excluded
             best = 1 << 30 if pick is None else pick[0]  # an area is picked only with fewer open fields
+            bigs = []
             ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
             for comp in comps[ri].values():
                 if len(comp) == r.count:
@@ -281,6 +354,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
                         if d not in occ and d not in ex:
                             opens.add(d)
+                if bridge:
+                    xs = [c[0] for c in comp]
+                    ys = [c[1] for c in comp]
+                    box = (min(xs), max(xs), min(ys), max(ys))
                 # open fields, counted only as far as they decide: none (closed), or up to one more than best
                 count, first = 0, None
                 for d in opens:
@@ -290,12 +367,40 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                             first = d
                         if count > best:
                             break
+                if bridge:
+                    bigs.append((comp, box, not count))
                 if not count:
                     closed.append(len(comp))
                 elif count < best:
                     best, ties = count, [(comp, first)]
                 elif count == best and ties:
                     ties.append((comp, first))
+            if bridge and len(bigs) > 1:
+                # areas larger than what the loss budget has left must all end in one area, joined
+                # through fields of the unplaced tiles counting for the requirement: each step of a
+                # joining path between two areas is a chain of such fields at least as long as the
+                # gap of their bounding boxes, so (cut argument) the areas must be connected in the
+                # graph whose edges are gaps of at most `spare` fields; a closed area joins nothing
+                spare = r.count - len(counted[ri])
+                budget = loss - total_lost
+                nodes_ = [(len(c), box, shut) for c, box, shut in bigs]
+                big = [k for k, (size, _, _) in enumerate(nodes_) if size > budget]
+                if len(big) > 1:
+                    reach = {big[0]}
+                    stack = [big[0]]
+                    while stack:
+                        a = stack.pop()
+                        _, (ax0, ax1, ay0, ay1), ashut = nodes_[a]
+                        if ashut:
+                            continue
+                        for k, (_, (bx0, bx1, by0, by1), bshut) in enumerate(nodes_):
+                            if k in reach or bshut:
+                                continue
+                            if fields_between((ax0, ax1, ay0, ay1), (bx0, bx1, by0, by1)) <= spare:
+                                reach.add(k)
+                                stack.append(k)
+                    if any(k not in reach for k in big):
+                        return False
             if ties:
                 if len(ties) > 1:
                     # equal areas: the one whose fields come first in the order the flood fill of the
@@ -312,6 +417,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             if total_lost > loss:
                 return False
         if ordered and any(i and i in early and (stranded(i) or (roots == 0 and not can_touch(i))) for i in placed):
+            return False
+        if prefix and ordered and roots == 0 and not prefix_ok():
             return False
         if pick is None:
             rest = [i for i in relevant if i not in placed]

@@ -1,6 +1,7 @@
 """The refutation search's node sequence is pinned: a change meant to make it faster (incremental
-areas) must visit the same nodes, in the same order (tie-breaks included), as the search of
-73291b8..da5e5e4; a change meant to visit fewer nodes has to update these numbers on purpose."""
+areas) must visit the same nodes, in the same order (tie-breaks included); a change meant to visit
+fewer nodes has to update these numbers on purpose. Without the prefix and joining-gap rules
+(prefix=False, bridge=False) the search is the one of 73291b8..da5e5e4, node for node."""
 from __future__ import annotations
 
 import random
@@ -13,16 +14,20 @@ from solver.games.versailles.refute import arrangeable
 CAT = default_catalog()
 IDS = sorted(CAT.tiles)
 
-
-@pytest.mark.parametrize("seed, reqs, loss, status, nodes", [
+CASES = [
     # 8 tiles seed 0 at its counting bound 37, second plan (B+Y / G+B+W): refuted
-    (0, [(7, "B"), (7, "Y"), (8, "G"), (8, "B"), (8, "W")], 0, "infeasible", 4293),
+    (0, [(7, "B"), (7, "Y"), (8, "G"), (8, "B"), (8, "W")], 0, "infeasible", 4293, 2627),
     # 8 tiles seed 6 at its counting bound 42, first plan (G+B / G+B+W): refuted
-    (6, [(7, "G"), (7, "B"), (8, "G"), (8, "B"), (8, "W")], 0, "infeasible", 9184),
+    (6, [(7, "G"), (7, "B"), (8, "G"), (8, "B"), (8, "W")], 0, "infeasible", 9184, 5515),
     # 8 tiles seed 1 at 34 (bound 37: loss 3), first plan (G+W / G+W+Y): a garden found
-    (1, [(7, "G"), (7, "W"), (8, "G"), (8, "W"), (8, "Y")], 3, "feasible", 17949),
-])
-def test_node_counts_are_pinned(seed, reqs, loss, status, nodes):
+    (1, [(7, "G"), (7, "W"), (8, "G"), (8, "W"), (8, "Y")], 3, "feasible", 17949, 14517),
+]
+
+
+@pytest.mark.parametrize("rules", ["before", "now"])
+@pytest.mark.parametrize("seed, reqs, loss, status, before, now", CASES)
+def test_node_counts_are_pinned(seed, reqs, loss, status, before, now, rules):
     tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, 8)]
-    out = arrangeable(tiles, CAT, reqs, loss, node_limit=None)
-    assert (out.status, out.nodes) == (status, nodes)
+    flags = {"prefix": False, "bridge": False} if rules == "before" else {}
+    out = arrangeable(tiles, CAT, reqs, loss, node_limit=None, **flags)
+    assert (out.status, out.nodes) == (status, before if rules == "before" else now)

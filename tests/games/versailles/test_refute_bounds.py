@@ -1,0 +1,90 @@
+"""The refutation search's pruning rules (the prefix rule for the order, the joining-gap rule for
+areas the loss budget cannot drop) against witnesses: a legal garden's own arrangement meets, for
+every plan, the loss it has for that plan, so the search must never call that plan at that loss
+infeasible. Larger than the exhaustive oracle's 3 tiles (5 and 6 tiles, greedy gardens), which is
+where a rule too strict by one field shows."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from solver.games.versailles.data import default_catalog
+from solver.games.versailles.heuristic import greedy_garden
+from solver.games.versailles.refute import arrangeable, plans
+from solver.games.versailles.scoring import solo_checkpoints
+
+from .test_refute import _loss
+
+CAT = default_catalog()
+IDS = sorted(CAT.tiles)
+STAGE3 = dataclasses.replace(CAT, setup=dataclasses.replace(CAT.setup, rounds_per_stage=3))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_gardens_own_loss_is_never_refuted(seed):
+    rng = random.Random(700 + seed)
+    n = 5 + seed % 2  # 2 largest after tile 3, 3 largest after tile 5 or 6
+    tiles = [STAGE3.tiles[i] for i in rng.sample(IDS, n)]
+    garden, _ = greedy_garden(tiles, STAGE3, random.Random(seed), None, 1)
+    arrangement = {i: (p.x, p.y, p.rotation) for i, p in enumerate(garden)}
+    checkpoints = solo_checkpoints(n, STAGE3)
+    cases = []
+    for _, chosen in plans(tiles, STAGE3):
+        reqs = [(checkpoints[cp][0], t) for cp, types in enumerate(chosen) for t in types]
+        cases.append((_loss(tiles, STAGE3, arrangement, reqs), chosen, reqs))
+    cases.sort(key=lambda c: c[0])  # the plans this garden comes closest to (stable: plans' order)
+    for loss, chosen, reqs in cases[:6]:
+        out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=20_000)
+        assert out.status != "infeasible", (chosen, loss)
+
+
+def _fewest_tiles_between(dx, dy, reach=9):
+    """Breadth-first search over anchors on the open plane: the fewest tiles in a chain of touching
+    tiles from a tile at (0, 0) to one at (dx, dy) (overlaps between chain tiles are allowed:
+    a lower bound for the real thing, which is all `tiles_between` claims)."""
+    steps = [(a, b) for a in range(-2, 3) for b in range(-2, 3)
+             if (abs(a) == 2 and abs(b) <= 1) or (abs(b) == 2 and abs(a) <= 1)]
+    dist = {(0, 0): 0}
+    frontier = [(0, 0)]
+    while frontier:
+        nxt = []
+        for x, y in frontier:
+            for a, b in steps:
+                c = (x + a, y + b)
+                if c not in dist and abs(c[0]) <= reach and abs(c[1]) <= reach:
+                    dist[c] = dist[(x, y)] + 1
+                    nxt.append(c)
+        frontier = nxt
+    return dist[(dx, dy)] - 1
+
+
+def test_tiles_between_is_a_lower_bound_and_tight():
+    from solver.games.versailles.refute import tiles_between
+
+    tight = 0
+    for dx in range(-6, 7):
+        for dy in range(-6, 7):
+            if max(abs(dx), abs(dy)) < 2 and (dx, dy) != (0, 0):
+                continue  # overlapping tiles
+            if (dx, dy) == (0, 0):
+                continue
+            true = _fewest_tiles_between(dx, dy)
+            assert tiles_between(dx, dy) <= true, (dx, dy)
+            tight += tiles_between(dx, dy) == true
+    assert tight > 100  # a bound one too high fails above
+
+
+def test_fields_between_is_a_lower_bound_and_exact_for_single_fields():
+    from solver.games.versailles.refute import fields_between
+
+    for dx in range(-5, 6):
+        for dy in range(-5, 6):
+            if abs(dx) + abs(dy) < 2:
+                continue  # the same or adjacent fields: one area
+            a, b = (0, 0, 0, 0), (dx, dx, dy, dy)
+            assert fields_between(a, b) == abs(dx) + abs(dy) - 1
+    # boxes: the nearest fields decide; a box around another's field never bounds anything
+    assert fields_between((0, 2, 0, 0), (5, 6, 1, 3)) == 3
+    assert fields_between((0, 4, 0, 4), (2, 2, 2, 2)) == -1
