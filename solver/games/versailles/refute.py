@@ -41,7 +41,9 @@ proof), on by default (`prefix`, `bridge`; off, the search is node for node the 
   minus the lower bounds of the requirements before it) cannot be lost, so all such areas end in
   the requirement's one largest area, joined through counting fields of unplaced tiles of its
   scoring (`spare` of them). The same cut argument with `fields_between` (bounding-box gaps; a
-  closed area joins nothing) must connect them by edges of at most `spare` fields.
+  closed area joins nothing) must connect them by edges of at most `spare` fields; and, when
+  `spare` <= `bridge_bfs`, with the real path lengths through empty, not excluded fields
+  (`joined_within`, a breadth-first search).
 
 With `connected` (the default) every tile is placed and the tiles stay one connected group;
 without it, tiles with no field counting for any requirement are left out (they cannot join
@@ -85,6 +87,48 @@ def fields_between(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -
     return max(0, b[0] - a[1], a[0] - b[1]) + max(0, b[2] - a[3], a[2] - b[3]) - 1
 
 
+def joined_within(must: list[set[Cell]], areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, excluded,
+                  spare: int) -> bool:
+    """Can the areas in `must` (each one of `areas`, the ones that can still grow; `label` maps
+    every placed field of the requirement to its area) end in one area when at most `spare` more
+    fields join? Joining fields are empty (not in `occ`) and not `excluded`. Any joining of them
+    crosses every cut between them by one path of such fields from an area on one side to one on
+    the other (paths stepping through other areas that can grow), so they must be connected in
+    the graph of `areas` whose edges are such paths of at most `spare` fields: a breadth-first
+    search from the first, restarted from each area it reaches. A lower bound argument only: the
+    paths found may share fields or not fit any tile (test: against a plain BFS)."""
+    if any(all(a is not m for a in areas) for m in must):
+        return False  # one of them cannot grow: it joins nothing
+    reached = {id(must[0])}
+    frontier = [must[0]]
+    while frontier:
+        seen = set()
+        layer = []  # fields at path length 1: empty neighbours of the areas just reached
+        for comp in frontier:
+            for cx, cy in comp:
+                for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                    if d not in occ and d not in excluded and d not in seen:
+                        seen.add(d)
+                        layer.append(d)
+        frontier = []
+        length = 1
+        while layer and length <= spare:
+            nxt = []
+            for cx, cy in layer:
+                for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                    comp = label.get(d)
+                    if comp is not None:
+                        if id(comp) not in reached and any(comp is a for a in areas):
+                            reached.add(id(comp))
+                            frontier.append(comp)
+                    elif length < spare and d not in occ and d not in excluded and d not in seen:
+                        seen.add(d)
+                        nxt.append(d)
+            layer = nxt
+            length += 1
+    return all(id(m) in reached for m in must)
+
+
 @dataclass
 class Outcome:
     status: str  # "infeasible" (proved: no arrangement), "feasible" (one found) or "unknown" (node limit)
@@ -104,7 +148,7 @@ class _Req:
 def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
                 node_limit: int | None = 200_000, ordered: bool = True, connected: bool = True,
                 stop: Callable[[], bool] | None = None, prefix: bool = True,
-                bridge: bool = True) -> Outcome:
+                bridge: bool = True, bridge_bfs: int = 8) -> Outcome:
     """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
     ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
     on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
@@ -400,6 +444,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                                 reach.add(k)
                                 stack.append(k)
                     if any(k not in reach for k in big):
+                        return False
+                    if spare <= bridge_bfs and not joined_within([bigs[k][0] for k in big],
+                                                                 [c for c, _, shut in bigs if not shut],
+                                                                 label[ri], occ, ex, spare):
                         return False
             if ties:
                 if len(ties) > 1:

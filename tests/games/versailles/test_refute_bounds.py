@@ -88,3 +88,59 @@ def test_fields_between_is_a_lower_bound_and_exact_for_single_fields():
     # boxes: the nearest fields decide; a box around another's field never bounds anything
     assert fields_between((0, 2, 0, 0), (5, 6, 1, 3)) == 3
     assert fields_between((0, 4, 0, 4), (2, 2, 2, 2)) == -1
+
+
+def _path_fields(a, b, blocked):
+    """Fewest free fields on an orthogonal path from area a to area b (plain BFS over fields)."""
+    dist = {c: 0 for c in a}
+    queue = list(a)
+    for c in queue:
+        x, y = c
+        for d in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if d in b:
+                return dist[c]  # the fields strictly between
+            if d not in dist and d not in blocked and abs(d[0]) < 9 and abs(d[1]) < 9:
+                dist[d] = dist[c] + 1
+                queue.append(d)
+    return 10 ** 6
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_joined_within_against_a_plain_search(seed):
+    from solver.games.versailles.refute import joined_within
+
+    rng = random.Random(900 + seed)
+    cells = [(x, y) for x in range(-3, 4) for y in range(-3, 4)]
+    rng.shuffle(cells)
+    # three or four one- or two-field areas, apart from each other; some walls; some exclusions
+    areas, taken = [], set()
+    for c in cells:
+        if len(areas) == 3 + seed % 2:
+            break
+        area = {c}
+        nb = (c[0] + 1, c[1])
+        if rng.random() < 0.5 and nb in cells:
+            area.add(nb)
+        near = {(x + dx, y + dy) for x, y in area for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))}
+        if near & taken:
+            continue
+        areas.append(area)
+        taken |= area
+    label = {c: a for a in areas for c in a}
+    rest = [c for c in cells if c not in taken]
+    occ = {c: None for c in rest[: len(rest) // 4]} | {c: None for c in taken}
+    excluded = set(rest[len(rest) // 4: len(rest) // 3])
+    blocked = set(occ) | excluded
+    for spare in range(0, 8):
+        must = areas[:2] if seed % 3 else areas
+        # reference: areas joined when a path of at most `spare` free fields links them, stepping
+        # from area to area
+        reach, stack = {0}, [0]
+        while stack:
+            i = stack.pop()
+            for j, b in enumerate(areas):
+                if j not in reach and _path_fields(areas[i], b, blocked - areas[i] - b) <= spare:
+                    reach.add(j)
+                    stack.append(j)
+        expect = all(areas.index(m) in reach for m in must)
+        assert joined_within(must, areas, label, occ, excluded, spare) == expect, spare
