@@ -37,13 +37,17 @@ proof), on by default (`prefix`, `bridge`; off, the search is node for node the 
   crosses each cut between them by one direct chain, so the bottleneck of those numbers (the
   largest edge of a minimum spanning tree) must not exceed the prefix's unplaced tiles: checked as
   "the placed tiles of the prefix are connected by edges of at most that many tiles".
-- bridge (joining areas): an area of a requirement larger than the loss budget left (the budget
-  minus the lower bounds of the requirements before it) cannot be lost, so all such areas end in
-  the requirement's one largest area, joined through counting fields of unplaced tiles of its
-  scoring (`spare` of them). The same cut argument with `fields_between` (bounding-box gaps; a
-  closed area joins nothing) must connect them by edges of at most `spare` fields; and, when
-  `spare` <= `bridge_bfs`, with the real path lengths through empty, not excluded fields
-  (`joined_within`, a breadth-first search).
+- bridge (joining areas): at the end a requirement's largest area holds either one group of its
+  areas that can still be joined, or one closed area and nothing more, or none of the placed
+  fields; every placed field outside it is lost. Joining fields are counting fields of the
+  scoring's unplaced tiles (`spare` of them) on empty, not excluded fields, and any joining of two
+  sets of areas crosses the cut between them by one path of such fields from an area to an area,
+  so the groups are the components of the graph of areas linked by paths of at most `spare`
+  fields (`box_components`: bounding-box gaps, `fields_between`, a lower bound of every path;
+  `path_components`: real paths by breadth-first search, when `spare` <= `bridge_bfs`). The
+  requirement loses at least min(held, count - closed area, held - group sum) fields (held = its
+  placed fields), which replaces the closed-area bound when larger; for loss 0 it means every area
+  must be in one group.
 
 With `connected` (the default) every tile is placed and the tiles stay one connected group;
 without it, tiles with no field counting for any requirement are left out (they cannot join
@@ -87,46 +91,88 @@ def fields_between(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -
     return max(0, b[0] - a[1], a[0] - b[1]) + max(0, b[2] - a[3], a[2] - b[3]) - 1
 
 
+def path_components(areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, excluded,
+                    spare: int) -> list[list[set[Cell]]]:
+    """The groups of `areas` (a requirement's areas that can still grow; `label` maps every placed
+    field of the requirement to its area) linked by paths of at most `spare` fields that are empty
+    (not in `occ`) and not `excluded`, stepping from area to area (a breadth-first search from
+    each area not yet grouped, restarted from every area it reaches). Areas in different groups
+    can never end in one area once at most `spare` more fields join: any joining crosses the cut
+    between the groups by one such path from an area on one side to one on the other. A lower
+    bound argument only: the paths may share fields or fit no tile (test: a plain BFS)."""
+    groups = []
+    grouped: set[int] = set()
+    for start in areas:
+        if id(start) in grouped:
+            continue
+        grouped.add(id(start))
+        group = [start]
+        frontier = [start]
+        while frontier:
+            seen = set()
+            layer = []  # fields at path length 1: empty neighbours of the areas just reached
+            for comp in frontier:
+                for cx, cy in comp:
+                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                        if d not in occ and d not in excluded and d not in seen:
+                            seen.add(d)
+                            layer.append(d)
+            frontier = []
+            length = 1
+            while layer and length <= spare:
+                nxt = []
+                for cx, cy in layer:
+                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                        comp = label.get(d)
+                        if comp is not None:
+                            if id(comp) not in grouped and any(comp is a for a in areas):
+                                grouped.add(id(comp))
+                                group.append(comp)
+                                frontier.append(comp)
+                        elif length < spare and d not in occ and d not in excluded and d not in seen:
+                            seen.add(d)
+                            nxt.append(d)
+                layer = nxt
+                length += 1
+        groups.append(group)
+    return groups
+
+
+def box_components(areas: list[set[Cell]], spare: int) -> list[list[set[Cell]]]:
+    """`path_components` with `fields_between` of the areas' bounding boxes as path lengths (a
+    lower bound of every path's length: coarser groups, no search)."""
+    boxes = []
+    for comp in areas:
+        xs = [c[0] for c in comp]
+        ys = [c[1] for c in comp]
+        boxes.append((min(xs), max(xs), min(ys), max(ys)))
+    groups, grouped = [], set()
+    for k in range(len(areas)):
+        if k in grouped:
+            continue
+        grouped.add(k)
+        group, stack = [k], [k]
+        while stack:
+            a = stack.pop()
+            for b in range(len(areas)):
+                if b not in grouped and fields_between(boxes[a], boxes[b]) <= spare:
+                    grouped.add(b)
+                    group.append(b)
+                    stack.append(b)
+        groups.append([areas[k] for k in group])
+    return groups
+
+
 def joined_within(must: list[set[Cell]], areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, excluded,
                   spare: int) -> bool:
-    """Can the areas in `must` (each one of `areas`, the ones that can still grow; `label` maps
-    every placed field of the requirement to its area) end in one area when at most `spare` more
-    fields join? Joining fields are empty (not in `occ`) and not `excluded`. Any joining of them
-    crosses every cut between them by one path of such fields from an area on one side to one on
-    the other (paths stepping through other areas that can grow), so they must be connected in
-    the graph of `areas` whose edges are such paths of at most `spare` fields: a breadth-first
-    search from the first, restarted from each area it reaches. A lower bound argument only: the
-    paths found may share fields or not fit any tile (test: against a plain BFS)."""
+    """Can the areas in `must` end in one area (see `path_components`; an area not among `areas`,
+    one that cannot grow, joins nothing)?"""
     if any(all(a is not m for a in areas) for m in must):
-        return False  # one of them cannot grow: it joins nothing
-    reached = {id(must[0])}
-    frontier = [must[0]]
-    while frontier:
-        seen = set()
-        layer = []  # fields at path length 1: empty neighbours of the areas just reached
-        for comp in frontier:
-            for cx, cy in comp:
-                for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                    if d not in occ and d not in excluded and d not in seen:
-                        seen.add(d)
-                        layer.append(d)
-        frontier = []
-        length = 1
-        while layer and length <= spare:
-            nxt = []
-            for cx, cy in layer:
-                for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                    comp = label.get(d)
-                    if comp is not None:
-                        if id(comp) not in reached and any(comp is a for a in areas):
-                            reached.add(id(comp))
-                            frontier.append(comp)
-                    elif length < spare and d not in occ and d not in excluded and d not in seen:
-                        seen.add(d)
-                        nxt.append(d)
-            layer = nxt
-            length += 1
-    return all(id(m) in reached for m in must)
+        return False
+    for group in path_components(areas, label, occ, excluded, spare):
+        if any(g is must[0] for g in group):
+            return all(any(g is m for g in group) for m in must)
+    return False
 
 
 @dataclass
@@ -388,7 +434,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             closed = []
             ex = r.excluded
             best = 1 << 30 if pick is None else pick[0]  # an area is picked only with fewer open fields
-            bigs = []
+            areas_r = []  # (area, closed)
             ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
             for comp in comps[ri].values():
                 if len(comp) == r.count:
@@ -398,10 +444,6 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
                         if d not in occ and d not in ex:
                             opens.add(d)
-                if bridge:
-                    xs = [c[0] for c in comp]
-                    ys = [c[1] for c in comp]
-                    box = (min(xs), max(xs), min(ys), max(ys))
                 # open fields, counted only as far as they decide: none (closed), or up to one more than best
                 count, first = 0, None
                 for d in opens:
@@ -411,44 +453,13 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                             first = d
                         if count > best:
                             break
-                if bridge:
-                    bigs.append((comp, box, not count))
+                areas_r.append((comp, not count))
                 if not count:
                     closed.append(len(comp))
                 elif count < best:
                     best, ties = count, [(comp, first)]
                 elif count == best and ties:
                     ties.append((comp, first))
-            if bridge and len(bigs) > 1:
-                # areas larger than what the loss budget has left must all end in one area, joined
-                # through fields of the unplaced tiles counting for the requirement: each step of a
-                # joining path between two areas is a chain of such fields at least as long as the
-                # gap of their bounding boxes, so (cut argument) the areas must be connected in the
-                # graph whose edges are gaps of at most `spare` fields; a closed area joins nothing
-                spare = r.count - len(counted[ri])
-                budget = loss - total_lost
-                nodes_ = [(len(c), box, shut) for c, box, shut in bigs]
-                big = [k for k, (size, _, _) in enumerate(nodes_) if size > budget]
-                if len(big) > 1:
-                    reach = {big[0]}
-                    stack = [big[0]]
-                    while stack:
-                        a = stack.pop()
-                        _, (ax0, ax1, ay0, ay1), ashut = nodes_[a]
-                        if ashut:
-                            continue
-                        for k, (_, (bx0, bx1, by0, by1), bshut) in enumerate(nodes_):
-                            if k in reach or bshut:
-                                continue
-                            if fields_between((ax0, ax1, ay0, ay1), (bx0, bx1, by0, by1)) <= spare:
-                                reach.add(k)
-                                stack.append(k)
-                    if any(k not in reach for k in big):
-                        return False
-                    if spare <= bridge_bfs and not joined_within([bigs[k][0] for k in big],
-                                                                 [c for c, _, shut in bigs if not shut],
-                                                                 label[ri], occ, ex, spare):
-                        return False
             if ties:
                 if len(ties) > 1:
                     # equal areas: the one whose fields come first in the order the flood fill of the
@@ -461,7 +472,26 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                             ties = [ties[k]]
                             break
                 pick = (best, ri, ties[0][1])
-            total_lost += lost_at_least(r, closed)
+            lost_r = lost_at_least(r, closed)
+            if bridge and len(areas_r) > 1:
+                # the requirement's largest area at the end holds at most one group of areas that
+                # can still be joined (`path_components`: paths of at most `spare` joining fields,
+                # the unplaced counting fields of its scoring), or one closed area and nothing
+                # more, or none of the placed fields: every placed field outside it is lost
+                # (at most held - the largest area: the bounding boxes first, the real paths only
+                # when the boxes stay below that)
+                held = len(counted[ri])
+                cap = held - max(len(c) for c, _ in areas_r)
+                if lost_r < cap:
+                    spare = r.count - held
+                    growing = [c for c, shut in areas_r if not shut]
+                    shut_lb = [held] + [r.count - len(c) for c, shut in areas_r if shut]
+                    lost_r = max(lost_r, min(shut_lb + [held - sum(len(a) for a in g)
+                                                        for g in box_components(growing, spare)]))
+                    if lost_r < cap and spare <= bridge_bfs:
+                        groups = path_components(growing, label[ri], occ, ex, spare)
+                        lost_r = max(lost_r, min(shut_lb + [held - sum(len(a) for a in g) for g in groups]))
+            total_lost += lost_r
             if total_lost > loss:
                 return False
         if ordered and any(i and i in early and (stranded(i) or (roots == 0 and not can_touch(i))) for i in placed):
