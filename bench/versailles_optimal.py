@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the budget for the pure-Python refutation search (refute.py; default: "
                              "0.5 for 8-13 tiles, else 0; 0 = off, as before it)")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--seed-list", default=None,
+                        help="comma-separated seeds to run instead of --first-seed/--seeds (e.g. 0,2,6)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     catalog = default_catalog()
@@ -55,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{'gap avg':>7} {'heur=opt':>8} {'p50 proved s':>12} {'p50 work':>8} {'pts avg':>7}")
     for n in (int(s) for s in args.sizes.split(",")):
         times, optimal, gaps, heuristic_hits, proved_times, works, points = [], 0, [], 0, [], [], []
-        for seed in range(args.first_seed, args.first_seed + args.seeds):
+        seeds = ([int(x) for x in args.seed_list.split(",")] if args.seed_list
+                 else range(args.first_seed, args.first_seed + args.seeds))
+        for seed in seeds:
             tiles = [catalog.tiles[i] for i in random.Random(seed).sample(ids, n)]
             control = SolveControl(time_limit_s=args.time_limit, deterministic_limit=args.deterministic,
                                    num_workers=1, random_seed=seed)
