@@ -81,8 +81,20 @@ BOUND_CUTS = frozenset({"regions", "reach"})
 # Bound descent (_descend): when the cards search ends more than BENDERS_GAP below the count bound B (so the
 # Benders check above does not run), ask no_game_reaches(B), then B - 1, ... while it answers "none", with up to
 # this share of the whole budget (taken from what the whole relaxation would get; 0: off). A "garden" answer's
-# garden (above the cards search's best) becomes the first candidate garden.
-DESCENT_SHARE = 0.0
+# garden (above the cards search's best) becomes the first candidate garden. Measured (32 cards, seeds 0-9, one
+# worker, deterministic units; docs/horticulture.md, session of 30 Nov 09:15): work 30 scores 869 -> 869, bounds
+# 933 -> 926 (seed 0 96 -> 95, seed 6 100 -> 94: the master is infeasible at once, 0.2-1 unit a step, when the
+# count step's cut relaxation was not proven); work 20 scores 861 -> 861, bounds 936 -> 929 (seed 6); work 40
+# scores 872 -> 870 (seed 2 84 -> 82: the whole relaxation had less time), bounds 931 -> 923. DESCENT_MIN 1 at
+# work 30 also ran it on seeds 4 and 7 (bounds 91 -> 86, 99 -> 95, same scores); not measured at 20/40 yet.
+DESCENT_SHARE = 0.3
+# "down"; "up": the same share spent upwards instead (ascent: no_game_reaches(best garden + 1), raising the best
+# garden on "garden", proving it a bound on "none"): a primal step (its gardens become the first candidates);
+# "both": down with DESCENT_DOWN_PART of the share, then up. The descent runs when at least DESCENT_MIN is left
+# (the Benders check above needs COUNT_CUT_MIN).
+DESCENT_MODE = "down"
+DESCENT_DOWN_PART = 0.5
+DESCENT_MIN = 4.0
 # CP-SAT `search_branching` of the Benders master searches in no_game_reaches (None: CP-SAT's default,
 # AUTOMATIC_SEARCH). LP_SEARCH branches on the LP's reduced costs. Measured (docs/horticulture.md, "A master
 # whose proof does not hang on one random seed"): 32-card seed 1, the master after the first no-good at 97,
@@ -488,12 +500,13 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     log.debug("count relaxation %s bound %s; its cards: %s %s after %.2f", STATUS.get(st), counted, STATUS.get(st2),
               s2.objective_value if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, spent)
     room = min(budget * BENDERS_SHARE, limit) - spent
-    if (BENDERS_GAP > 0 or DESCENT_SHARE > 0) and collect.found and room >= COUNT_CUT_MIN:
+    if (BENDERS_GAP > 0 or DESCENT_SHARE > 0) and collect.found and \
+            room >= (min(COUNT_CUT_MIN, DESCENT_MIN) if DESCENT_SHARE > 0 else COUNT_CUT_MIN):
         top = int(round(collect.found[-1].objective_value))
         # BENDERS_PROVEN: the cards search proved its cards' best garden is `top`, so they cannot reach
         # `counted` > top: ask whether any game reaches `counted`, with those cards cut off at once
         proven = BENDERS_PROVEN and st2 == cp_model.OPTIMAL and 0 < counted - top <= BENDERS_GAP + 1
-        if BENDERS_GAP > 0 and (0 < counted - top <= BENDERS_GAP or proven):
+        if BENDERS_GAP > 0 and room >= COUNT_CUT_MIN and (0 < counted - top <= BENDERS_GAP or proven):
             target = counted if proven else top + 1
             # the cut step's card choice reaches counted >= target in the master: its first candidate
             first = cut_cards if as_count and not (proven and cut_cards == cards) else None
@@ -508,16 +521,18 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                                              min(budget * DESCENT_SHARE, room),
                                              first=cut_cards if as_count and not (
                                                  st2 == cp_model.OPTIMAL and cut_cards == cards) else None,
-                                             excluded=[cards] if st2 == cp_model.OPTIMAL else [])
+                                             excluded=[cards] if st2 == cp_model.OPTIMAL else [],
+                                             mode=DESCENT_MODE)
             spent = meter.charge(spent)
-            if extra and len(extra[0].values) == len(collect.found[-1].values):
-                collect.found.append(extra[0])  # a relaxed garden above the cards search's best: tried first
+            # relaxed gardens above the cards search's best (best last): tried first
+            collect.found.extend(g for g in extra if len(g.values) == len(collect.found[-1].values))
     return counted, collect.found[::-1], meter.used
 
 
 def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
              plan: Plan | None, control: SolveControl, bound: int, top: int, room: float,
-             first: list[int] | None = None, excluded: list[list[int]] = ()) -> tuple[int, float, list[_Values]]:
+             first: list[int] | None = None, excluded: list[list[int]] = (),
+             mode: str = "down") -> tuple[int, float, list[_Values]]:
     """Bound descent: while the proven `bound` is above `top` (the best garden known), ask
     `no_game_reaches(bound)`; "none" proves bound - 1 a bound (repeat), "garden" or "open" stops.
 
@@ -528,18 +543,38 @@ def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySp
     scoring >= the target; not always plantable day by day), else empty. `first` / `excluded` as in
     no_game_reaches (`first` is checked in the first round only; `excluded` card choices must have no final
     garden reaching `top` + 1, e.g. cards whose pinned search was proven optimal at `top`).
+    `mode`: "down" as above; "up" (ascent, a primal step): ask `no_game_reaches(top + 1)` instead; "garden"
+    raises `top` to that garden's value (kept in `gardens`, best last) and asks again, "none" proves `top` a
+    bound (every game <= top, same proof), "open" stops; "both": down with DESCENT_DOWN_PART of `room`, then up
+    with what is left. A "garden" answer going down also raises `top` (a relaxed garden at `bound`).
     """
     meter, gardens = _Meter(control), []
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
-    while bound > top and room - meter.used >= minimum:
-        answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, bound, control,
-                                               room - meter.used, first=first, excluded=excluded, found=gardens)
+
+    def ask(target: int, cap: float) -> str:
+        answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, cap,
+                                               first=first, excluded=excluded, found=gardens)
         meter.charge(cost)
-        log.debug("descent: no game reaches %d? %s after %.2f (%d rounds)", bound, answer, cost, rounds)
+        log.debug("%s: no game reaches %d? %s after %.2f (%d rounds)", "descent" if target == bound else "ascent",
+                  target, answer, cost, rounds)
+        return answer
+
+    down = {"down": room, "both": room * DESCENT_DOWN_PART, "up": 0.0}[mode]
+    while bound > top and down - meter.used >= minimum:
+        answer = ask(bound, down - meter.used)
+        if answer == "garden":
+            top = max(top, int(round(gardens[-1].objective_value)))
         if answer != "none":
             break
         bound -= 1
         first = None  # it reached the old target in the count relaxation, maybe not in the pinned check now
+    while mode != "down" and top < bound and room - meter.used >= minimum:
+        answer = ask(top + 1, room - meter.used)
+        if answer == "none":
+            bound = top
+        if answer != "garden":
+            break
+        top, first = int(round(gardens[-1].objective_value)), None
     return bound, meter.used, gardens
 
 
