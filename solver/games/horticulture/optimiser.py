@@ -85,8 +85,9 @@ BOUND_CUTS = frozenset({"regions", "reach"})
 # worker, deterministic units; docs/horticulture.md, session of 30 Nov 09:15): work 30 scores 869 -> 869, bounds
 # 933 -> 926 (seed 0 96 -> 95, seed 6 100 -> 94: the master is infeasible at once, 0.2-1 unit a step, when the
 # count step's cut relaxation was not proven); work 20 scores 861 -> 861, bounds 936 -> 929 (seed 6); work 40
-# scores 872 -> 870 (seed 2 84 -> 82: the whole relaxation had less time), bounds 931 -> 923. DESCENT_MIN 1 at
-# work 30 also ran it on seeds 4 and 7 (bounds 91 -> 86, 99 -> 95, same scores); not measured at 20/40 yet.
+# scores 872 -> 870 (seed 2 84 -> 82: the whole relaxation had less time), bounds 931 -> 923 (all with
+# DESCENT_MIN 4). DESCENT_MIN 1 also runs it on seeds 4 and 7 (1-4 units left): bounds at work 20 / 30 / 40
+# 929 -> 923, 926 -> 917, 923 -> 913, same scores.
 DESCENT_SHARE = 0.3
 # "down"; "up": the same share spent upwards instead (ascent: no_game_reaches(best garden + 1), raising the best
 # garden on "garden", proving it a bound on "none"): a primal step (its gardens become the first candidates);
@@ -94,7 +95,7 @@ DESCENT_SHARE = 0.3
 # (the Benders check above needs COUNT_CUT_MIN).
 DESCENT_MODE = "down"
 DESCENT_DOWN_PART = 0.5
-DESCENT_MIN = 4.0
+DESCENT_MIN = 1.0
 # CP-SAT `search_branching` of the Benders master searches in no_game_reaches (None: CP-SAT's default,
 # AUTOMATIC_SEARCH). LP_SEARCH branches on the LP's reduced costs. Measured (docs/horticulture.md, "A master
 # whose proof does not hang on one random seed"): 32-card seed 1, the master after the first no-good at 97,
