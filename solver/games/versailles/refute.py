@@ -663,7 +663,10 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
             if index in refuted:
                 continue
             left = node_budget - nodes
-            if left <= 0:
+            if left <= 0 or (stop is not None and stop()):
+                # out of nodes, or stopped (the clock, a cancellation): the plan stays open without
+                # a search (each search checks `stop` only every 1000 nodes, so starting one after
+                # the stop would still run up to that many nodes per plan left)
                 open_counts.append(count)
                 continue
             reqs = [(checkpoints[cp][0], t) for cp, types in enumerate(chosen) for t in types]

@@ -128,3 +128,18 @@ def test_a_stop_ends_the_search_as_unknown():
     out = arrangeable(tiles, CAT, [(7, "B"), (7, "W"), (8, "G"), (8, "B"), (8, "W")], 0, node_limit=None,
                       stop=lambda: True)
     assert out.status == "unknown" and out.nodes == 1000
+
+
+def test_a_stop_leaves_every_plan_open_without_searching():
+    # once stopped, raise_or_refute starts no further search: each would run up to 1000 nodes
+    # before it looks at the stop (a wall-clock call overran its limit by seconds that way)
+    from solver.games.versailles.refute import raise_or_refute
+
+    tiles = [CAT.tiles[i] for i in random.Random(5).sample(TILE_IDS, 8)]  # 8-tile seed 5: 18+ plans above 34
+    garden = [Placement(t.id, 2 * i, 0, 0) for i, t in enumerate(tiles)]  # a row: legal, far below the bound
+    points = solo_points(garden, CAT)
+    found, found_points, bound, nodes, proved = raise_or_refute(tiles, CAT, garden, points, 10**6,
+                                                                stop=lambda: True)
+    assert nodes == 0 and not proved
+    assert found is garden and found_points == points
+    assert bound == counting_bound(tiles, CAT)
