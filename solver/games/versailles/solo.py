@@ -237,6 +237,23 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     # load, in deterministic mode only a cancellation does
     hint, hint_points = greedy_garden(tiles, catalog, random.Random(seed), board, restarts, ceiling,
                                       stop=lambda: budget.stop(min(0.9, greedy_share + 0.3)))
+    if refute_share is None:
+        refute_share = REFUTE_SHARE if long and len(tiles) <= REFUTE_MAX_TILES else 0.0
+    heuristic_points = hint_points  # reported as the heuristic's, whatever the refutation adds
+    refuted_early = False
+    if (REFUTE_FIRST_WALL and not budget.deterministic and refute_share > 0 and hint
+            and hint_points == ceiling - 1 and not control.cancelled):
+        # with a wall limit, a greedy garden 1 below the counting bound goes to the refutation
+        # before the beam: its plans lose no field (the cheapest to refute) and the beam would
+        # leave it too little time (see REFUTE_FIRST_WALL)
+        refuted_early = True
+        proved, hint, hint_points, refuted_bound = _refute_step(tiles, catalog, hint, hint_points, board, budget,
+                                                                max(refute_share, REFUTE_FIRST_SHARE))
+        ceiling = min(ceiling, refuted_bound)
+        if proved or hint_points >= ceiling:
+            _check(hint, hint_points, catalog, "refutation")
+            return SoloResult("optimal", hint, hint_points, hint_points, board,
+                              time.perf_counter() - budget.started, heuristic_points, budget.work, counted, ceiling)
     if beam_share is None:
         # beam search (`beam.py`) on sequences longer than a stage only: measured on 14 tiles it
         # finds gardens the greedy restarts miss; short ones are proved by the full solve. With a
@@ -259,10 +276,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         _check(hint, hint_points, catalog, "counting bound")
         return SoloResult("optimal", hint, hint_points, ceiling, board, time.perf_counter() - budget.started,
                           hint_points, budget.work, counted)
-    if refute_share is None:
-        refute_share = REFUTE_SHARE if long and len(tiles) <= REFUTE_MAX_TILES else 0.0
-    heuristic_points = hint_points  # reported as the heuristic's, whatever the refutation adds
-    if refute_share > 0 and hint and hint_points < ceiling and not control.cancelled:
+    heuristic_points = max(heuristic_points, hint_points) if refuted_early else hint_points
+    if refute_share > 0 and not refuted_early and hint and hint_points < ceiling and not control.cancelled:
         # pure-Python refutation (`refute.py`): every plan of scored types above the garden, with the
         # fields it may lose; a legal arrangement found worth more becomes the garden
         proved, hint, hint_points, refuted_bound = _refute_step(tiles, catalog, hint, hint_points, board, budget,
@@ -358,6 +373,8 @@ SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the sear
 REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
 REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic answers stay as they were)
 REFUTE_NODES_PER_UNIT = 25_000  # search nodes counted as one unit of deterministic time (CPU: ~17k nodes/s, CP-SAT ~1.1-1.8 s per unit on 8 tiles)
+REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the greedy garden is 1 below the counting bound
+REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation
 REFUTE_NODES_PER_SECOND = 10_000  # with a wall-clock limit (measured 10-17k/s at load 5-6)
 
 

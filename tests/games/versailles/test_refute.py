@@ -143,3 +143,38 @@ def test_a_stop_leaves_every_plan_open_without_searching():
     assert nodes == 0 and not proved
     assert found is garden and found_points == points
     assert bound == counting_bound(tiles, CAT)
+
+
+def test_with_a_wall_limit_a_garden_one_below_the_bound_is_refuted_before_the_beam(monkeypatch):
+    # REFUTE_FIRST_WALL: the early refutation keeps every answer within the oracle, and runs (on
+    # the seeds where the greedy garden is 1 below the counting bound) before any beam search
+    from solver.core.solve import SolveControl
+    from solver.games.versailles import solo
+
+    calls = []
+    real_refute, real_beam = solo._refute_step, solo.beam_garden
+
+    def refute_step(*args, **kwargs):
+        calls.append("refute")
+        return real_refute(*args, **kwargs)
+
+    def beam(*args, **kwargs):
+        calls.append("beam")
+        return real_beam(*args, **kwargs)
+
+    monkeypatch.setattr(solo, "_refute_step", refute_step)
+    monkeypatch.setattr(solo, "beam_garden", beam)
+    early = 0
+    for seed in range(12):
+        tiles = [TWO_STAGE.tiles[i] for i in random.Random(700 + seed).sample(TILE_IDS, 3)]
+        best = oracle(tiles, TWO_STAGE)
+        calls.clear()
+        control = SolveControl(time_limit_s=30.0, num_workers=1, random_seed=seed)
+        r = solo.solve_solo(tiles, TWO_STAGE, control, restarts=1, lns_share=0.0)
+        assert r.points <= best <= r.bound
+        assert r.status != "optimal" or r.points == best
+        assert r.optimal_on_any_board == (r.status == "optimal")
+        if r.heuristic_points == counting_bound(tiles, TWO_STAGE) - 1:
+            assert calls[:1] == ["refute"] and calls.count("refute") == 1
+            early += 1
+    assert early >= 2  # the path is exercised
