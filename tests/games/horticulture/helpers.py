@@ -88,3 +88,21 @@ def oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
         return top
 
     return best(0, Sheet(setup))
+
+
+def random_instance(catalog: Catalog, seed: int):
+    """A 3-day nursery of 6 cards with a random plan, path and gnome on a 4x2 sheet (the oracle's
+    size): (nursery, days, plan, drawing, gnome), from random.Random(seed)."""
+    import random
+
+    from solver.games.horticulture.garden import PathDrawing, Plan
+    from solver.games.horticulture.model import DaySpec
+
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(catalog.deck.cards), 6)
+    kinds = [S, U, C, T]
+    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
+    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")]))
+    gnome = (rng.randrange(4), rng.randrange(2))
+    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 6, 2)]
+    return nursery, days, plan, drawing, gnome

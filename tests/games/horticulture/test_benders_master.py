@@ -3,18 +3,14 @@ no_game_reaches gives the exhaustive oracle's answers with it and with CP-SAT's 
 seeds (a search strategy may change the cost, never the answer)."""
 from __future__ import annotations
 
-import random
-
 import pytest
 from ortools.sat.python import cp_model
 
 from solver.core.solve import SolveControl
 from solver.games.horticulture import optimiser as optimiser_module
-from solver.games.horticulture.garden import PathDrawing, Plan
-from solver.games.horticulture.model import DaySpec
 from solver.games.horticulture.state import Setup
 
-from .helpers import C, S, T, U, oracle, tiny_catalog
+from .helpers import oracle, random_instance, tiny_catalog
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +32,7 @@ class Spy(SolveControl):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_the_master_strategy_keeps_the_oracle_answers(tiny4, seed, monkeypatch):
-    rng = random.Random(100 + seed)
-    nursery = rng.sample(sorted(tiny4.deck.cards), 6)
-    kinds = [S, U, C, T]
-    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
-    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")]))
-    gnome = (rng.randrange(4), rng.randrange(2))
-    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 6, 2)]
+    nursery, days, plan, drawing, gnome = random_instance(tiny4, 100 + seed)
     best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
     for branching in (cp_model.LP_SEARCH, None):
         monkeypatch.setattr(optimiser_module, "MASTER_BRANCHING", branching)

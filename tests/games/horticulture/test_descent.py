@@ -11,11 +11,10 @@ from ortools.sat.python import cp_model
 
 from solver.core.solve import SolveControl
 from solver.games.horticulture import optimiser as optimiser_module
-from solver.games.horticulture.garden import PathDrawing, Plan
-from solver.games.horticulture.model import DaySpec, HorticultureModel
+from solver.games.horticulture.model import HorticultureModel
 from solver.games.horticulture.state import Setup
 
-from .helpers import C, S, T, U, oracle, tiny_catalog
+from .helpers import oracle, random_instance, tiny_catalog
 
 
 @pytest.fixture(scope="module")
@@ -28,14 +27,7 @@ def control(work=30.0):
 
 
 def instance(catalog, seed):
-    rng = random.Random(200 + seed)
-    nursery = rng.sample(sorted(catalog.deck.cards), 6)
-    kinds = [S, U, C, T]
-    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
-    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")]))
-    gnome = (rng.randrange(4), rng.randrange(2))
-    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 6, 2)]
-    return nursery, days, plan, drawing, gnome
+    return random_instance(catalog, 200 + seed)
 
 
 _BEST: dict = {}
