@@ -273,9 +273,10 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     if hint and hint_points >= ceiling:
         # the garden meets the counting bound, a valid upper bound for any garden on any board:
         # optimal without a search (the pure replay below still checks it)
+        # (or the bound an early refutation proved: valid on any board too)
         _check(hint, hint_points, catalog, "counting bound")
         return SoloResult("optimal", hint, hint_points, ceiling, board, time.perf_counter() - budget.started,
-                          hint_points, budget.work, counted)
+                          hint_points, budget.work, counted, ceiling)
     heuristic_points = max(heuristic_points, hint_points) if refuted_early else hint_points
     if refute_share > 0 and not refuted_early and hint and hint_points < ceiling and not control.cancelled:
         # pure-Python refutation (`refute.py`): every plan of scored types above the garden, with the
