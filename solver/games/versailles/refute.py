@@ -163,18 +163,6 @@ def box_components(areas: list[set[Cell]], spare: int) -> list[list[set[Cell]]]:
     return groups
 
 
-def joined_within(must: list[set[Cell]], areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, excluded,
-                  spare: int) -> bool:
-    """Can the areas in `must` end in one area (see `path_components`; an area not among `areas`,
-    one that cannot grow, joins nothing)?"""
-    if any(all(a is not m for a in areas) for m in must):
-        return False
-    for group in path_components(areas, label, occ, excluded, spare):
-        if any(g is must[0] for g in group):
-            return all(any(g is m for g in group) for m in must)
-    return False
-
-
 @dataclass
 class Outcome:
     status: str  # "infeasible" (proved: no arrangement), "feasible" (one found) or "unknown" (node limit)
@@ -486,11 +474,13 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     spare = r.count - held
                     growing = [c for c, shut in areas_r if not shut]
                     shut_lb = [held] + [r.count - len(c) for c, shut in areas_r if shut]
-                    lost_r = max(lost_r, min(shut_lb + [held - sum(len(a) for a in g)
-                                                        for g in box_components(growing, spare)]))
+
+                    def lost_with(groups) -> int:
+                        return min(shut_lb + [held - sum(len(a) for a in g) for g in groups])
+
+                    lost_r = max(lost_r, lost_with(box_components(growing, spare)))
                     if lost_r < cap and spare <= bridge_bfs:
-                        groups = path_components(growing, label[ri], occ, ex, spare)
-                        lost_r = max(lost_r, min(shut_lb + [held - sum(len(a) for a in g) for g in groups]))
+                        lost_r = max(lost_r, lost_with(path_components(growing, label[ri], occ, ex, spare)))
             total_lost += lost_r
             if total_lost > loss:
                 return False

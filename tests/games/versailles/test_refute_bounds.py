@@ -105,10 +105,21 @@ def _path_fields(a, b, blocked):
     return 10 ** 6
 
 
+def joined_within(must, areas, label, occ, excluded, spare) -> bool:
+    """Can the areas in `must` end in one area, by `path_components` (an area not among `areas`, one
+    that cannot grow, joins nothing)?"""
+    from solver.games.versailles.refute import path_components
+
+    if any(all(a is not m for a in areas) for m in must):
+        return False
+    for group in path_components(areas, label, occ, excluded, spare):
+        if any(g is must[0] for g in group):
+            return all(any(g is m for g in group) for m in must)
+    return False
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_joined_within_against_a_plain_search(seed):
-    from solver.games.versailles.refute import joined_within
-
     rng = random.Random(900 + seed)
     cells = [(x, y) for x in range(-3, 4) for y in range(-3, 4)]
     rng.shuffle(cells)
