@@ -90,15 +90,12 @@ def oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
     return best(0, Sheet(setup))
 
 
-def random_instance(catalog: Catalog, seed: int):
+def random_instance(catalog: Catalog, rng):
     """A 3-day nursery of 6 cards with a random plan, path and gnome on a 4x2 sheet (the oracle's
-    size): (nursery, days, plan, drawing, gnome), from random.Random(seed)."""
-    import random
-
+    size): (nursery, days, plan, drawing, gnome), drawn from `rng` (a random.Random)."""
     from solver.games.horticulture.garden import PathDrawing, Plan
     from solver.games.horticulture.model import DaySpec
 
-    rng = random.Random(seed)
     nursery = rng.sample(sorted(catalog.deck.cards), 6)
     kinds = [S, U, C, T]
     plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))

@@ -3,6 +3,8 @@ no_game_reaches gives the exhaustive oracle's answers with it and with CP-SAT's 
 seeds (a search strategy may change the cost, never the answer)."""
 from __future__ import annotations
 
+import random
+
 import pytest
 from ortools.sat.python import cp_model
 
@@ -32,7 +34,7 @@ class Spy(SolveControl):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_the_master_strategy_keeps_the_oracle_answers(tiny4, seed, monkeypatch):
-    nursery, days, plan, drawing, gnome = random_instance(tiny4, 100 + seed)
+    nursery, days, plan, drawing, gnome = random_instance(tiny4, random.Random(100 + seed))
     best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
     for branching in (cp_model.LP_SEARCH, None):
         monkeypatch.setattr(optimiser_module, "MASTER_BRANCHING", branching)

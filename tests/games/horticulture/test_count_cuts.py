@@ -15,7 +15,7 @@ from solver.games.horticulture.scoring import score_sheet
 from solver.games.horticulture.rules import replay
 from solver.games.horticulture.state import Day, Planting, Setup
 
-from .helpers import C, S, T, U, oracle, tiny_catalog
+from .helpers import C, S, T, U, oracle, random_instance, tiny_catalog
 
 CUTS = ("COUNT_REGIONS", "COUNT_GNOME_REACH", "COUNT_COLUMNS", "COUNT_NEIGHBOURS", "COUNT_COMPONENTS", "COUNT_LINES")
 
@@ -214,11 +214,7 @@ def test_no_game_reaches_one_above_the_oracle_and_never_denies_it(tiny4, seed, c
     game reaches it."""
     from solver.games.horticulture.optimiser import no_game_reaches
     rng = random.Random(seed)
-    nursery = rng.sample(sorted(tiny4.deck.cards), 6)
-    kinds = [S, U, C, T]
-    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
-    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD")]))
-    gnome = (rng.randrange(4), rng.randrange(2))
+    nursery, _, plan, drawing, gnome = random_instance(tiny4, rng)
     best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
     above, _, _ = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best + 1, control(), 20.0, cut=cut)
     at, _, rounds = no_game_reaches(tiny4, "T", drawing, pairs(nursery), gnome, plan, best, control(), 20.0, cut=cut)

@@ -27,7 +27,7 @@ def control(work=30.0):
 
 
 def instance(catalog, seed):
-    return random_instance(catalog, 200 + seed)
+    return random_instance(catalog, random.Random(200 + seed))
 
 
 _BEST: dict = {}
