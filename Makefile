@@ -41,8 +41,9 @@ web: $(WEB_STAMP)
 run: setup web
 	$(BIN)/python -m server.web --address $(ADDRESS)
 
+# --durations: the slowest tests are listed at the end, to keep `make test` within its 15-minute budget
 test: setup
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=15
 
 bench: setup
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
