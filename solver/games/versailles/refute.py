@@ -65,6 +65,7 @@ from solver.games.versailles.scoring import cell_groups, solo_checkpoints, solo_
 
 Cell = tuple[int, int]
 OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))  # footprint order: TL, TR, BL, BR
+RING = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))  # a tile's 8 edge neighbours (from its anchor)
 FAR = 1000  # a new root's offset: farther than any arrangement of the tiles reaches
 
 
@@ -95,47 +96,84 @@ def path_components(areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, e
                     spare: int) -> list[list[set[Cell]]]:
     """The groups of `areas` (a requirement's areas that can still grow; `label` maps every placed
     field of the requirement to its area) linked by paths of at most `spare` fields that are empty
-    (not in `occ`) and not `excluded`, stepping from area to area (a breadth-first search from
-    each area not yet grouped, restarted from every area it reaches). Areas in different groups
-    can never end in one area once at most `spare` more fields join: any joining crosses the cut
+    (not in `occ`) and not `excluded`, stepping from area to area. Areas in different groups can
+    never end in one area once at most `spare` more fields join: any joining crosses the cut
     between the groups by one such path from an area on one side to one on the other. A lower
-    bound argument only: the paths may share fields or fit no tile (test: a plain BFS)."""
-    groups = []
-    grouped: set[int] = set()
-    for start in areas:
-        if id(start) in grouped:
-            continue
-        grouped.add(id(start))
-        group = [start]
-        frontier = [start]
-        while frontier:
-            seen = set()
-            layer = []  # fields at path length 1: empty neighbours of the areas just reached
-            for comp in frontier:
-                for cx, cy in comp:
-                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                        if d not in occ and d not in excluded and d not in seen:
-                            seen.add(d)
-                            layer.append(d)
-            frontier = []
-            length = 1
-            while layer and length <= spare:
-                nxt = []
-                for cx, cy in layer:
-                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                        comp = label.get(d)
-                        if comp is not None:
-                            if id(comp) not in grouped and any(comp is a for a in areas):
-                                grouped.add(id(comp))
-                                group.append(comp)
-                                frontier.append(comp)
-                        elif length < spare and d not in occ and d not in excluded and d not in seen:
-                            seen.add(d)
-                            nxt.append(d)
-                layer = nxt
-                length += 1
-        groups.append(group)
-    return groups
+    bound argument only: the paths may share fields or fit no tile (test: a plain BFS).
+
+    One breadth-first search from all areas at once (each free field gets its distance d, in
+    fields, to a nearest area and that area; fields farther than `spare` are not needed), then two
+    areas are linked when a field of one area's region touches the other area (d <= spare) or
+    touches a field of its region (d + d' <= spare). Same groups as a search per pair: such a link
+    is a path of d or d + d' fields between the two areas; conversely, along a shortest path
+    f_1..f_k (k <= spare) from area A to area B, f_i is at most i fields from A and f_(i+1) at most
+    k - i from B, so every change of region along it (and its two ends) is a link of at most k:
+    A and B end in one group. Adjacent fields' distances differ by at most 1, so every link
+    involves only fields at most (spare + 1) // 2 from an area: the search stops there, or as soon
+    as every area is in one group."""
+    n = len(areas)
+    index = {id(a): k for k, a in enumerate(areas)}
+    parent = list(range(n))
+
+    def find(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    left = [n]  # groups left
+
+    def link(a: int, b: int) -> None:
+        a, b = find(a), find(b)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+            left[0] -= 1
+
+    reach = (spare + 1) // 2
+    if spare > 0 and n > 1:
+        owner: dict[Cell, int] = {}  # free field -> nearest area (index); its distance is its layer's
+        dist: dict[Cell, int] = {}
+        layer = []
+        for k, comp in enumerate(areas):
+            for cx, cy in comp:
+                for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                    if d in occ or d in excluded:
+                        continue
+                    o = owner.get(d)
+                    if o is None:
+                        owner[d] = k
+                        dist[d] = 1
+                        layer.append(d)
+                    elif o != k:
+                        link(o, k)  # one field between the two areas
+        length = 1
+        while layer and left[0] > 1:
+            nxt = []
+            for c in layer:
+                cx, cy = c
+                k = owner[c]
+                for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                    o = owner.get(d)
+                    if o is not None:
+                        if o != k and length + dist[d] <= spare:
+                            link(o, k)
+                        continue
+                    comp = label.get(d)
+                    if comp is not None:
+                        j = index.get(id(comp))
+                        if j is not None and j != k and length <= spare:
+                            link(j, k)
+                        continue
+                    if length < reach and d not in occ and d not in excluded:
+                        owner[d] = k
+                        dist[d] = length + 1
+                        nxt.append(d)
+            layer = nxt
+            length += 1
+    groups: dict[int, list[set[Cell]]] = {}
+    for k, comp in enumerate(areas):
+        groups.setdefault(find(k), []).append(comp)
+    return list(groups.values())
 
 
 def box_components(areas: list[set[Cell]], spare: int) -> list[list[set[Cell]]]:
@@ -305,18 +343,15 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     def stranded(i: int) -> bool:
         # tile i can no longer touch a tile placed before it: every neighbour field is covered, by later tiles
         x, y, _ = placed[i]
-        for c in ((x - 1, y), (x - 1, y + 1), (x + 2, y), (x + 2, y + 1), (x, y - 1), (x + 1, y - 1),
-                  (x, y + 2), (x + 1, y + 2)):
-            j = occ.get(c)
+        for dx, dy in RING:
+            j = occ.get((x + dx, y + dy))
             if j is None or j[0] < i:
                 return False
         return True
 
     def touches_earlier(i: int) -> bool:
         x, y, _ = placed[i]
-        return any(occ.get(c, (len(tiles),))[0] < i
-                   for c in ((x - 1, y), (x - 1, y + 1), (x + 2, y), (x + 2, y + 1), (x, y - 1), (x + 1, y - 1),
-                             (x, y + 2), (x + 1, y + 2)))
+        return any(occ.get((x + dx, y + dy), (len(tiles),))[0] < i for dx, dy in RING)
 
     def can_touch(i: int) -> bool:
         # tile i touches a tile before it, or an unplaced tile before it still fits on a free
@@ -324,8 +359,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         if touches_earlier(i):
             return True
         x, y, _ = placed[i]
-        for c in ((x - 1, y), (x - 1, y + 1), (x + 2, y), (x + 2, y + 1), (x, y - 1), (x + 1, y - 1),
-                  (x, y + 2), (x + 1, y + 2)):
+        for rx, ry in RING:
+            c = (x + rx, y + ry)
             if c in occ:
                 continue
             for j in range(i):
@@ -379,8 +414,34 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 return False
         return True
 
+    # fillable's answers, cached without changing any (the search only adds placed tiles, occupied
+    # and excluded fields on the way down, so a field that no unplaced tile can fill stays so in
+    # the whole subtree: `nofill` holds those, each dropped when the node that found it returns;
+    # a field found fillable keeps its witness placement, which is re-checked (4 fields) on use)
+    nofill: list[set[Cell]] = [set() for _ in reqs]
+    witness: list[dict[Cell, tuple]] = [{} for _ in reqs]
+    frames: list[list[tuple[int, Cell]]] = []  # per node on the path: the (requirement, field) it put in nofill
+
     def fillable(ri: int, f: Cell) -> bool:
         # some unplaced tile of the requirement's scoring can put a field counting for it on f
+        if f in nofill[ri]:
+            return False
+        w = witness[ri].get(f)
+        if w is not None:
+            i, x, y, chk = w
+            if i not in placed:
+                for ddx, ddy, exs in chk:
+                    c = (x + ddx, y + ddy)
+                    if c in occ:
+                        break
+                    for ex in exs:
+                        if c in ex:
+                            break
+                    else:
+                        continue
+                    break
+                else:
+                    return True
         fx, fy = f
         for i, sl in fill_slots[ri]:
             if i in placed:
@@ -398,7 +459,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         continue
                     break
                 else:
+                    witness[ri][f] = (i, x, y, chk)
                     return True
+        nofill[ri].add(f)
+        frames[-1].append((ri, f))
         return False
 
     def areas(ri: int) -> list[set[Cell]]:
@@ -411,138 +475,146 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     def rec() -> bool:
         nonlocal nodes, roots
-        nodes += 1
-        if node_limit is not None and nodes > node_limit:
-            raise NodeLimit
-        if stop is not None and nodes % 1000 == 0 and stop():
-            raise NodeLimit  # cancelled: "unknown"
-        total_lost = 0
-        pick = None  # (open fields, requirement, first open field)
-        for ri, r in enumerate(reqs):
-            closed = []
-            ex = r.excluded
-            best = 1 << 30 if pick is None else pick[0]  # an area is picked only with fewer open fields
-            areas_r = []  # (area, closed)
-            ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
-            for comp in comps[ri].values():
-                if len(comp) == r.count:
-                    continue
-                opens = set()
-                for cx, cy in comp:
-                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                        if d not in occ and d not in ex:
-                            opens.add(d)
-                # open fields, counted only as far as they decide: none (closed), or up to one more than best
-                count, first = 0, None
-                for d in opens:
-                    if fillable(ri, d):
-                        count += 1
-                        if first is None or d < first:
-                            first = d
-                        if count > best:
-                            break
-                areas_r.append((comp, not count))
-                if not count:
-                    closed.append(len(comp))
-                elif count < best:
-                    best, ties = count, [(comp, first)]
-                elif count == best and ties:
-                    ties.append((comp, first))
-            if ties:
-                if len(ties) > 1:
-                    # equal areas: the one whose fields come first in the order the flood fill of the
-                    # requirement's fields (scoring.cell_groups on a copy of the set) meets them
-                    ids = {id(comp): k for k, (comp, _) in enumerate(ties)}
-                    lab = label[ri]
-                    for c in set(counted[ri]):
-                        k = ids.get(id(lab[c]))
-                        if k is not None:
-                            ties = [ties[k]]
-                            break
-                pick = (best, ri, ties[0][1])
-            lost_r = lost_at_least(r, closed)
-            if bridge and len(areas_r) > 1:
-                # the requirement's largest area at the end holds at most one group of areas that
-                # can still be joined (`path_components`: paths of at most `spare` joining fields,
-                # the unplaced counting fields of its scoring), or one closed area and nothing
-                # more, or none of the placed fields: every placed field outside it is lost
-                # (at most held - the largest area: the bounding boxes first, the real paths only
-                # when the boxes stay below that)
-                held = len(counted[ri])
-                cap = held - max(len(c) for c, _ in areas_r)
-                if lost_r < cap:
-                    spare = r.count - held
-                    growing = [c for c, shut in areas_r if not shut]
-                    shut_lb = [held] + [r.count - len(c) for c, shut in areas_r if shut]
-
-                    def lost_with(groups) -> int:
-                        return min(shut_lb + [held - sum(len(a) for a in g) for g in groups])
-
-                    lost_r = max(lost_r, lost_with(box_components(growing, spare)))
-                    if lost_r < cap and spare <= bridge_bfs:
-                        lost_r = max(lost_r, lost_with(path_components(growing, label[ri], occ, ex, spare)))
-            total_lost += lost_r
-            if total_lost > loss:
-                return False
-        if ordered and any(i and i in early and (stranded(i) or (roots == 0 and not can_touch(i))) for i in placed):
-            return False
-        if prefix and ordered and roots == 0 and not prefix_ok():
-            return False
-        if pick is None:
-            rest = [i for i in relevant if i not in placed]
-            if not rest:
-                # every requirement's areas are final and the loss is within budget
-                return not (ordered and roots == 0 and any(i and i in early and not touches_earlier(i) for i in placed))
-            if len(relevant) == len(tiles):
-                # every tile takes part: a garden's tiles are one connected group (each touches an
-                # earlier one), so some unplaced tile touches a placed one: try each, everywhere
-                anchors = sorted({(c[0] - dx, c[1] - dy) for cell in occ for c in neighbours(cell) if c not in occ
-                                  for dx, dy in OFFSETS})
-                tried = set()
-                for i in rest:
-                    if signature[i] in tried:
-                        continue
-                    tried.add(signature[i])
-                    for rot, layout in layouts[i]:
-                        for x, y in anchors:
-                            if fits(i, x, y, rot):
-                                put(i, x, y, rot, layout)
-                                if rec():
-                                    return True
-                                take(i)
-                return False
-            i = rest[0]
-            roots += 1
-            base = FAR * roots
-            for rot, layout in layouts[i]:
-                put(i, base, base, rot, layout)
-                if rec():
-                    return True
-                take(i)
-            roots -= 1
-            return False
-        _, ri, f = pick
-        r = reqs[ri]
-        tried = set()
-        for i in relevant:
-            if i in placed or i not in r.tiles or signature[i] in tried:
-                continue
-            tried.add(signature[i])
-            for rot, layout, dx, dy in slots[(ri, i)]:
-                x, y = f[0] - dx, f[1] - dy
-                if not fits(i, x, y, rot):
-                    continue
-                put(i, x, y, rot, layout)
-                if rec():
-                    return True
-                take(i)
-        r.excluded.add(f)
+        frame: list[tuple[int, Cell]] = []
+        frames.append(frame)
         try:
-            if rec():
-                return True
+            nodes += 1
+            if node_limit is not None and nodes > node_limit:
+                raise NodeLimit
+            if stop is not None and nodes % 1000 == 0 and stop():
+                raise NodeLimit  # cancelled: "unknown"
+            total_lost = 0
+            pick = None  # (open fields, requirement, first open field)
+            for ri, r in enumerate(reqs):
+                closed = []
+                ex = r.excluded
+                nof = nofill[ri]  # known not fillable in this subtree: not open
+                best = 1 << 30 if pick is None else pick[0]  # an area is picked only with fewer open fields
+                areas_r = []  # (area, closed)
+                ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
+                for comp in comps[ri].values():
+                    if len(comp) == r.count:
+                        continue
+                    opens = set()
+                    for cx, cy in comp:
+                        for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                            if d not in occ and d not in ex and d not in nof:
+                                opens.add(d)
+                    # open fields, counted only as far as they decide: none (closed), or up to one more than best
+                    count, first = 0, None
+                    for d in opens:
+                        if fillable(ri, d):
+                            count += 1
+                            if first is None or d < first:
+                                first = d
+                            if count > best:
+                                break
+                    areas_r.append((comp, not count))
+                    if not count:
+                        closed.append(len(comp))
+                    elif count < best:
+                        best, ties = count, [(comp, first)]
+                    elif count == best and ties:
+                        ties.append((comp, first))
+                if ties:
+                    if len(ties) > 1:
+                        # equal areas: the one whose fields come first in the order the flood fill of the
+                        # requirement's fields (scoring.cell_groups on a copy of the set) meets them
+                        ids = {id(comp): k for k, (comp, _) in enumerate(ties)}
+                        lab = label[ri]
+                        for c in set(counted[ri]):
+                            k = ids.get(id(lab[c]))
+                            if k is not None:
+                                ties = [ties[k]]
+                                break
+                    pick = (best, ri, ties[0][1])
+                lost_r = lost_at_least(r, closed)
+                if bridge and len(areas_r) > 1:
+                    # the requirement's largest area at the end holds at most one group of areas that
+                    # can still be joined (`path_components`: paths of at most `spare` joining fields,
+                    # the unplaced counting fields of its scoring), or one closed area and nothing
+                    # more, or none of the placed fields: every placed field outside it is lost
+                    # (at most held - the largest area: the bounding boxes first, the real paths only
+                    # when the boxes stay below that)
+                    held = len(counted[ri])
+                    cap = held - max(len(c) for c, _ in areas_r)
+                    if lost_r < cap:
+                        spare = r.count - held
+                        growing = [c for c, shut in areas_r if not shut]
+                        shut_lb = [held] + [r.count - len(c) for c, shut in areas_r if shut]
+
+                        def lost_with(groups) -> int:
+                            return min(shut_lb + [held - sum(len(a) for a in g) for g in groups])
+
+                        lost_r = max(lost_r, lost_with(box_components(growing, spare)))
+                        if lost_r < cap and spare <= bridge_bfs:
+                            lost_r = max(lost_r, lost_with(path_components(growing, label[ri], occ, ex, spare)))
+                total_lost += lost_r
+                if total_lost > loss:
+                    return False
+            if ordered and any(i and i in early and (stranded(i) or (roots == 0 and not can_touch(i))) for i in placed):
+                return False
+            if prefix and ordered and roots == 0 and not prefix_ok():
+                return False
+            if pick is None:
+                rest = [i for i in relevant if i not in placed]
+                if not rest:
+                    # every requirement's areas are final and the loss is within budget
+                    return not (ordered and roots == 0 and any(i and i in early and not touches_earlier(i) for i in placed))
+                if len(relevant) == len(tiles):
+                    # every tile takes part: a garden's tiles are one connected group (each touches an
+                    # earlier one), so some unplaced tile touches a placed one: try each, everywhere
+                    anchors = sorted({(c[0] - dx, c[1] - dy) for cell in occ for c in neighbours(cell) if c not in occ
+                                      for dx, dy in OFFSETS})
+                    tried = set()
+                    for i in rest:
+                        if signature[i] in tried:
+                            continue
+                        tried.add(signature[i])
+                        for rot, layout in layouts[i]:
+                            for x, y in anchors:
+                                if fits(i, x, y, rot):
+                                    put(i, x, y, rot, layout)
+                                    if rec():
+                                        return True
+                                    take(i)
+                    return False
+                i = rest[0]
+                roots += 1
+                base = FAR * roots
+                for rot, layout in layouts[i]:
+                    put(i, base, base, rot, layout)
+                    if rec():
+                        return True
+                    take(i)
+                roots -= 1
+                return False
+            _, ri, f = pick
+            r = reqs[ri]
+            tried = set()
+            for i in relevant:
+                if i in placed or i not in r.tiles or signature[i] in tried:
+                    continue
+                tried.add(signature[i])
+                for rot, layout, dx, dy in slots[(ri, i)]:
+                    x, y = f[0] - dx, f[1] - dy
+                    if not fits(i, x, y, rot):
+                        continue
+                    put(i, x, y, rot, layout)
+                    if rec():
+                        return True
+                    take(i)
+            r.excluded.add(f)
+            try:
+                if rec():
+                    return True
+            finally:
+                r.excluded.discard(f)
+            return False
         finally:
-            r.excluded.discard(f)
-        return False
+            frames.pop()
+            for ri, f in frame:
+                nofill[ri].discard(f)
 
     if not reqs:
         return Outcome("feasible", 0, {}, 0)
