@@ -692,8 +692,52 @@ def garden_of(tiles: Sequence[Tile], arrangement: dict[int, tuple[int, int, int]
     return [Placement(tile.id, x - mx, y - my, rot) for tile, (x, y, rot) in zip(tiles, placed)]
 
 
+def _refute_shared(tiles: Sequence[Tile], catalog: Catalog, checkpoints, all_plans, target: int,
+                   refuted: set[int], tried: dict, budget: int, stop: Callable[[], bool] | None) -> int:
+    """Refute plans in bulk through one scoring's choice of types that several open plans share
+    (`shared` in `raise_or_refute`). A garden worth `target` or more on plan (C_1, .., C_m) with
+    counting bound c loses at most c - target fields over all its requirements, each loss >= 0, so
+    the requirements of scoring k alone lose at most c - target; and the garden's first n_k tiles
+    (n_k = the tiles scored at k) are a legal garden of their own (every tile touches an earlier
+    one). So when `arrangeable(tiles[:n_k], C_k, loss L)` is infeasible, every plan containing C_k
+    with c - target <= L is worth less than `target`. Per choice shared by at least two open plans
+    (most plans first, then scoring, then plan order), L = the largest c - target among them, with
+    at most what is left / the open plans' number of nodes. Returns the nodes spent; adds the
+    refuted plans' indices to `refuted`; `tried` keeps the largest loss a choice was not refuted
+    at (not tried again at that loss or above: harder to refute)."""
+    spent = 0
+    open_plans = [i for i, (count, _) in enumerate(all_plans) if count >= target and i not in refuted]
+    sharing: dict[tuple[int, tuple[str, ...]], list[int]] = {}
+    for i in open_plans:
+        for cp, types in enumerate(all_plans[i][1]):
+            sharing.setdefault((cp, types), []).append(i)
+    order = sorted((key for key, idx in sharing.items() if len(idx) >= 2),
+                   key=lambda key: (-len(sharing[key]), key[0], sharing[key][0]))
+    for key in order:
+        still = [i for i in sharing[key] if i not in refuted]
+        if len(still) < 2:
+            continue
+        loss = max(all_plans[i][0] - target for i in still)
+        if tried.get(key, -1) >= loss:
+            continue
+        left = budget - spent
+        cap = left // sum(1 for i in open_plans if i not in refuted)
+        if cap <= 0 or (stop is not None and stop()):
+            break
+        cp, types = key
+        upto = checkpoints[cp][0]
+        out = arrangeable(tiles[:upto], catalog, [(upto, t) for t in types], loss, cap, stop=stop)
+        spent += out.nodes
+        if out.status == "infeasible":
+            refuted.update(still)
+        else:
+            tried[key] = loss
+    return spent
+
+
 def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int, node_budget: int,
-                    accept=None, stop: Callable[[], bool] | None = None) -> tuple[object, int, int, int, bool]:
+                    accept=None, stop: Callable[[], bool] | None = None,
+                    shared: bool = True) -> tuple[object, int, int, int, bool]:
     """From a garden worth `points`: try to refute points + 1 plan by plan (largest counting bound
     first), within `node_budget` search nodes in all. An arrangement found that is a legal garden
     (`accept(placements)` -> its solo points, or None when it is not legal / not wanted) worth more
@@ -702,7 +746,11 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
     every plan above the garden refuted (then bound == points).
 
     A plan refuted at target T is worth at most T - 1; one left open at most its counting bound;
-    so the optimum is at most max(points, T - 1 for refuted plans, count for open ones)."""
+    so the optimum is at most max(points, T - 1 for refuted plans, count for open ones).
+
+    With `shared` (the default), before the plans are searched one by one at each target, a
+    scoring's choice of types shared by two or more open plans is searched alone and, when
+    infeasible, refutes them all (`_refute_shared`: its nodes come out of the same budget)."""
     if accept is None:
         def accept(placements):
             try:
@@ -715,8 +763,12 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
     all_plans = plans(tiles, catalog)
     nodes = 0
     refuted: set[int] = set()  # refuted at some target: then at every higher one too (less may be lost)
+    tried: dict[tuple[int, tuple[str, ...]], int] = {}  # a scoring's choice -> largest loss it was not refuted at
     while True:
         target = points + 1
+        if shared:
+            nodes += _refute_shared(tiles, catalog, checkpoints, all_plans, target, refuted, tried,
+                                    node_budget - nodes, stop)
         open_counts = []
         raised = False
         for index, (count, chosen) in enumerate(all_plans):

@@ -376,6 +376,7 @@ REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic an
 REFUTE_NODES_PER_UNIT = 25_000  # search nodes counted as one unit of deterministic time (CPU: ~17k nodes/s, CP-SAT ~1.1-1.8 s per unit on 8 tiles)
 REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the greedy garden is 1 below the counting bound
 REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation
+REFUTE_SHARED = True  # refute plans in bulk through a scoring's choice several open plans share (refute._refute_shared)
 REFUTE_NODES_PER_SECOND = 10_000  # with a wall-clock limit (measured 10-17k/s at load 5-6)
 
 
@@ -395,7 +396,7 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
     until = None if budget.deterministic else time.perf_counter() + mine
     # (raise_or_refute takes an arrangement only when it is a legal garden, at its solo points)
     found, found_points, bound, nodes, proved = refute.raise_or_refute(tiles, catalog, garden, points,
-                                                                       nodes_budget,
+                                                                       nodes_budget, shared=REFUTE_SHARED,
                                                                        stop=lambda: budget.control.cancelled or (
                                                                            until is not None
                                                                            and time.perf_counter() > until))
