@@ -14,7 +14,8 @@ The search (pure Python, no CP-SAT): a *requirement* is (tiles of the scoring, t
 fields counting for the type (its own or a Joker) on those tiles should form one area. Tiles
 are placed one at a time next to what is placed; the search picks a requirement's area that can
 still grow (its open neighbour fields: empty and not excluded for that requirement) with fewest
-open fields, and branches on its first open field f: either a field counting for the type, of
+open fields (`fewest_spare`, the default: among as few, one of the requirement with fewest
+counting fields left to place; any pick keeps the search a partition), and branches on its first open field f: either a field counting for the type, of
 one of the scoring's unplaced tiles, covers f (every tile, distinct turn and field of the tile
 that fits), or f is excluded for the requirement from then on. The two branches partition the
 arrangements, so nothing is lost. An area with no open field is closed: it never grows (its
@@ -220,7 +221,7 @@ class _Req:
 def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
                 node_limit: int | None = 200_000, ordered: bool = True, connected: bool = True,
                 stop: Callable[[], bool] | None = None, prefix: bool = True,
-                bridge: bool = True, bridge_bfs: int = 8) -> Outcome:
+                bridge: bool = True, bridge_bfs: int = 8, fewest_spare: bool = True) -> Outcome:
     """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
     ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
     on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
@@ -484,12 +485,20 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             if stop is not None and nodes % 1000 == 0 and stop():
                 raise NodeLimit  # cancelled: "unknown"
             total_lost = 0
-            pick = None  # (open fields, requirement, first open field)
+            pick = None  # (open fields, requirement, first open field, its counting fields left to place)
             for ri, r in enumerate(reqs):
                 closed = []
                 ex = r.excluded
                 nof = nofill[ri]  # known not fillable in this subtree: not open
-                best = 1 << 30 if pick is None else pick[0]  # an area is picked only with fewer open fields
+                # an area is picked only with fewer open fields than the pick so far, or as few and
+                # (fewest_spare) fewer counting fields of the requirement left to place
+                spare_r = r.count - len(counted[ri])
+                if pick is None:
+                    best = 1 << 30
+                elif fewest_spare and spare_r < pick[3]:
+                    best = pick[0] + 1
+                else:
+                    best = pick[0]
                 areas_r = []  # (area, closed)
                 ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
                 for comp in comps[ri].values():
@@ -527,7 +536,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                             if k is not None:
                                 ties = [ties[k]]
                                 break
-                    pick = (best, ri, ties[0][1])
+                    pick = (best, ri, ties[0][1], spare_r)
                 lost_r = lost_at_least(r, closed)
                 if bridge and len(areas_r) > 1:
                     # the requirement's largest area at the end holds at most one group of areas that
@@ -589,7 +598,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     take(i)
                 roots -= 1
                 return False
-            _, ri, f = pick
+            _, ri, f, _ = pick
             r = reqs[ri]
             tried = set()
             for i in relevant:
