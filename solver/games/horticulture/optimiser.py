@@ -89,13 +89,23 @@ BOUND_CUTS = frozenset({"regions", "reach"})
 # DESCENT_MIN 4). DESCENT_MIN 1 also runs it on seeds 4 and 7 (1-4 units left): bounds at work 20 / 30 / 40
 # 929 -> 923, 926 -> 917, 923 -> 913, same scores.
 DESCENT_SHARE = 0.3
-# "down"; "up": the same share spent upwards instead (ascent: no_game_reaches(best garden + 1), raising the best
-# garden on "garden", proving it a bound on "none"): a primal step (its gardens become the first candidates);
-# "both": down with DESCENT_DOWN_PART of the share, then up. The descent runs when at least DESCENT_MIN is left
-# (the Benders check above needs COUNT_CUT_MIN).
-DESCENT_MODE = "down"
-DESCENT_DOWN_PART = 0.5
+# The descent runs when at least DESCENT_MIN is left (the Benders check above needs COUNT_CUT_MIN). (Removed in the
+# session of 30 Nov 11:50: DESCENT_MODE "up" (ascent, no_game_reaches(best garden + 1), a primal step) and "both"
+# (down with DESCENT_DOWN_PART of the share, then up), measured in the session of 09:15 and not kept: at work 30
+# on seeds 0-4 the ascent gained seed 2 a garden of 84 (1.79 units; final 84/93, was 83/93) and no bound;
+# docs/horticulture.md.)
 DESCENT_MIN = 1.0
+# Cheaper descent (session 30 Nov 11:50; _descend's `cap`): with DESCENT_CAP set (a share of the whole budget), each
+# step asks the Benders master alone (no_game_reaches(checks=0), at most DESCENT_CAP x the budget: "none" when the
+# count relaxation with cuts, minus the proven card cuts, has nothing >= B; 0.16-2.3 units a step on 32 cards) and
+# the descent stops where the master finds cards; the first step is skipped when the cut step's optimum already
+# reaches B. DESCENT_CHECKED: at that step, one no_game_reaches with pinned checks (capped the same) before stopping.
+# None: every step a full no_game_reaches with all of the descent's room (the descent until 11:50). Measured (32
+# cards, seeds 0-9, docs/horticulture.md): cap 0.075 without the checked round, work 40 scores/bounds 870/913 ->
+# 872/915 (seed 2 82 -> 84 back; seeds 0 and 6 lose the 7.4-unit steps 96 -> 95 and 94 -> 93); with a checked round
+# capped at 0.1 seed 2 stays 82 (its master alone ran 8 units open before the `first` skip existed).
+DESCENT_CAP: float | None = 0.075
+DESCENT_CHECKED = False
 # CP-SAT `search_branching` of the Benders master searches in no_game_reaches (None: CP-SAT's default,
 # AUTOMATIC_SEARCH). LP_SEARCH branches on the LP's reduced costs. Measured (docs/horticulture.md, "A master
 # whose proof does not hang on one random seed"): 32-card seed 1, the master after the first no-good at 97,
@@ -452,6 +462,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         return counted, [], meter.used
     cut_share = COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
     cut_cards = None  # the cut step's card choice (reaches its bound in the count relaxation with cuts)
+    cut_value = -1  # the count objective of the cut step's solution (cut_cards)
     as_count = cut_share > 0 and COUNT_CUT_CARDS
     # as_count: the count step with the cuts (hinted with COUNT_CUT_HINT) gives the cards and the bound;
     # with COUNT_CUT_SPLIT it keeps the count step's share, and the unhinted cut step follows when it is
@@ -473,7 +484,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     counted = min(counted, int(sc.best_objective_bound + 1e-6))
     cards = count.chosen_cards(sc)
     if as_count:
-        cut_cards = cards
+        cut_cards, cut_value = cards, sc.objective_value
     if (not as_count or (COUNT_CUT_SPLIT and st != cp_model.OPTIMAL)) and cut_share > 0 \
             and grant(budget * cut_share) > 0:
         # the same relaxation with cuts: a tighter bound (slower to prove), so its cards are not used;
@@ -486,7 +497,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         spent = meter.add(s_cut)
         if st_cut in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
-            cut_cards = cut.chosen_cards(s_cut)
+            cut_cards, cut_value = cut.chosen_cards(s_cut), s_cut.objective_value
         log.debug("count relaxation with cuts: %s bound %s after %.2f", STATUS.get(st_cut), counted, spent)
     collect = _Collect(counted - BENDERS_GAP)
     seconds = grant(budget * max(0.05, CARDS_SHARE - cut_share))
@@ -523,7 +534,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                                              first=cut_cards if as_count and not (
                                                  st2 == cp_model.OPTIMAL and cut_cards == cards) else None,
                                              excluded=[cards] if st2 == cp_model.OPTIMAL else [],
-                                             mode=DESCENT_MODE)
+                                             cap=None if DESCENT_CAP is None else budget * DESCENT_CAP,
+                                             reaches=cut_value >= counted)
             spent = meter.charge(spent)
             # relaxed gardens above the cards search's best (best last): tried first
             collect.found.extend(g for g in extra if len(g.values) == len(collect.found[-1].values))
@@ -533,7 +545,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
              plan: Plan | None, control: SolveControl, bound: int, top: int, room: float,
              first: list[int] | None = None, excluded: list[list[int]] = (),
-             mode: str = "down") -> tuple[int, float, list[_Values]]:
+             cap: float | None = None, reaches: bool = False) -> tuple[int, float, list[_Values]]:
     """Bound descent: while the proven `bound` is above `top` (the best garden known), ask
     `no_game_reaches(bound)`; "none" proves bound - 1 a bound (repeat), "garden" or "open" stops.
 
@@ -544,38 +556,44 @@ def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySp
     scoring >= the target; not always plantable day by day), else empty. `first` / `excluded` as in
     no_game_reaches (`first` is checked in the first round only; `excluded` card choices must have no final
     garden reaching `top` + 1, e.g. cards whose pinned search was proven optimal at `top`).
-    `mode`: "down" as above; "up" (ascent, a primal step): ask `no_game_reaches(top + 1)` instead; "garden"
-    raises `top` to that garden's value (kept in `gardens`, best last) and asks again, "none" proves `top` a
-    bound (every game <= top, same proof), "open" stops; "both": down with DESCENT_DOWN_PART of `room`, then up
-    with what is left. A "garden" answer going down also raises `top` (a relaxed garden at `bound`).
+    A "garden" answer also raises `top` (a relaxed garden at `bound`).
+    `cap` (None: off): each step asks the Benders master alone (`no_game_reaches(checks=0)`, at most
+    `cap`; "none" when the master is infeasible, which is the same proof with no no-good added); with
+    DESCENT_CHECKED, at the first step where the master finds a card choice, one full `no_game_reaches` (pinned
+    checks, that card choice first) with at most `cap`; the descent stops at the next such step. `reaches`: `first`
+    is a master solution at `bound` (the cut step's optimum): the first step's master search is skipped (its answer
+    would be a card choice, at a cost: 8 units "open" on 32-card seed 2) and `first` is that card choice. Skipping
+    a question never lowers a bound: same validity, every lowering is a proven "none".
     """
     meter, gardens = _Meter(control), []
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
 
-    def ask(target: int, cap: float) -> str:
-        answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, cap,
-                                               first=first, excluded=excluded, found=gardens)
+    def ask(target: int, limit: float, check_first=None, checks: int | None = None, seen: list | None = None) -> str:
+        answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, limit,
+                                               first=check_first, excluded=excluded, found=gardens, checks=checks,
+                                               master_cards=seen)
         meter.charge(cost)
-        log.debug("%s: no game reaches %d? %s after %.2f (%d rounds)", "descent" if target == bound else "ascent",
-                  target, answer, cost, rounds)
+        log.debug("%s: no game reaches %d? %s after %.2f (%d rounds)",
+                  "descent (master alone)" if checks == 0 else "descent", target, answer, cost, rounds)
         return answer
 
-    down = {"down": room, "both": room * DESCENT_DOWN_PART, "up": 0.0}[mode]
-    while bound > top and down - meter.used >= minimum:
-        answer = ask(bound, down - meter.used)
+    checked = not DESCENT_CHECKED  # the capped round with pinned checks ran, or none is to run (cap set)
+    while bound > top and room - meter.used >= minimum:
+        if cap is not None:
+            seen: list = [first] if reaches and first is not None else []
+            answer = "open" if seen else ask(bound, min(cap, room - meter.used), checks=0, seen=seen)
+            if answer == "open" and seen and not checked and min(cap, room - meter.used) >= minimum:
+                checked = True  # the master found cards: the one capped round with pinned checks, those first
+                answer = ask(bound, min(cap, room - meter.used), check_first=seen[-1])
+            reaches = False
+        else:
+            answer = ask(bound, room - meter.used, check_first=first)
         if answer == "garden":
             top = max(top, int(round(gardens[-1].objective_value)))
         if answer != "none":
             break
         bound -= 1
         first = None  # it reached the old target in the count relaxation, maybe not in the pinned check now
-    while mode != "down" and top < bound and room - meter.used >= minimum:
-        answer = ask(top + 1, room - meter.used)
-        if answer == "none":
-            bound = top
-        if answer != "garden":
-            break
-        top, first = int(round(gardens[-1].objective_value)), None
     return bound, meter.used, gardens
 
 
@@ -751,7 +769,8 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
                     plan: Plan | None, target: int, control: SolveControl, budget: float,
                     cuts: frozenset[str] = BOUND_CUTS, cut: str | None = None,
                     first: list[int] | None = None,
-                    excluded: list[list[int]] = (), found: list | None = None) -> tuple[str, float, int]:
+                    excluded: list[list[int]] = (), found: list | None = None, checks: int | None = None,
+                    master_cards: list | None = None) -> tuple[str, float, int]:
     """Is there a game scoring `target` or more? A logic-based Benders loop over the card choices.
 
     Master: the count relaxation with `cuts` and objective >= target. Each card choice it finds is checked
@@ -776,6 +795,10 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     at once, like a checked card choice, with no pinned check (the proof above needs only that fact).
     `found`: a list that gets the garden of a "garden" answer (a full solution of
     HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False): only constraints were added).
+    `checks`: at most this many pinned checks (None: no limit; `first` counts as one); when the master finds a
+    card choice with none left, the answer is "open" and that card choice is appended to `master_cards` (if
+    given). With checks=0 only the master runs: "none" then means the count relaxation with `cuts` and the
+    `excluded` cuts has no solution >= target (the same proof, with no no-good from a check).
     """
     cut = cut or BENDERS_CUT
     if cut not in ("card", "mix", "dominance", "both"):
@@ -787,7 +810,7 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
         _no_good(master, catalog, days, cards, cut)
     spent = meter.used
     while spent < budget:
-        if first is not None and rounds == 0:
+        if first is not None and rounds == 0 and (checks is None or checks > 0):
             cards = list(first)
         else:
             # (the objective stays: its LP bound prunes; any solution already reaches target, so stop at it)
@@ -799,6 +822,10 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
             if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 return "open", spent, rounds
             cards = master.chosen_cards(sm)
+            if checks is not None and rounds >= checks:
+                if master_cards is not None:
+                    master_cards.append(cards)
+                return "open", spent, rounds
         rounds += 1
         sub = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
         for lit in sub.card_literals(cards):
