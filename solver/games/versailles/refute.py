@@ -702,7 +702,8 @@ def garden_of(tiles: Sequence[Tile], arrangement: dict[int, tuple[int, int, int]
 
 
 def _refute_shared(tiles: Sequence[Tile], catalog: Catalog, checkpoints, all_plans, target: int,
-                   refuted: set[int], tried: dict, budget: int, stop: Callable[[], bool] | None) -> int:
+                   refuted: set[int], tried: dict, budget: int, stop: Callable[[], bool] | None,
+                   max_loss: int = 0) -> int:
     """Refute plans in bulk through one scoring's choice of types that several open plans share
     (`shared` in `raise_or_refute`). A garden worth `target` or more on plan (C_1, .., C_m) with
     counting bound c loses at most c - target fields over all its requirements, each loss >= 0, so
@@ -713,7 +714,9 @@ def _refute_shared(tiles: Sequence[Tile], catalog: Catalog, checkpoints, all_pla
     (most plans first, then scoring, then plan order), L = the largest c - target among them, with
     at most what is left / the open plans' number of nodes. Returns the nodes spent; adds the
     refuted plans' indices to `refuted`; `tried` keeps the largest loss a choice was not refuted
-    at (not tried again at that loss or above: harder to refute)."""
+    at (not tried again at that loss or above: harder to refute). Only choices with L <= `max_loss`
+    are searched (0 by default: measured on 8-tile seeds 3 and 5, a choice alone at a loss of 1-3
+    was feasible or open at every try, and seed 3 spent 324k nodes on two of them)."""
     spent = 0
     open_plans = [i for i, (count, _) in enumerate(all_plans) if count >= target and i not in refuted]
     sharing: dict[tuple[int, tuple[str, ...]], list[int]] = {}
@@ -727,7 +730,7 @@ def _refute_shared(tiles: Sequence[Tile], catalog: Catalog, checkpoints, all_pla
         if len(still) < 2:
             continue
         loss = max(all_plans[i][0] - target for i in still)
-        if tried.get(key, -1) >= loss:
+        if loss > max_loss or tried.get(key, -1) >= loss:
             continue
         left = budget - spent
         cap = left // sum(1 for i in open_plans if i not in refuted)
@@ -746,7 +749,7 @@ def _refute_shared(tiles: Sequence[Tile], catalog: Catalog, checkpoints, all_pla
 
 def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int, node_budget: int,
                     accept=None, stop: Callable[[], bool] | None = None,
-                    shared: bool = True) -> tuple[object, int, int, int, bool]:
+                    shared: bool = True, shared_loss: int = 0) -> tuple[object, int, int, int, bool]:
     """From a garden worth `points`: try to refute points + 1 plan by plan (largest counting bound
     first), within `node_budget` search nodes in all. An arrangement found that is a legal garden
     (`accept(placements)` -> its solo points, or None when it is not legal / not wanted) worth more
@@ -759,7 +762,8 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
 
     With `shared` (the default), before the plans are searched one by one at each target, a
     scoring's choice of types shared by two or more open plans is searched alone and, when
-    infeasible, refutes them all (`_refute_shared`: its nodes come out of the same budget)."""
+    infeasible, refutes them all (`_refute_shared`: its nodes come out of the same budget), when
+    those plans lose at most `shared_loss` fields."""
     if accept is None:
         def accept(placements):
             try:
@@ -777,7 +781,7 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
         target = points + 1
         if shared:
             nodes += _refute_shared(tiles, catalog, checkpoints, all_plans, target, refuted, tried,
-                                    node_budget - nodes, stop)
+                                    node_budget - nodes, stop, shared_loss)
         open_counts = []
         raised = False
         for index, (count, chosen) in enumerate(all_plans):

@@ -38,9 +38,9 @@ def _spy(monkeypatch, tiles, cat, garden):
     steps = []
     real = refute._refute_shared
 
-    def spy(tiles_, catalog, checkpoints_, all_plans, target, refuted, tried, budget, stop):
+    def spy(tiles_, catalog, checkpoints_, all_plans, target, refuted, tried, budget, stop, max_loss=0):
         before = set(refuted)
-        spent = real(tiles_, catalog, checkpoints_, all_plans, target, refuted, tried, budget, stop)
+        spent = real(tiles_, catalog, checkpoints_, all_plans, target, refuted, tried, budget, stop, max_loss)
         for i in refuted - before:
             count, chosen = all_plans[i]
             reqs = [(checkpoints[cp][0], t) for cp, types in enumerate(chosen) for t in types]
@@ -61,7 +61,8 @@ def test_plans_a_greedy_garden_meets_are_never_refuted(seed, monkeypatch):
     value = solo_points(garden, STAGE3)
     steps = _spy(monkeypatch, tiles, STAGE3, garden)
     for points in (value - 1, value):
-        _, got, bound, _, proved = refute.raise_or_refute(tiles, STAGE3, garden, points, 5_000, accept=_no_garden)
+        _, got, bound, _, proved = refute.raise_or_refute(tiles, STAGE3, garden, points, 5_000, accept=_no_garden,
+                                                          shared_loss=3)  # also plans that may lose fields
         assert got == points and bound >= value
         assert not proved or points >= value
     assert steps  # the bulk step ran
@@ -84,8 +85,10 @@ def test_bulk_refutations_happen():
 def test_the_oracle_optimum_is_never_refuted(seed, monkeypatch):
     tiles = [TWO_STAGE.tiles[i] for i in random.Random(1000 + seed).sample(IDS, 3)]
     best = oracle(tiles, TWO_STAGE)
-    _, _, bound, _, proved = refute.raise_or_refute(tiles, TWO_STAGE, None, best - 1, 10**6, accept=_no_garden)
-    assert not proved and bound >= best
+    for shared_loss in (0, 3):
+        _, _, bound, _, proved = refute.raise_or_refute(tiles, TWO_STAGE, None, best - 1, 10**6, accept=_no_garden,
+                                                        shared_loss=shared_loss)
+        assert not proved and bound >= best
     # above the optimum every plan is decided (no node limit): all refuted, in bulk or one by one
     _, _, bound, _, proved = refute.raise_or_refute(tiles, TWO_STAGE, None, best, 10**6, accept=_no_garden)
     assert proved and bound == best
