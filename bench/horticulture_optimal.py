@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--descent-min", type=float, default=None, help="override optimiser.DESCENT_MIN")
     ap.add_argument("--descent-checked", type=int, default=None,
                     help="override optimiser.DESCENT_CHECKED (0/1): with a cap, one capped round with pinned checks")
+    ap.add_argument("--descent-ascent", type=float, default=None,
+                    help="override optimiser.DESCENT_ASCENT: share of the budget for one ascent step after the descent")
     ap.add_argument("--descent-cap", default=None,
                     help="override optimiser.DESCENT_CAP: share of the budget for the descent's one round with pinned "
                          "checks (the other steps ask the Benders master alone); 'none': every step a full check")
@@ -133,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
     for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share",
                  "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap",
-                 "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven", "descent_share",
+                 "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven", "descent_share", "descent_ascent",
                  "descent_min"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
@@ -162,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP} checked {optimiser.DESCENT_CHECKED}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP} checked {optimiser.DESCENT_CHECKED} ascent {optimiser.DESCENT_ASCENT:g}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

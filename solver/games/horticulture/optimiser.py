@@ -103,9 +103,18 @@ DESCENT_MIN = 1.0
 # None: every step a full no_game_reaches with all of the descent's room (the descent until 11:50). Measured (32
 # cards, seeds 0-9, docs/horticulture.md): cap 0.075 without the checked round, work 40 scores/bounds 870/913 ->
 # 872/915 (seed 2 82 -> 84 back; seeds 0 and 6 lose the 7.4-unit steps 96 -> 95 and 94 -> 93); with a checked round
-# capped at 0.1 seed 2 stays 82 (its master alone ran 8 units open before the `first` skip existed).
+# capped at 0.1 seed 2 stays 82 (its master alone ran 8 units open before the `first` skip existed). Large budgets:
+# seed 5 at work 80 is proven optimal (94, 63.71 units) with the cap; uncapped the descent spent its 24-unit share
+# ("98?" open) and the whole relaxation could not prove it (94/98).
 DESCENT_CAP: float | None = 0.075
 DESCENT_CHECKED = False
+# After the capped descent stops above the best garden, one capped ascent step: no_game_reaches(best garden + 1) with
+# at most this share of the budget (0: off), the cut step's card choice (`first`) checked first; a "garden" answer's
+# garden becomes the first candidate (a second card choice: the proven cards are cut off the master), "none" proves
+# the best garden's value a bound. Measured with 0.075 at work 30 (docs/horticulture.md, session of 30 Nov 11:50):
+# seed 2 83 -> 84 (the cut step's cards reach 84, 1.79 units), seeds 0, 4, 5, 7-9 unchanged; but at work 40 seed 2
+# 84 -> 83 (the ascent's garden, 82, is the relaxation's start and its time falls 8 -> 5.75 units): off.
+DESCENT_ASCENT = 0.0
 # CP-SAT `search_branching` of the Benders master searches in no_game_reaches (None: CP-SAT's default,
 # AUTOMATIC_SEARCH). LP_SEARCH branches on the LP's reduced costs. Measured (docs/horticulture.md, "A master
 # whose proof does not hang on one random seed"): 32-card seed 1, the master after the first no-good at 97,
@@ -535,6 +544,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                                                  st2 == cp_model.OPTIMAL and cut_cards == cards) else None,
                                              excluded=[cards] if st2 == cp_model.OPTIMAL else [],
                                              cap=None if DESCENT_CAP is None else budget * DESCENT_CAP,
+                                             ascent=budget * DESCENT_ASCENT,
                                              reaches=cut_value >= counted)
             spent = meter.charge(spent)
             # relaxed gardens above the cards search's best (best last): tried first
@@ -545,7 +555,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
              plan: Plan | None, control: SolveControl, bound: int, top: int, room: float,
              first: list[int] | None = None, excluded: list[list[int]] = (),
-             cap: float | None = None, reaches: bool = False) -> tuple[int, float, list[_Values]]:
+             cap: float | None = None, reaches: bool = False, ascent: float = 0.0) -> tuple[int, float, list[_Values]]:
     """Bound descent: while the proven `bound` is above `top` (the best garden known), ask
     `no_game_reaches(bound)`; "none" proves bound - 1 a bound (repeat), "garden" or "open" stops.
 
@@ -564,19 +574,24 @@ def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySp
     is a master solution at `bound` (the cut step's optimum): the first step's master search is skipped (its answer
     would be a card choice, at a cost: 8 units "open" on 32-card seed 2) and `first` is that card choice. Skipping
     a question never lowers a bound: same validity, every lowering is a proven "none".
+    `ascent` (> 0, with `cap`): then one `no_game_reaches(top + 1)` with at most `ascent`, `first` checked first
+    (a second card choice: the cut step's, when the cards search's are cut off): "garden" raises `top`
+    (its garden in `gardens`), "none" proves `top` the bound (every game <= top, the same proof).
     """
     meter, gardens = _Meter(control), []
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
 
-    def ask(target: int, limit: float, check_first=None, checks: int | None = None, seen: list | None = None) -> str:
+    def ask(target: int, limit: float, check_first=None, checks: int | None = None, seen: list | None = None,
+            kind: str = "descent") -> str:
         answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, limit,
                                                first=check_first, excluded=excluded, found=gardens, checks=checks,
                                                master_cards=seen)
         meter.charge(cost)
         log.debug("%s: no game reaches %d? %s after %.2f (%d rounds)",
-                  "descent (master alone)" if checks == 0 else "descent", target, answer, cost, rounds)
+                  kind + (" (master alone)" if checks == 0 else ""), target, answer, cost, rounds)
         return answer
 
+    cut_first = first  # the caller's card choice, checked first by the ascent
     checked = not DESCENT_CHECKED  # the capped round with pinned checks ran, or none is to run (cap set)
     while bound > top and room - meter.used >= minimum:
         if cap is not None:
@@ -594,6 +609,12 @@ def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySp
             break
         bound -= 1
         first = None  # it reached the old target in the count relaxation, maybe not in the pinned check now
+    if cap is not None and ascent > 0 and top < bound and min(ascent, room - meter.used) >= minimum:
+        answer = ask(top + 1, min(ascent, room - meter.used), check_first=cut_first, kind="ascent")
+        if answer == "none":
+            bound = top
+        elif answer == "garden":
+            top = max(top, int(round(gardens[-1].objective_value)))
     return bound, meter.used, gardens
 
 

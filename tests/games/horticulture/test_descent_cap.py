@@ -69,6 +69,14 @@ def test_master_alone_and_the_capped_descent(sheets, columns, rows, seed, monkey
     bound, _, gardens = optimiser_module._descend(catalog, "T", drawing, days, gnome, plan, control(), start,
                                                   relaxed - 3, 30.0, cap=30.0)
     assert bound == counted and not gardens and None not in calls
+    # the ascent (DESCENT_ASCENT's step) after it: from a best garden at R, "none" at R + 1 proves R; from below R a
+    # garden is found and the bound stays C
+    bound, _, gardens = optimiser_module._descend(catalog, "T", drawing, days, gnome, plan, control(), start,
+                                                  relaxed, 30.0, cap=30.0, ascent=30.0)
+    assert bound == relaxed and not gardens
+    bound, _, gardens = optimiser_module._descend(catalog, "T", drawing, days, gnome, plan, control(), start,
+                                                  relaxed - 3, 30.0, cap=30.0, ascent=30.0)
+    assert bound == counted and len(gardens) == 1 and relaxed - 2 <= gardens[0].objective_value <= relaxed
     # a cap of 0: nothing is asked
     calls.clear()
     assert optimiser_module._descend(catalog, "T", drawing, days, gnome, plan, control(), start, relaxed - 3, 30.0,
