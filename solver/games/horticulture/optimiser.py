@@ -108,6 +108,14 @@ DESCENT_MIN = 1.0
 # ("98?" open) and the whole relaxation could not prove it (94/98).
 DESCENT_CAP: float | None = 0.075
 DESCENT_CHECKED = False
+# The checked round only where the budget allows it (session 30 Nov 13:25; _descend's `spare`, `round_cap`): with
+# DESCENT_CHECKED off and DESCENT_CHECKED_KEEP set (a share of the budget; None: off), the one capped round with
+# pinned checks (at most DESCENT_CHECKED_CAP x the budget) runs at the step where the master first finds cards only
+# when, after it, the whole relaxation would still keep at least DESCENT_CHECKED_KEEP x the budget (the count-first
+# steps' limit minus what they and the descent spent, minus the round's cap). A successful checked step costs ~7.4
+# units on 32 cards (seeds 0 and 6: two card choices refuted, then the master infeasible); an open one 8-12.
+DESCENT_CHECKED_KEEP: float | None = 0.2
+DESCENT_CHECKED_CAP = 0.2
 # After the capped descent stops above the best garden, one capped ascent step: no_game_reaches(best garden + 1) with
 # at most this share of the budget (0: off), the cut step's card choice (`first`) checked first; a "garden" answer's
 # garden becomes the first candidate (a second card choice: the proven cards are cut off the master), "none" proves
@@ -545,7 +553,11 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                                              excluded=[cards] if st2 == cp_model.OPTIMAL else [],
                                              cap=None if DESCENT_CAP is None else budget * DESCENT_CAP,
                                              ascent=budget * DESCENT_ASCENT,
-                                             reaches=cut_value >= counted)
+                                             reaches=cut_value >= counted,
+                                             round_cap=None if DESCENT_CHECKED or DESCENT_CHECKED_KEEP is None
+                                             else budget * DESCENT_CHECKED_CAP,
+                                             spare=None if DESCENT_CHECKED or DESCENT_CHECKED_KEEP is None
+                                             else limit - spent - budget * DESCENT_CHECKED_KEEP)
             spent = meter.charge(spent)
             # relaxed gardens above the cards search's best (best last): tried first
             collect.found.extend(g for g in extra if len(g.values) == len(collect.found[-1].values))
@@ -555,7 +567,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
              plan: Plan | None, control: SolveControl, bound: int, top: int, room: float,
              first: list[int] | None = None, excluded: list[list[int]] = (),
-             cap: float | None = None, reaches: bool = False, ascent: float = 0.0) -> tuple[int, float, list[_Values]]:
+             cap: float | None = None, reaches: bool = False, ascent: float = 0.0,
+             round_cap: float | None = None, spare: float | None = None) -> tuple[int, float, list[_Values]]:
     """Bound descent: while the proven `bound` is above `top` (the best garden known), ask
     `no_game_reaches(bound)`; "none" proves bound - 1 a bound (repeat), "garden" or "open" stops.
 
@@ -577,6 +590,11 @@ def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySp
     `ascent` (> 0, with `cap`): then one `no_game_reaches(top + 1)` with at most `ascent`, `first` checked first
     (a second card choice: the cut step's, when the cards search's are cut off): "garden" raises `top`
     (its garden in `gardens`), "none" proves `top` the bound (every game <= top, the same proof).
+    `spare` (None: off; with `cap`): what the descent may spend and still leave the whole relaxation its kept share
+    (DESCENT_CHECKED_KEEP); with it set the one checked round runs (also with DESCENT_CHECKED off) at the first step
+    where the master finds cards only if its limit (min(`round_cap`, default `cap`, the room left)) fits in `spare`
+    minus what the descent spent so far; otherwise the descent stops there as without it. Validity is unchanged:
+    the condition only decides whether a question is asked, and every lowering is still a proven "none".
     """
     meter, gardens = _Meter(control), []
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
@@ -592,14 +610,19 @@ def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySp
         return answer
 
     cut_first = first  # the caller's card choice, checked first by the ascent
-    checked = not DESCENT_CHECKED  # the capped round with pinned checks ran, or none is to run (cap set)
+    checked = not (DESCENT_CHECKED or spare is not None)  # the capped checked round ran, or none is to run (cap set)
     while bound > top and room - meter.used >= minimum:
         if cap is not None:
             seen: list = [first] if reaches and first is not None else []
             answer = "open" if seen else ask(bound, min(cap, room - meter.used), checks=0, seen=seen)
-            if answer == "open" and seen and not checked and min(cap, room - meter.used) >= minimum:
+            limit = min(cap if round_cap is None else round_cap, room - meter.used)
+            if answer == "open" and seen and not checked and limit >= minimum:
                 checked = True  # the master found cards: the one capped round with pinned checks, those first
-                answer = ask(bound, min(cap, room - meter.used), check_first=seen[-1])
+                if spare is None or spare - meter.used >= limit:
+                    answer = ask(bound, limit, check_first=seen[-1])
+                else:
+                    log.debug("descent: no checked round at %d (%.2f spare, %.2f wanted)", bound,
+                              spare - meter.used, limit)
             reaches = False
         else:
             answer = ask(bound, room - meter.used, check_first=first)

@@ -131,3 +131,39 @@ def test_solve_with_the_capped_descent_keeps_the_oracle_optimum(sheets, monkeypa
     assert calls and all(cap == pytest.approx(3.0) and out >= best for _, cap, out in calls)
     sol = optimiser_module.solve(catalog, "T", drawing, days, gnome, plan, control())
     assert sol.status == "optimal" and sol.score == sol.bound == best
+
+
+@pytest.mark.parametrize("columns,rows,seed", CASES[:2])
+def test_checked_round_only_where_the_budget_allows_it(sheets, columns, rows, seed, monkeypatch):
+    """DESCENT_CHECKED off, `spare` set (DESCENT_CHECKED_KEEP's condition): with `reaches` the first step asks no
+    master (nothing spent before the decision), so the checked round (limit `round_cap`) runs exactly when
+    spare >= round_cap: then it proves C - 1 (one pinned-check call), else the descent stops at C with none; the
+    bound is never below R. spare = round_cap runs it, spare a hair below does not (an off-by-one either way
+    fails)."""
+    catalog = sheets[(columns, rows)]
+    nursery, days, plan, drawing, gnome = random_instance(catalog, random.Random(200 + seed))
+    relaxed = optimum(HorticultureModel(catalog, "T", drawing, days, gnome, plan, timed=False))
+    count = HorticultureModel(catalog, "T", drawing, days, gnome, plan, timed=False, groups="count",
+                              count_cuts=optimiser_module.BOUND_CUTS)
+    status, solver = control().solve(count.m)
+    assert status == cp_model.OPTIMAL
+    counted, first = int(round(solver.objective_value)), count.chosen_cards(solver)
+    assert counted > relaxed
+    calls = []
+    real = optimiser_module.no_game_reaches
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("checks"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(optimiser_module, "no_game_reaches", spy)
+    monkeypatch.setattr(optimiser_module, "DESCENT_CHECKED", False)
+    for spare, expected in ((20.0, counted - 1), (20.0 - 1e-3, counted), (-1.0, counted), (None, counted)):
+        calls.clear()
+        bound, _, _ = optimiser_module._descend(catalog, "T", drawing, days, gnome, plan, control(), counted,
+                                                relaxed - 3, 30.0, first=first, cap=1.0, reaches=True,
+                                                round_cap=20.0, spare=spare)
+        assert relaxed <= bound == expected, (spare, bound)
+        assert calls.count(None) == (1 if expected < counted else 0)
+        if expected < counted:
+            assert calls[0] is None  # the checked round, with `first`, before any master alone
