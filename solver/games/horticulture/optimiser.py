@@ -113,8 +113,11 @@ DESCENT_CHECKED = False
 # pinned checks (at most DESCENT_CHECKED_CAP x the budget) runs at the step where the master first finds cards only
 # when, after it, the whole relaxation would still keep at least DESCENT_CHECKED_KEEP x the budget (the count-first
 # steps' limit minus what they and the descent spent, minus the round's cap). A successful checked step costs ~7.4
-# units on 32 cards (seeds 0 and 6: two card choices refuted, then the master infeasible); an open one 8-12.
-DESCENT_CHECKED_KEEP: float | None = 0.2
+# units on 32 cards (seeds 0 and 6); an open one 6-16. Measured with 0.2 / 0.2 (docs/horticulture.md, session of
+# 30 Nov 13:25): work 40 seed 0 91/96 -> 91/95, seeds 2, 4-9 unchanged; work 30 all unchanged; but at work 80 seed 5
+# (proven 94 in 63.71 units without it) spends 16.03 units on an open "98?" round and its whole relaxation no longer
+# has the ~38 units its proof needs; seed 6 stays proven, 53.50 -> 61.34 units. Off.
+DESCENT_CHECKED_KEEP: float | None = None
 DESCENT_CHECKED_CAP = 0.2
 # After the capped descent stops above the best garden, one capped ascent step: no_game_reaches(best garden + 1) with
 # at most this share of the budget (0: off), the cut step's card choice (`first`) checked first; a "garden" answer's
