@@ -34,6 +34,19 @@ def optimum(model: HorticultureModel) -> int:
     return int(round(solver.objective_value))
 
 
+def checks_asked(monkeypatch) -> list:
+    """Spies on optimiser.no_game_reaches: the list gets each call's `checks` (None: pinned checks allowed)."""
+    calls = []
+    real = optimiser_module.no_game_reaches
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("checks"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(optimiser_module, "no_game_reaches", spy)
+    return calls
+
+
 # (columns, rows, seed): instances where C > R (found by scanning seeds 0-39: R 16 / 11 / 16, C 18 / 13 / 20)
 CASES = [(4, 2, 5), (4, 2, 24), (4, 3, 17)]
 
@@ -55,14 +68,7 @@ def test_master_alone_and_the_capped_descent(sheets, columns, rows, seed, monkey
         assert answer == ("none" if target > counted else "open")
         if answer == "open":
             assert len(seen) == 1 and all(c in spec.options for c, spec in zip(seen[0], days))
-    calls = []
-    real = optimiser_module.no_game_reaches
-
-    def spy(*args, **kwargs):
-        calls.append(kwargs.get("checks"))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(optimiser_module, "no_game_reaches", spy)
+    calls = checks_asked(monkeypatch)
     start = counted + 2
     # no round with pinned checks: the master alone stops at C
     monkeypatch.setattr(optimiser_module, "DESCENT_CHECKED", False)
@@ -149,14 +155,7 @@ def test_checked_round_only_where_the_budget_allows_it(sheets, columns, rows, se
     assert status == cp_model.OPTIMAL
     counted, first = int(round(solver.objective_value)), count.chosen_cards(solver)
     assert counted > relaxed
-    calls = []
-    real = optimiser_module.no_game_reaches
-
-    def spy(*args, **kwargs):
-        calls.append(kwargs.get("checks"))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(optimiser_module, "no_game_reaches", spy)
+    calls = checks_asked(monkeypatch)
     monkeypatch.setattr(optimiser_module, "DESCENT_CHECKED", False)
     for spare, expected in ((20.0, counted - 1), (20.0 - 1e-3, counted), (-1.0, counted), (None, counted)):
         calls.clear()
