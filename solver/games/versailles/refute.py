@@ -713,7 +713,7 @@ def _refute_shared(tiles: Sequence[Tile], catalog: Catalog, checkpoints, all_pla
     with c - target <= L is worth less than `target`. Per choice shared by at least two open plans
     (most plans first, then scoring, then plan order), L = the largest c - target among them, with
     at most what is left / the open plans' number of nodes. Returns the nodes spent; adds the
-    refuted plans' indices to `refuted`; `tried` keeps the largest loss a choice was not refuted
+    refuted plans' indices to `refuted`; `tried` keeps the smallest loss a choice was not refuted
     at (not tried again at that loss or above: harder to refute). Only choices with L <= `max_loss`
     are searched (0 by default: measured on 8-tile seeds 3 and 5, a choice alone at a loss of 1-3
     was feasible or open at every try, and seed 3 spent 324k nodes on two of them)."""
@@ -730,8 +730,8 @@ def _refute_shared(tiles: Sequence[Tile], catalog: Catalog, checkpoints, all_pla
         if len(still) < 2:
             continue
         loss = max(all_plans[i][0] - target for i in still)
-        if loss > max_loss or tried.get(key, -1) >= loss:
-            continue
+        if loss > max_loss or (key in tried and loss >= tried[key]):
+            continue  # not refuted at a loss: not at a larger one either (more may be lost)
         left = budget - spent
         cap = left // sum(1 for i in open_plans if i not in refuted)
         if cap <= 0 or (stop is not None and stop()):
@@ -776,7 +776,7 @@ def raise_or_refute(tiles: Sequence[Tile], catalog: Catalog, garden, points: int
     all_plans = plans(tiles, catalog)
     nodes = 0
     refuted: set[int] = set()  # refuted at some target: then at every higher one too (less may be lost)
-    tried: dict[tuple[int, tuple[str, ...]], int] = {}  # a scoring's choice -> largest loss it was not refuted at
+    tried: dict[tuple[int, tuple[str, ...]], int] = {}  # a scoring's choice -> smallest loss it was not refuted at
     while True:
         target = points + 1
         if shared:
