@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.games.versailles.data import default_catalog  # noqa: E402
 from solver.core.solve import SolveControl  # noqa: E402
-from solver.games.versailles import solo  # noqa: E402
+from solver.games.versailles import refute, solo  # noqa: E402
 from solver.games.versailles.solo import solve_solo  # noqa: E402
 
 
@@ -50,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refute-shared", choices=("on", "off"), default="on",
                         help="refute plans in bulk through a scoring's choice of types several plans share "
                              "(solo.REFUTE_SHARED; off = each plan searched alone, as before)")
+    parser.add_argument("--refute-joint", choices=("on", "off"), default="on",
+                        help="the refutation search's check of the unplaced tiles when no loss is left "
+                             "(refute.JOINT; off = the search of 17342b2)")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--seed-list", default=None,
                         help="comma-separated seeds to run instead of --first-seed/--seeds (e.g. 0,2,6)")
@@ -58,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     catalog = default_catalog()
     ids = sorted(catalog.tiles)
     solo.REFUTE_SHARED = args.refute_shared == "on"
+    refute.JOINT = args.refute_joint == "on"
     print(f"{'tiles':>5} {'runs':>4} {'optimal':>7} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
           f"{'gap avg':>7} {'heur=opt':>8} {'p50 proved s':>12} {'p50 work':>8} {'pts avg':>7}")
     for n in (int(s) for s in args.sizes.split(",")):

@@ -50,6 +50,27 @@ proof), on by default (`prefix`, `bridge`; off, the search is node for node the 
   placed fields), which replaces the closed-area bound when larger; for loss 0 it means every area
   must be in one group.
 
+A third rule, `joint` (on by default, `JOINT`), at nodes where the bounds use up the whole loss
+(the sum of the requirements' bounds b_r equals `loss`): every arrangement below the node loses
+at least b_r for each requirement and at most `loss` in all, so exactly b_r for each. Take a
+requirement whose bound is its bridge minimum, held - sum(g), reached by one group g only (every
+other group, every closed area's count - size and held itself are larger). Its final largest area
+D holds placed fields of one group, a closed area or none (bridge above), and any other choice
+than g loses more than b_r, so D's placed fields lie in g's areas, and D loses at least
+count - sum(g) - (fields placed later that join D) = b_r + (fields placed later outside D). So
+every counting field placed later joins D, through counting fields placed later (at most `spare`
+in all, on empty, not excluded fields): each lies within `spare` such fields of g's areas (a
+breadth-first search from them; `bridge_bfs` caps `spare`). A tile carries fields for several
+requirements at once, so every unplaced tile needs one place (any turn) that fits (no overlap,
+no excluded field) and puts each of its fields that counts for such a requirement within reach
+of that requirement's group, all at once; when one has none, no arrangement below the node meets
+the loss. A necessary condition, so "infeasible" stays a proof. The bridge bound alone takes each
+requirement and each field on its own, and learns that two types' areas lie too far apart for
+one tile only after the tile is placed. Tests (`test_refute_joint.py`) caught a reach one field
+too short and the rule applied with one field of loss left; a tie between two groups (the
+uniqueness condition dropped) was not caught (ties are rare), so that condition rests on the
+argument above.
+
 With `connected` (the default) every tile is placed and the tiles stay one connected group;
 without it, tiles with no field counting for any requirement are left out (they cannot join
 anything).
@@ -68,6 +89,7 @@ Cell = tuple[int, int]
 OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))  # footprint order: TL, TR, BL, BR
 RING = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))  # a tile's 8 edge neighbours (from its anchor)
 FAR = 1000  # a new root's offset: farther than any arrangement of the tiles reaches
+JOINT = True  # arrangeable's default `joint` (see the module doc)
 
 
 class NodeLimit(Exception):
@@ -221,11 +243,15 @@ class _Req:
 def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
                 node_limit: int | None = 200_000, ordered: bool = True, connected: bool = True,
                 stop: Callable[[], bool] | None = None, prefix: bool = True,
-                bridge: bool = True, bridge_bfs: int = 8, fewest_spare: bool = True) -> Outcome:
+                bridge: bool = True, bridge_bfs: int = 8, fewest_spare: bool = True,
+                joint: bool | None = None) -> Outcome:
     """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
     ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
     on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
-    for why "infeasible" is a proof. `node_limit` caps the search (then "unknown")."""
+    for why "infeasible" is a proof. `node_limit` caps the search (then "unknown"). `joint` (None:
+    the module's JOINT) checks the unplaced tiles when no loss is left (module doc)."""
+    if joint is None:
+        joint = JOINT
     jokers = frozenset(catalog.joker_types)
     reqs = []
     for upto, t in requirements:
@@ -474,6 +500,60 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             return 0
         return min(r.count - max(closed), sum(closed))
 
+    def joint_ok(options) -> bool:
+        # `joint` (module doc), at a node with no loss left: a requirement whose one cheapest option
+        # is a group g (every other option, a closed area or none of the placed fields, costs more)
+        # must put every counting field still to place into the area holding g, so each such field
+        # lies within `spare` free, not excluded fields of g's areas; every unplaced tile needs one
+        # fitting place that meets this for all such requirements of its fields at once
+        near = {}  # requirement -> the fields within reach of its group
+        for ri, lost_r, held, shut_lb, groups in options:
+            r = reqs[ri]
+            spare = r.count - held
+            if not spare or spare > bridge_bfs:
+                continue
+            values = [held - sum(len(a) for a in g) for g in groups]
+            low = min(values)
+            if low != lost_r or values.count(low) > 1 or min(shut_lb) <= low:
+                continue
+            ex = r.excluded
+            reach = set()
+            layer = []
+            for comp in groups[values.index(low)]:
+                for cx, cy in comp:
+                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                        if d not in occ and d not in ex and d not in reach:
+                            reach.add(d)
+                            layer.append(d)
+            for _ in range(spare - 1):
+                nxt = []
+                for cx, cy in layer:
+                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                        if d not in occ and d not in ex and d not in reach:
+                            reach.add(d)
+                            nxt.append(d)
+                layer = nxt
+            near[ri] = reach
+        if not near:
+            return True
+        for i in relevant:
+            if i in placed:
+                continue
+            for rot, layout in layouts[i]:
+                # per field of the tile in this turn: the reach sets it must lie in
+                need = [(dx, dy, [near[ri] for ri in near if i in reqs[ri].tiles and code in reqs[ri].codes])
+                        for (dx, dy), code in zip(OFFSETS, layout)]
+                need = [(dx, dy, sets) for dx, dy, sets in need if sets]
+                if not need:
+                    break  # no field of the tile is held to a group (in any turn)
+                dx0, dy0, sets0 = need[0]
+                if any(all((x + dx, y + dy) in s for dx, dy, sets in need for s in sets) and fits(i, x, y, rot)
+                       for x, y in ((px - dx0, py - dy0) for px, py in sets0[0])):
+                    break
+            else:
+                return False
+        return True
+
     def rec() -> bool:
         nonlocal nodes, roots
         frame: list[tuple[int, Cell]] = []
@@ -485,6 +565,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             if stop is not None and nodes % 1000 == 0 and stop():
                 raise NodeLimit  # cancelled: "unknown"
             total_lost = 0
+            options = []  # for `joint`: (requirement, its bound, held, closed options' values, groups)
             pick = None  # (open fields, requirement, first open field, its counting fields left to place)
             for ri, r in enumerate(reqs):
                 closed = []
@@ -555,15 +636,23 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         def lost_with(groups) -> int:
                             return min(shut_lb + [held - sum(len(a) for a in g) for g in groups])
 
-                        lost_r = max(lost_r, lost_with(box_components(growing, spare)))
+                        groups = box_components(growing, spare)
+                        lost_r = max(lost_r, lost_with(groups))
                         if lost_r < cap and spare <= bridge_bfs:
-                            lost_r = max(lost_r, lost_with(path_components(growing, label[ri], occ, ex, spare)))
+                            groups = path_components(growing, label[ri], occ, ex, spare)
+                            lost_r = max(lost_r, lost_with(groups))
+                        if joint:
+                            options.append((ri, lost_r, held, shut_lb, groups))
+                elif joint and len(areas_r) == 1 and not areas_r[0][1]:
+                    options.append((ri, lost_r, len(counted[ri]), [len(counted[ri])], [[areas_r[0][0]]]))
                 total_lost += lost_r
                 if total_lost > loss:
                     return False
             if ordered and any(i and i in early and (stranded(i) or (roots == 0 and not can_touch(i))) for i in placed):
                 return False
             if prefix and ordered and roots == 0 and not prefix_ok():
+                return False
+            if options and total_lost == loss and not joint_ok(options):
                 return False
             if pick is None:
                 rest = [i for i in relevant if i not in placed]
