@@ -101,18 +101,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="override optimiser.DESCENT_SHARE: bound descent (no_game_reaches at the count bound, then "
                          "one lower while it answers none) when the cards search ends more than BENDERS_GAP below it")
     ap.add_argument("--descent-min", type=float, default=None, help="override optimiser.DESCENT_MIN")
-    ap.add_argument("--descent-checked", type=int, default=None,
-                    help="override optimiser.DESCENT_CHECKED (0/1): with a cap, one capped round with pinned checks")
-    ap.add_argument("--descent-ascent", type=float, default=None,
-                    help="override optimiser.DESCENT_ASCENT: share of the budget for one ascent step after the descent")
     ap.add_argument("--descent-cap", default=None,
-                    help="override optimiser.DESCENT_CAP: share of the budget for the descent's one round with pinned "
-                         "checks (the other steps ask the Benders master alone); 'none': every step a full check")
-    ap.add_argument("--descent-checked-keep", default=None,
-                    help="override optimiser.DESCENT_CHECKED_KEEP: the checked round only when the whole relaxation "
-                         "keeps this share of the budget after it; 'none': no such round")
-    ap.add_argument("--descent-checked-cap", type=float, default=None,
-                    help="override optimiser.DESCENT_CHECKED_CAP: share of the budget for that checked round")
+                    help="override optimiser.DESCENT_CAP: share of the budget for each descent step, which asks the "
+                         "Benders master alone; 'none': every step a full check (pinned checks) with all the room")
     ap.add_argument("-v", "--verbose", action="store_true", help="log the optimiser's steps (debug) to stderr")
     ap.add_argument("--random-seed", type=int, default=0, help="CP-SAT random_seed of every solve (default 0)")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
@@ -140,18 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
     for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share",
                  "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap",
-                 "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven", "descent_share", "descent_ascent",
+                 "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven", "descent_share",
                  "descent_min"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
-    if args.descent_checked is not None:
-        optimiser.DESCENT_CHECKED = bool(args.descent_checked)
     if args.descent_cap is not None:
         optimiser.DESCENT_CAP = None if args.descent_cap == "none" else float(args.descent_cap)
-    if args.descent_checked_keep is not None:
-        optimiser.DESCENT_CHECKED_KEEP = None if args.descent_checked_keep == "none" else float(args.descent_checked_keep)
-    if args.descent_checked_cap is not None:
-        optimiser.DESCENT_CHECKED_CAP = args.descent_checked_cap
     names = model_module.COUNT_CUTS  # cut name -> the model's COUNT_* switch
     for option in (args.count_cuts, args.bound_cuts):
         unknown = set() if option in (None, "none") else set(option.split(",")) - set(names)
@@ -173,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP} checked {optimiser.DESCENT_CHECKED} keep {optimiser.DESCENT_CHECKED_KEEP} round cap {optimiser.DESCENT_CHECKED_CAP:g} ascent {optimiser.DESCENT_ASCENT:g}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

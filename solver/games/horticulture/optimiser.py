@@ -99,33 +99,21 @@ DESCENT_MIN = 1.0
 # step asks the Benders master alone (no_game_reaches(checks=0), at most DESCENT_CAP x the budget: "none" when the
 # count relaxation with cuts, minus the proven card cuts, has nothing >= B; 0.16-2.3 units a step on 32 cards) and
 # the descent stops where the master finds cards; the first step is skipped when the cut step's optimum already
-# reaches B. DESCENT_CHECKED: at that step, one no_game_reaches with pinned checks (capped the same) before stopping.
-# None: every step a full no_game_reaches with all of the descent's room (the descent until 11:50). Measured (32
+# reaches B. None: every step a full no_game_reaches with all of the descent's room (the descent until 11:50). Measured (32
 # cards, seeds 0-9, docs/horticulture.md): cap 0.075 without the checked round, work 40 scores/bounds 870/913 ->
 # 872/915 (seed 2 82 -> 84 back; seeds 0 and 6 lose the 7.4-unit steps 96 -> 95 and 94 -> 93); with a checked round
 # capped at 0.1 seed 2 stays 82 (its master alone ran 8 units open before the `first` skip existed). Large budgets:
 # seed 5 at work 80 is proven optimal (94, 63.71 units) with the cap; uncapped the descent spent its 24-unit share
 # ("98?" open) and the whole relaxation could not prove it (94/98).
 DESCENT_CAP: float | None = 0.075
-DESCENT_CHECKED = False
-# The checked round only where the budget allows it (session 30 Nov 13:25; _descend's `spare`, `round_cap`): with
-# DESCENT_CHECKED off and DESCENT_CHECKED_KEEP set (a share of the budget; None: off), the one capped round with
-# pinned checks (at most DESCENT_CHECKED_CAP x the budget) runs at the step where the master first finds cards only
-# when, after it, the whole relaxation would still keep at least DESCENT_CHECKED_KEEP x the budget (the count-first
-# steps' limit minus what they and the descent spent, minus the round's cap). A successful checked step costs ~7.4
-# units on 32 cards (seeds 0 and 6); an open one 6-16. Measured with 0.2 / 0.2 (docs/horticulture.md, session of
-# 30 Nov 13:25): work 40 seed 0 91/96 -> 91/95, seeds 2, 4-9 unchanged; work 30 all unchanged; but at work 80 seed 5
-# (proven 94 in 63.71 units without it) spends 16.03 units on an open "98?" round and its whole relaxation no longer
-# has the ~38 units its proof needs; seed 6 stays proven, 53.50 -> 61.34 units. Off.
-DESCENT_CHECKED_KEEP: float | None = None
-DESCENT_CHECKED_CAP = 0.2
-# After the capped descent stops above the best garden, one capped ascent step: no_game_reaches(best garden + 1) with
-# at most this share of the budget (0: off), the cut step's card choice (`first`) checked first; a "garden" answer's
-# garden becomes the first candidate (a second card choice: the proven cards are cut off the master), "none" proves
-# the best garden's value a bound. Measured with 0.075 at work 30 (docs/horticulture.md, session of 30 Nov 11:50):
-# seed 2 83 -> 84 (the cut step's cards reach 84, 1.79 units), seeds 0, 4, 5, 7-9 unchanged; but at work 40 seed 2
-# 84 -> 83 (the ascent's garden, 82, is the relaxation's start and its time falls 8 -> 5.75 units): off.
-DESCENT_ASCENT = 0.0
+# (Removed in the session of 30 Nov 14:50, measured and not kept (docs/horticulture.md): the descent's one capped
+# round with pinned checks where the master first finds cards, in every form tried: always (DESCENT_CHECKED), only
+# where the whole relaxation keeps 0.2 x the budget after it (DESCENT_CHECKED_KEEP, DESCENT_CHECKED_CAP), that with
+# an absolute cap of 6 or 8 units, and that with its first pinned check capped at 2 units (a probe). Each gains
+# 32-card seed 0 one bound point at work 40 (96 -> 95, its first check answers in 1.87 units) and each loses seed 5's
+# proof at work 80 (94 proven in 63.71 units -> 94/98): its whole relaxation's first run needs about 38 units and
+# gets 0.9 x 42.3 = 38.1 without the round; even a 2-unit open probe leaves it 36.3. And DESCENT_ASCENT (one capped
+# no_game_reaches(best garden + 1) after the descent: work 30 seed 2 83 -> 84, work 40 seed 2 84 -> 83).)
 # CP-SAT `search_branching` of the Benders master searches in no_game_reaches (None: CP-SAT's default,
 # AUTOMATIC_SEARCH). LP_SEARCH branches on the LP's reduced costs. Measured (docs/horticulture.md, "A master
 # whose proof does not hang on one random seed"): 32-card seed 1, the master after the first no-good at 97,
@@ -555,12 +543,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                                                  st2 == cp_model.OPTIMAL and cut_cards == cards) else None,
                                              excluded=[cards] if st2 == cp_model.OPTIMAL else [],
                                              cap=None if DESCENT_CAP is None else budget * DESCENT_CAP,
-                                             ascent=budget * DESCENT_ASCENT,
-                                             reaches=cut_value >= counted,
-                                             round_cap=None if DESCENT_CHECKED or DESCENT_CHECKED_KEEP is None
-                                             else budget * DESCENT_CHECKED_CAP,
-                                             spare=None if DESCENT_CHECKED or DESCENT_CHECKED_KEEP is None
-                                             else limit - spent - budget * DESCENT_CHECKED_KEEP)
+                                             reaches=cut_value >= counted)
             spent = meter.charge(spent)
             # relaxed gardens above the cards search's best (best last): tried first
             collect.found.extend(g for g in extra if len(g.values) == len(collect.found[-1].values))
@@ -570,8 +553,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
              plan: Plan | None, control: SolveControl, bound: int, top: int, room: float,
              first: list[int] | None = None, excluded: list[list[int]] = (),
-             cap: float | None = None, reaches: bool = False, ascent: float = 0.0,
-             round_cap: float | None = None, spare: float | None = None) -> tuple[int, float, list[_Values]]:
+             cap: float | None = None, reaches: bool = False) -> tuple[int, float, list[_Values]]:
     """Bound descent: while the proven `bound` is above `top` (the best garden known), ask
     `no_game_reaches(bound)`; "none" proves bound - 1 a bound (repeat), "garden" or "open" stops.
 
@@ -584,48 +566,27 @@ def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySp
     garden reaching `top` + 1, e.g. cards whose pinned search was proven optimal at `top`).
     A "garden" answer also raises `top` (a relaxed garden at `bound`).
     `cap` (None: off): each step asks the Benders master alone (`no_game_reaches(checks=0)`, at most
-    `cap`; "none" when the master is infeasible, which is the same proof with no no-good added); with
-    DESCENT_CHECKED, at the first step where the master finds a card choice, one full `no_game_reaches` (pinned
-    checks, that card choice first) with at most `cap`; the descent stops at the next such step. `reaches`: `first`
+    `cap`; "none" when the master is infeasible, which is the same proof with no no-good added); the descent
+    stops where the master finds a card choice (or runs out of its cap). `reaches`: `first`
     is a master solution at `bound` (the cut step's optimum): the first step's master search is skipped (its answer
     would be a card choice, at a cost: 8 units "open" on 32-card seed 2) and `first` is that card choice. Skipping
     a question never lowers a bound: same validity, every lowering is a proven "none".
-    `ascent` (> 0, with `cap`): then one `no_game_reaches(top + 1)` with at most `ascent`, `first` checked first
-    (a second card choice: the cut step's, when the cards search's are cut off): "garden" raises `top`
-    (its garden in `gardens`), "none" proves `top` the bound (every game <= top, the same proof).
-    `spare` (None: off; with `cap`): what the descent may spend and still leave the whole relaxation its kept share
-    (DESCENT_CHECKED_KEEP); with it set the one checked round runs (also with DESCENT_CHECKED off) at the first step
-    where the master finds cards only if its limit (min(`round_cap`, default `cap`, the room left)) fits in `spare`
-    minus what the descent spent so far; otherwise the descent stops there as without it. Validity is unchanged:
-    the condition only decides whether a question is asked, and every lowering is still a proven "none".
     """
     meter, gardens = _Meter(control), []
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
 
-    def ask(target: int, limit: float, check_first=None, checks: int | None = None, seen: list | None = None,
-            kind: str = "descent") -> str:
+    def ask(target: int, limit: float, check_first=None, checks: int | None = None) -> str:
         answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, limit,
-                                               first=check_first, excluded=excluded, found=gardens, checks=checks,
-                                               master_cards=seen)
+                                               first=check_first, excluded=excluded, found=gardens, checks=checks)
         meter.charge(cost)
-        log.debug("%s: no game reaches %d? %s after %.2f (%d rounds)",
-                  kind + (" (master alone)" if checks == 0 else ""), target, answer, cost, rounds)
+        log.debug("descent%s: no game reaches %d? %s after %.2f (%d rounds)",
+                  " (master alone)" if checks == 0 else "", target, answer, cost, rounds)
         return answer
 
-    cut_first = first  # the caller's card choice, checked first by the ascent
-    checked = not (DESCENT_CHECKED or spare is not None)  # the capped checked round ran, or none is to run (cap set)
     while bound > top and room - meter.used >= minimum:
         if cap is not None:
-            seen: list = [first] if reaches and first is not None else []
-            answer = "open" if seen else ask(bound, min(cap, room - meter.used), checks=0, seen=seen)
-            limit = min(cap if round_cap is None else round_cap, room - meter.used)
-            if answer == "open" and seen and not checked and limit >= minimum:
-                checked = True  # the master found cards: the one capped round with pinned checks, those first
-                if spare is None or spare - meter.used >= limit:
-                    answer = ask(bound, limit, check_first=seen[-1])
-                else:
-                    log.debug("descent: no checked round at %d (%.2f spare, %.2f wanted)", bound,
-                              spare - meter.used, limit)
+            # `reaches`: the master's answer at the first step is known (it would find `first`): stop there
+            answer = "open" if reaches and first is not None else ask(bound, min(cap, room - meter.used), checks=0)
             reaches = False
         else:
             answer = ask(bound, room - meter.used, check_first=first)
@@ -635,12 +596,6 @@ def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySp
             break
         bound -= 1
         first = None  # it reached the old target in the count relaxation, maybe not in the pinned check now
-    if cap is not None and ascent > 0 and top < bound and min(ascent, room - meter.used) >= minimum:
-        answer = ask(top + 1, min(ascent, room - meter.used), check_first=cut_first, kind="ascent")
-        if answer == "none":
-            bound = top
-        elif answer == "garden":
-            top = max(top, int(round(gardens[-1].objective_value)))
     return bound, meter.used, gardens
 
 
@@ -816,8 +771,8 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
                     plan: Plan | None, target: int, control: SolveControl, budget: float,
                     cuts: frozenset[str] = BOUND_CUTS, cut: str | None = None,
                     first: list[int] | None = None,
-                    excluded: list[list[int]] = (), found: list | None = None, checks: int | None = None,
-                    master_cards: list | None = None) -> tuple[str, float, int]:
+                    excluded: list[list[int]] = (), found: list | None = None,
+                    checks: int | None = None) -> tuple[str, float, int]:
     """Is there a game scoring `target` or more? A logic-based Benders loop over the card choices.
 
     Master: the count relaxation with `cuts` and objective >= target. Each card choice it finds is checked
@@ -843,9 +798,9 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     `found`: a list that gets the garden of a "garden" answer (a full solution of
     HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False): only constraints were added).
     `checks`: at most this many pinned checks (None: no limit; `first` counts as one); when the master finds a
-    card choice with none left, the answer is "open" and that card choice is appended to `master_cards` (if
-    given). With checks=0 only the master runs: "none" then means the count relaxation with `cuts` and the
-    `excluded` cuts has no solution >= target (the same proof, with no no-good from a check).
+    card choice with none left, the answer is "open". With checks=0 only the master runs: "none" then means the
+    count relaxation with `cuts` and the `excluded` cuts has no solution >= target (the same proof, with no
+    no-good from a check).
     """
     cut = cut or BENDERS_CUT
     if cut not in ("card", "mix", "dominance", "both"):
@@ -870,8 +825,6 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
                 return "open", spent, rounds
             cards = master.chosen_cards(sm)
             if checks is not None and rounds >= checks:
-                if master_cards is not None:
-                    master_cards.append(cards)
                 return "open", spent, rounds
         rounds += 1
         sub = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
