@@ -25,6 +25,13 @@ NEIGHBOURHOOD_MIN_DAYS = 7
 # When the relaxation's optimum cannot be planted day by day, cut that garden off and solve the
 # relaxation again, at most this many times, before the day-by-day search.
 ORDER_CUTS = 2
+# On count-first games (COUNT_FIRST_MIN_DAYS), each re-solve after such a cut gets at most this share of the budget
+# (None: all of the relaxation's share that is left); the rest goes to the day-by-day search (_order_cut_room).
+# Measured (session 30 Nov 14:50, docs/horticulture.md; 32 cards, one worker, deterministic units): only seed 3
+# reaches this loop at work 20-40 (its relaxation is proven at 85 and no 85 garden can be planted); with 0.1 its
+# game is 78 -> 81 at work 30 and 80 -> 81 at work 40 (the re-solve found unplantable 74-82 gardens; the day-by-day
+# search gets 2.3 / 9.8 units more), 73 at work 20 either way; the other seeds never reach it (same answers).
+ORDER_CUT_SHARE: float | None = 0.1
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
 # proof at 1.7 instead of none at 4 deterministic units); presolve probing cost more than it saved.
@@ -340,7 +347,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             if objective != int(round(s1.objective_value)):
                 raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
             return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, time.perf_counter() - clock)
-        seconds = grant(budget * relaxed_share - meter.used)
+        seconds = grant(_order_cut_room(budget, relaxed_share, meter.used, known is not None))
         if st2 != cp_model.INFEASIBLE or cuts >= ORDER_CUTS or seconds <= 0:
             break
         # Proven: no day-by-day planting gives this final garden (cards, wilds, window box). Cut
@@ -432,6 +439,14 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
+
+
+def _order_cut_room(budget: float, relaxed_share: float, used: float, count_first: bool) -> float:
+    """What the relaxation's re-solve after an order cut may use: the rest of its share (budget x relaxed_share
+    - used), on count-first games at most ORDER_CUT_SHARE x the budget (when set). Only a time limit: the re-solve's
+    bound counts only when it is proven, so the answer's bound is as valid with any limit."""
+    room = budget * relaxed_share - used
+    return room if ORDER_CUT_SHARE is None or not count_first else min(budget * ORDER_CUT_SHARE, room)
 
 
 def _planting(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], garden: dict, box: list,
