@@ -71,6 +71,15 @@ too short and the rule applied with one field of loss left; a tie between two gr
 uniqueness condition dropped) was not caught (ties are rare), so that condition rests on the
 argument above.
 
+With `joint_slack` (`JOINT_SLACK`) the rule also runs with s = loss - (sum of the bounds) > 0
+fields left: each requirement then loses at most T_r = b_r + s; one whose only option within T_r
+is a group g (value v <= b_r) loses at least v + (fields placed later outside D), so the fields
+placed later outside the D's of such requirements number at most s + sum(b_r - v) (the rest of
+each b_r is already counted); a tile's fitting place with the fewest of its (field, requirement)
+pairs out of reach (every pair, when no place puts one in reach) is a lower bound of its share,
+and the node is dropped when these sum above that budget. With s = 0 and every b_r = v it is the
+rule above.
+
 With `connected` (the default) every tile is placed and the tiles stay one connected group;
 without it, tiles with no field counting for any requirement are left out (they cannot join
 anything).
@@ -89,6 +98,7 @@ Cell = tuple[int, int]
 OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))  # footprint order: TL, TR, BL, BR
 RING = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))  # a tile's 8 edge neighbours (from its anchor)
 FAR = 1000  # a new root's offset: farther than any arrangement of the tiles reaches
+JOINT_SLACK = False  # arrangeable's default `joint_slack`: the joint rule with loss left too (module doc)
 JOINT = True  # arrangeable's default `joint` (see the module doc)
 
 
@@ -244,7 +254,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 node_limit: int | None = 200_000, ordered: bool = True, connected: bool = True,
                 stop: Callable[[], bool] | None = None, prefix: bool = True,
                 bridge: bool = True, bridge_bfs: int = 8, fewest_spare: bool = True,
-                joint: bool | None = None) -> Outcome:
+                joint: bool | None = None, joint_slack: bool | None = None) -> Outcome:
     """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
     ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
     on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
@@ -252,6 +262,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     the module's JOINT) checks the unplaced tiles when no loss is left (module doc)."""
     if joint is None:
         joint = JOINT
+    if joint_slack is None:
+        joint_slack = JOINT_SLACK
     jokers = frozenset(catalog.joker_types)
     reqs = []
     for upto, t in requirements:
@@ -500,13 +512,39 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             return 0
         return min(r.count - max(closed), sum(closed))
 
-    def joint_ok(options) -> bool:
+    def far_fields(i: int, near: dict) -> int:
+        # the fewest of tile i's (field, requirement) pairs held to a group that lie out of reach,
+        # over its fitting places (every pair, when no place puts one in reach)
+        best = None
+        for rot, layout in layouts[i]:
+            need = [(dx, dy, [near[ri] for ri in near if i in reqs[ri].tiles and code in reqs[ri].codes])
+                    for (dx, dy), code in zip(OFFSETS, layout)]
+            need = [(dx, dy, sets) for dx, dy, sets in need if sets]
+            if not need:
+                return 0
+            if best is None:
+                best = sum(len(sets) for _, _, sets in need)
+            places = set()
+            for dx, dy, sets in need:
+                for reach in sets:
+                    for px, py in reach:
+                        places.add((px - dx, py - dy))
+            for x, y in places:
+                far = sum(1 for dx, dy, sets in need for reach in sets if (x + dx, y + dy) not in reach)
+                if far < best and fits(i, x, y, rot):
+                    best = far
+                    if not best:
+                        return 0
+        return best
+
+    def joint_ok(options, slack: int = 0) -> bool:
         # `joint` (module doc), at a node with no loss left: a requirement whose one cheapest option
         # is a group g (every other option, a closed area or none of the placed fields, costs more)
         # must put every counting field still to place into the area holding g, so each such field
         # lies within `spare` free, not excluded fields of g's areas; every unplaced tile needs one
         # fitting place that meets this for all such requirements of its fields at once
         near = {}  # requirement -> the fields within reach of its group
+        budget = slack
         for ri, lost_r, held, shut_lb, groups in options:
             r = reqs[ri]
             spare = r.count - held
@@ -514,7 +552,12 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 continue
             values = [held - sum(len(a) for a in g) for g in groups]
             low = min(values)
-            if low != lost_r or values.count(low) > 1 or min(shut_lb) <= low:
+            if joint_slack:
+                top = lost_r + slack
+                if low > top or min(shut_lb) <= top or sum(1 for v in values if v <= top) > 1:
+                    continue
+                budget += lost_r - low
+            elif low != lost_r or values.count(low) > 1 or min(shut_lb) <= low:
                 continue
             ex = r.excluded
             reach = set()
@@ -535,6 +578,14 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 layer = nxt
             near[ri] = reach
         if not near:
+            return True
+        if budget:
+            far = 0
+            for i in relevant:
+                if i not in placed:
+                    far += far_fields(i, near)
+                    if far > budget:
+                        return False
             return True
         for i in relevant:
             if i in placed:
@@ -652,7 +703,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 return False
             if prefix and ordered and roots == 0 and not prefix_ok():
                 return False
-            if options and total_lost == loss and not joint_ok(options):
+            if options and (total_lost == loss or joint_slack) and not joint_ok(options, loss - total_lost):
                 return False
             if pick is None:
                 rest = [i for i in relevant if i not in placed]

@@ -36,21 +36,23 @@ def _own_losses(tiles, cat, garden):
     return cases
 
 
+@pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
 @pytest.mark.parametrize("seed", range(10))
-def test_a_gardens_own_loss_is_never_refuted(seed):
+def test_a_gardens_own_loss_is_never_refuted(seed, slack):
     rng = random.Random(700 + seed)
     n = 5 + seed % 2  # 2 largest after tile 3, 3 largest after tile 5 or 6
     tiles = [STAGE3.tiles[i] for i in rng.sample(IDS, n)]
     garden, _ = greedy_garden(tiles, STAGE3, random.Random(seed), None, 1)
     for loss, chosen, reqs in _own_losses(tiles, STAGE3, garden)[:8]:
-        out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=20_000, joint=True)
+        out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=20_000, joint=True, joint_slack=slack)
         assert out.status != "infeasible", (chosen, loss)
 
 
+@pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
 @pytest.mark.parametrize("seed", range(4))
-def test_an_8_tile_gardens_own_loss_is_never_refuted(seed):
+def test_an_8_tile_gardens_own_loss_is_never_refuted(seed, slack):
     tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, 8)]
     garden, _ = greedy_garden(tiles, CAT, random.Random(seed), None, 1)
     for loss, chosen, reqs in _own_losses(tiles, CAT, garden)[:3]:
-        out = arrangeable(tiles, CAT, reqs, loss, node_limit=5_000, joint=True)
+        out = arrangeable(tiles, CAT, reqs, loss, node_limit=5_000, joint=True, joint_slack=slack)
         assert out.status != "infeasible", (chosen, loss)
