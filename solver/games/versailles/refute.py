@@ -98,7 +98,7 @@ Cell = tuple[int, int]
 OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))  # footprint order: TL, TR, BL, BR
 RING = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))  # a tile's 8 edge neighbours (from its anchor)
 FAR = 1000  # a new root's offset: farther than any arrangement of the tiles reaches
-JOINT_SLACK = False  # arrangeable's default `joint_slack`: the joint rule with loss left too (module doc)
+JOINT_SLACK = True  # arrangeable's default `joint_slack`: the joint rule with loss left too (module doc)
 JOINT = True  # arrangeable's default `joint` (see the module doc)
 
 
