@@ -5,7 +5,8 @@ test_refute.py and test_refute_shared.py run with it) against witnesses: a legal
 is never refuted for the plans it comes closest to (greedy gardens of 5-6 tiles with 3-tile
 stages, and of 8 tiles, where more tiles are left unplaced when the loss budget runs out).
 Deliberately unsound versions caught here and by the oracle tests: the reach one field too short
-(15 failures here and in test_refute.py), the rule applied with one field of loss left (3)."""
+(15 failures here and in test_refute.py), the rule applied with one field of loss left (3); with
+joint_slack, a prune at far >= budget (1)."""
 from __future__ import annotations
 
 import dataclasses
