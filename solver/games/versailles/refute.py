@@ -512,38 +512,56 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             return 0
         return min(r.count - max(closed), sum(closed))
 
-    def far_fields(i: int, near: dict) -> int:
+    # per tile and turn: its (field offset, requirement) pairs, one per requirement a field counts
+    # for; per tile: those requirements
+    held_fields = {i: {rot: tuple((dx, dy, ri) for dx, dy, ris in member[i][rot] for ri in ris)
+                       for rot, _ in layouts[i]} for i in relevant}
+    held_reqs = {i: frozenset(ri for rot in held_fields[i] for _, _, ri in held_fields[i][rot]) for i in relevant}
+
+    def held_pairs(i: int, rot: int, near: dict, reach_of) -> list:
+        # tile i's (field offset, reach set) pairs in this turn, one per requirement held to a group
+        return [(dx, dy, reach_of(ri)) for dx, dy, ri in held_fields[i][rot] if ri in near]
+
+    def far_fields(i: int, near: dict, reach_of) -> int:
         # the fewest of tile i's (field, requirement) pairs held to a group that lie out of reach,
         # over its fitting places (every pair, when no place puts one in reach)
         best = None
-        for rot, layout in layouts[i]:
-            need = [(dx, dy, [near[ri] for ri in near if i in reqs[ri].tiles and code in reqs[ri].codes])
-                    for (dx, dy), code in zip(OFFSETS, layout)]
-            need = [(dx, dy, sets) for dx, dy, sets in need if sets]
+        for rot, _ in layouts[i]:
+            need = held_pairs(i, rot, near, reach_of)
             if not need:
                 return 0
             if best is None:
-                best = sum(len(sets) for _, _, sets in need)
+                best = len(need)
             places = set()
-            for dx, dy, sets in need:
-                for reach in sets:
-                    for px, py in reach:
-                        places.add((px - dx, py - dy))
+            for dx, dy, reach in need:
+                places.update([(px - dx, py - dy) for px, py in reach])
             for x, y in places:
-                far = sum(1 for dx, dy, sets in need for reach in sets if (x + dx, y + dy) not in reach)
+                far = 0
+                for dx, dy, reach in need:
+                    if (x + dx, y + dy) not in reach:
+                        far += 1
+                        if far >= best:
+                            break
                 if far < best and fits(i, x, y, rot):
                     best = far
                     if not best:
                         return 0
         return best
 
-    def joint_ok(options, slack: int = 0) -> bool:
+    # the reach sets of a node's joint check, handed to its exclusion child (same placed tiles, one
+    # more excluded field f of one requirement): a reach from the same group objects and spare is
+    # the same there, but for f's requirement when f lies in it
+    carry = None  # (requirement, f, {requirement: (group, spare, reach)}) for the next rec() only
+    last_built: dict = {}
+
+    def joint_ok(options, slack: int = 0, inherited=None) -> bool:
+        nonlocal last_built
         # `joint` (module doc), at a node with no loss left: a requirement whose one cheapest option
         # is a group g (every other option, a closed area or none of the placed fields, costs more)
         # must put every counting field still to place into the area holding g, so each such field
         # lies within `spare` free, not excluded fields of g's areas; every unplaced tile needs one
         # fitting place that meets this for all such requirements of its fields at once
-        near = {}  # requirement -> the fields within reach of its group
+        near = {}  # requirement -> (its group g, spare, excluded fields): reach_of builds the reach
         budget = slack
         for ri, lost_r, held, shut_lb, groups in options:
             r = reqs[ri]
@@ -559,54 +577,76 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 budget += lost_r - low
             elif low != lost_r or values.count(low) > 1 or min(shut_lb) <= low:
                 continue
-            ex = r.excluded
-            reach = set()
-            layer = []
-            for comp in groups[values.index(low)]:
-                for cx, cy in comp:
-                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                        if d not in occ and d not in ex and d not in reach:
-                            reach.add(d)
-                            layer.append(d)
-            for _ in range(spare - 1):
-                nxt = []
-                for cx, cy in layer:
-                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                        if d not in occ and d not in ex and d not in reach:
-                            reach.add(d)
-                            nxt.append(d)
-                layer = nxt
-            near[ri] = reach
+            # the reach (breadth-first, `spare` steps from g's areas) is built on first use
+            near[ri] = (groups[values.index(low)], spare, r.excluded)
         if not near:
             return True
+        built = {}
+        last_built = built
+
+        def reach_of(ri: int) -> set:
+            got = built.get(ri)
+            if got is not None:
+                return got[2]
+            group, spare, ex = near[ri]
+            if inherited is not None:
+                old = inherited[2].get(ri)
+                if (old is not None and old[1] == spare and len(old[0]) == len(group)
+                        and all(a is b for a, b in zip(old[0], group))
+                        and (ri != inherited[0] or inherited[1] not in old[2])):
+                    built[ri] = old
+                    return old[2]
+            layer = {d for comp in group for cx, cy in comp
+                     for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
+            layer = {d for d in layer if d not in occ and d not in ex}
+            reach = set(layer)
+            for _ in range(spare - 1):
+                nxt = {d for cx, cy in layer for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
+                nxt -= reach
+                layer = {d for d in nxt if d not in occ and d not in ex}
+                reach |= layer
+            built[ri] = (group, spare, reach)
+            return reach
+
         if budget:
             far = 0
             for i in relevant:
-                if i not in placed:
-                    far += far_fields(i, near)
+                if i not in placed and not held_reqs[i].isdisjoint(near):
+                    far += far_fields(i, near, reach_of)
                     if far > budget:
                         return False
             return True
         for i in relevant:
-            if i in placed:
-                continue
-            for rot, layout in layouts[i]:
-                # per field of the tile in this turn: the reach sets it must lie in
-                need = [(dx, dy, [near[ri] for ri in near if i in reqs[ri].tiles and code in reqs[ri].codes])
-                        for (dx, dy), code in zip(OFFSETS, layout)]
-                need = [(dx, dy, sets) for dx, dy, sets in need if sets]
+            if i in placed or held_reqs[i].isdisjoint(near):
+                continue  # placed, or no field of the tile is held to a group
+            for rot, _ in layouts[i]:
+                # the tile's (field, reach set) pairs in this turn; places come from the smallest set
+                need = held_pairs(i, rot, near, reach_of)
                 if not need:
                     break  # no field of the tile is held to a group (in any turn)
-                dx0, dy0, sets0 = need[0]
-                if any(all((x + dx, y + dy) in s for dx, dy, sets in need for s in sets) and fits(i, x, y, rot)
-                       for x, y in ((px - dx0, py - dy0) for px, py in sets0[0])):
+                k = min(range(len(need)), key=lambda k: len(need[k][2])) if len(need) > 1 else 0
+                dx0, dy0, reach0 = need[k]
+                rest = need[:k] + need[k + 1:]
+                found = False
+                for px, py in reach0:
+                    x, y = px - dx0, py - dy0
+                    for dx, dy, reach in rest:
+                        if (x + dx, y + dy) not in reach:
+                            break
+                    else:
+                        if fits(i, x, y, rot):
+                            found = True
+                            break
+                if found:
                     break
             else:
                 return False
         return True
 
     def rec() -> bool:
-        nonlocal nodes, roots
+        nonlocal nodes, roots, carry
+        inherited, carry = carry, None
+        mine = None  # this node's reach sets, when its joint check ran and passed
         frame: list[tuple[int, Cell]] = []
         frames.append(frame)
         try:
@@ -703,8 +743,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 return False
             if prefix and ordered and roots == 0 and not prefix_ok():
                 return False
-            if options and (total_lost == loss or joint_slack) and not joint_ok(options, loss - total_lost):
-                return False
+            if options and (total_lost == loss or joint_slack):
+                if not joint_ok(options, loss - total_lost, inherited):
+                    return False
+                mine = last_built
             if pick is None:
                 rest = [i for i in relevant if i not in placed]
                 if not rest:
@@ -754,6 +796,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         return True
                     take(i)
             r.excluded.add(f)
+            if mine:
+                carry = (ri, f, mine)
             try:
                 if rec():
                     return True
