@@ -558,12 +558,11 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                   s3.objective_value if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, spent)
         if st3 == cp_model.OPTIMAL:
             proven_cards.append(cut_cards)
-        if other.found and (not collect.found or other.found[-1].objective_value > collect.found[-1].objective_value):
-            # the better search leads: its cards and status stand for the cards search below
-            collect.found = sorted(collect.found + other.found, key=lambda g: g.objective_value)
+        better = other.found and (not collect.found
+                                  or other.found[-1].objective_value > collect.found[-1].objective_value)
+        collect.found = sorted(collect.found + other.found, key=lambda g: g.objective_value)
+        if better:  # the better search leads: its cards and status stand for the cards search below
             cards, st2 = cut_cards, st3
-        else:
-            collect.found = sorted(collect.found + other.found, key=lambda g: g.objective_value)
     room = min(budget * BENDERS_SHARE, limit) - spent
     if (BENDERS_GAP > 0 or DESCENT_SHARE > 0) and collect.found and \
             room >= (min(COUNT_CUT_MIN, DESCENT_MIN) if DESCENT_SHARE > 0 else COUNT_CUT_MIN):
