@@ -522,22 +522,34 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         # tile i's (field offset, reach set) pairs in this turn, one per requirement held to a group
         return [(dx, dy, reach_of(ri)) for dx, dy, ri in held_fields[i][rot] if ri in near]
 
-    def far_fields(i: int, near: dict, reach_of) -> int:
+    def far_fields(i: int, near: dict, reach_of, cap: int) -> int:
         # the fewest of tile i's (field, requirement) pairs held to a group that lie out of reach,
-        # over its fitting places (every pair, when no place puts one in reach)
-        best = None
+        # over its fitting places (every pair, when no place puts one in reach), or `cap` when that
+        # is `cap` or more. Places come from the union of the pairs' reach sets (a place in none
+        # has every pair far); with cap 1 only a place with every pair in reach counts, and every
+        # such place lies in the smallest reach set, so places come from that set alone (with a
+        # larger cap a place outside it may still have fewer than cap pairs far: the union)
+        best = cap
         for rot, _ in layouts[i]:
             need = held_pairs(i, rot, near, reach_of)
             if not need:
-                return 0
-            if best is None:
+                return 0  # no field of the tile is held to a group (in any turn)
+            if len(need) < best:
                 best = len(need)
-            places = set()
-            for dx, dy, reach in need:
-                places.update([(px - dx, py - dy) for px, py in reach])
-            for x, y in places:
-                far = 0
+            if best == 1:
+                k = min(range(len(need)), key=lambda k: len(need[k][2])) if len(need) > 1 else 0
+                ox, oy, places = need[k]  # a place is (x, y) = (px - ox, py - oy)
+                check = need[:k] + need[k + 1:]
+            else:
+                ox = oy = 0
+                places = set()
                 for dx, dy, reach in need:
+                    places.update([(px - dx, py - dy) for px, py in reach])
+                check = need
+            for px, py in places:
+                x, y = px - ox, py - oy
+                far = 0
+                for dx, dy, reach in check:
                     if (x + dx, y + dy) not in reach:
                         far += 1
                         if far >= best:
@@ -552,10 +564,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # more excluded field f of one requirement): a reach from the same group objects and spare is
     # the same there, but for f's requirement when f lies in it
     carry = None  # (requirement, f, {requirement: (group, spare, reach)}) for the next rec() only
-    last_built: dict = {}
 
-    def joint_ok(options, slack: int = 0, inherited=None) -> bool:
-        nonlocal last_built
+    def joint_ok(options, slack: int = 0, inherited=None) -> tuple[bool, dict | None]:
+        # returns (the verdict, the reach sets built: {requirement: (group, spare, reach)}, or None
+        # when no requirement is held to a group)
         # `joint` (module doc), at a node with no loss left: a requirement whose one cheapest option
         # is a group g (every other option, a closed area or none of the placed fields, costs more)
         # must put every counting field still to place into the area holding g, so each such field
@@ -580,9 +592,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             # the reach (breadth-first, `spare` steps from g's areas) is built on first use
             near[ri] = (groups[values.index(low)], spare, r.excluded)
         if not near:
-            return True
+            return True, None
         built = {}
-        last_built = built
 
         def reach_of(ri: int) -> set:
             got = built.get(ri)
@@ -608,40 +619,16 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             built[ri] = (group, spare, reach)
             return reach
 
-        if budget:
-            far = 0
-            for i in relevant:
-                if i not in placed and not held_reqs[i].isdisjoint(near):
-                    far += far_fields(i, near, reach_of)
-                    if far > budget:
-                        return False
-            return True
+        # every unplaced tile's fewest far pairs, summed: at most `budget` (with no slack, 0: each
+        # tile needs a place with every pair in reach, looked for in its smallest reach set)
+        far = 0
         for i in relevant:
             if i in placed or held_reqs[i].isdisjoint(near):
                 continue  # placed, or no field of the tile is held to a group
-            for rot, _ in layouts[i]:
-                # the tile's (field, reach set) pairs in this turn; places come from the smallest set
-                need = held_pairs(i, rot, near, reach_of)
-                if not need:
-                    break  # no field of the tile is held to a group (in any turn)
-                k = min(range(len(need)), key=lambda k: len(need[k][2])) if len(need) > 1 else 0
-                dx0, dy0, reach0 = need[k]
-                rest = need[:k] + need[k + 1:]
-                found = False
-                for px, py in reach0:
-                    x, y = px - dx0, py - dy0
-                    for dx, dy, reach in rest:
-                        if (x + dx, y + dy) not in reach:
-                            break
-                    else:
-                        if fits(i, x, y, rot):
-                            found = True
-                            break
-                if found:
-                    break
-            else:
-                return False
-        return True
+            far += far_fields(i, near, reach_of, budget + 1 - far)
+            if far > budget:
+                return False, built
+        return True, built
 
     def rec() -> bool:
         nonlocal nodes, roots, carry
@@ -744,9 +731,9 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             if prefix and ordered and roots == 0 and not prefix_ok():
                 return False
             if options and (total_lost == loss or joint_slack):
-                if not joint_ok(options, loss - total_lost, inherited):
+                ok, mine = joint_ok(options, loss - total_lost, inherited)
+                if not ok:
                     return False
-                mine = last_built
             if pick is None:
                 rest = [i for i in relevant if i not in placed]
                 if not rest:
