@@ -9,21 +9,16 @@ Deliberately unsound versions caught here and by the oracle tests: the reach one
 joint_slack, a prune at far >= budget (1)."""
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
 
-from solver.games.versailles.data import default_catalog
 from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.refute import arrangeable, plans
 from solver.games.versailles.scoring import solo_checkpoints
 
+from ._instances import CAT, IDS, STAGE3, stage3_instance
 from .test_refute import _loss
-
-CAT = default_catalog()
-IDS = sorted(CAT.tiles)
-STAGE3 = dataclasses.replace(CAT, setup=dataclasses.replace(CAT.setup, rounds_per_stage=3))
 
 
 def _own_losses(tiles, cat, garden):
@@ -40,10 +35,7 @@ def _own_losses(tiles, cat, garden):
 @pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
 @pytest.mark.parametrize("seed", range(10))
 def test_a_gardens_own_loss_is_never_refuted(seed, slack):
-    rng = random.Random(700 + seed)
-    n = 5 + seed % 2  # 2 largest after tile 3, 3 largest after tile 5 or 6
-    tiles = [STAGE3.tiles[i] for i in rng.sample(IDS, n)]
-    garden, _ = greedy_garden(tiles, STAGE3, random.Random(seed), None, 1)
+    tiles, garden = stage3_instance(700, seed)
     for loss, chosen, reqs in _own_losses(tiles, STAGE3, garden)[:8]:
         out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=20_000, joint=True, joint_slack=slack)
         assert out.status != "infeasible", (chosen, loss)

@@ -13,17 +13,13 @@ import random
 import pytest
 
 from solver.games.versailles import refute
-from solver.games.versailles.data import default_catalog
-from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.scoring import solo_checkpoints, solo_points
 
+from ._instances import CAT, IDS, STAGE3, stage3_instance
 from .test_model import oracle
 from .test_refute import _loss
 
-CAT = default_catalog()
-IDS = sorted(CAT.tiles)
 TWO_STAGE = dataclasses.replace(CAT, setup=dataclasses.replace(CAT.setup, rounds_per_stage=2))
-STAGE3 = dataclasses.replace(CAT, setup=dataclasses.replace(CAT.setup, rounds_per_stage=3))
 
 
 def _no_garden(placements):
@@ -54,10 +50,7 @@ def _spy(monkeypatch, tiles, cat, garden):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_plans_a_greedy_garden_meets_are_never_refuted(seed, monkeypatch):
-    rng = random.Random(800 + seed)
-    n = 5 + seed % 2  # 2 largest after tile 3, 3 largest after tile 5 or 6
-    tiles = [STAGE3.tiles[i] for i in rng.sample(IDS, n)]
-    garden, _ = greedy_garden(tiles, STAGE3, random.Random(seed), None, 1)
+    tiles, garden = stage3_instance(800, seed)
     value = solo_points(garden, STAGE3)
     steps = _spy(monkeypatch, tiles, STAGE3, garden)
     for points in (value - 1, value):
