@@ -70,6 +70,11 @@ ORDERED_RELAXATION = True
 # Left/right mirror symmetry breaking (gnome in the left half) when gnome is a decision, no day is
 # fixed and the path is its own mirror image.
 MIRROR_BREAKING = True
+# Day prefixes in the untimed relaxation (_prefix_days): every PREFIX_DAYS days (None: off), the squares planted
+# before that day hold exactly the garden plants of those days' cards, and a square's lean is planted no later.
+# Not in the count relaxation (groups="count"): there it cost the proofs (32-card seed 3: bound 85 proven in 4.1
+# units without, 94 open after 4.5 with a prefix every 2 days).
+PREFIX_DAYS: int | None = None
 
 
 def mirror_symmetric(garden: Garden) -> bool:
@@ -143,6 +148,8 @@ class HorticultureModel:
                 self._support_order()
         self._cell_types()
         self._window_box()
+        if not timed and ORDERED_RELAXATION and PREFIX_DAYS and groups != "count":
+            self._prefix_days(range(PREFIX_DAYS, len(days), PREFIX_DAYS))
         if groups == "flow":
             self._groups()
             self._gnome_bonus()
@@ -268,6 +275,7 @@ class HorticultureModel:
         """
         m, idx = self.m, self.garden.index
         order = [m.new_int_var(0, self.n, f"order{i}") for i in range(self.n)]
+        self.leans: dict[int, list[tuple[int, cp_model.IntVar]]] = {}  # square -> (square it leans on, literal)
         for i, cell in enumerate(self.cells):
             if self.garden.next_to_path(cell):
                 continue
@@ -278,7 +286,41 @@ class HorticultureModel:
                 m.add_implication(v, self.occupied[j])
                 m.add(order[j] < order[i]).only_enforce_if(v)
                 leans.append(v)
+                self.leans.setdefault(i, []).append((j, v))
             m.add(sum(leans) + sum(self.gv[j] for j in around) >= 1).only_enforce_if(self.occupied[i])
+
+    def _prefix_days(self, splits) -> None:
+        """Untimed model: for each split day h, which squares were planted before day h (e[i]).
+
+        Validity (a relaxation of every real game): take a legal game, its planting order as `order`, each square's
+        lean as the square it touched when planted (or the path / gnome), and e[i] = 1 iff square i was planted on a
+        day < h. Then (1) e[i] <= occupied[i]; (2) a square planted before h leans on a square planted before it,
+        so also before h (a day-mate is planted the same day): e[i] and leans(i, j) imply e[j]; (3) the squares
+        planted before h hold exactly the plants of days < h that did not go to the window box, kind by kind:
+        sum_i (e[i] and y[i][t]) = sum over plants p of days < h of (kind[p][t] - box[p][t]); (4) the e of an
+        earlier split implies the later one's. So every legal game's final garden satisfies them, and the optimum
+        stays an upper bound of every game. (What it cuts: gardens whose near-the-path squares need kinds that
+        only arrive late while early plants would have nowhere to go.)
+        """
+        m, types = self.m, self.types
+        before = None
+        for h in splits:
+            e = [m.new_bool_var(f"before{h}_{i}") for i in range(self.n)]
+            w = [{t: m.new_bool_var(f"before{h}_{i}_{t}") for t in types} for i in range(self.n)]
+            for i in range(self.n):
+                m.add_implication(e[i], self.occupied[i])
+                for t in types:
+                    m.add_implication(w[i][t], self.y[i][t])
+                m.add(sum(w[i].values()) == e[i])  # y has exactly one kind on an occupied square: w = e and y
+                for j, v in self.leans.get(i, []):
+                    m.add_bool_or([e[i].Not(), v.Not(), e[j]])
+                if before is not None:
+                    m.add_implication(before[i], e[i])
+            early = [p for p in self.plant_ids if p[0] < h]
+            for t in types:
+                m.add(sum(w[i][t] for i in range(self.n))
+                      == sum(self.kind[p][t] for p in early) - sum(self.box[(p, t)] for p in early))
+            before = e
 
     def _cell_types(self) -> None:
         m = self.m
