@@ -53,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refute-joint", choices=("on", "noslack", "off"), default="on",
                         help="the refutation search's check of the unplaced tiles (refute.JOINT, JOINT_SLACK; "
                              "noslack = only when no loss is left, the search of 1e6213c; off = the search of 17342b2)")
+    parser.add_argument("--refute-children", choices=("on", "off"), default="on",
+                        help="the joint check's verdict on each child placement (refute.JOINT_CHILDREN; "
+                             "off = the search of 714cf10)")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--seed-list", default=None,
                         help="comma-separated seeds to run instead of --first-seed/--seeds (e.g. 0,2,6)")
@@ -63,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     solo.REFUTE_SHARED = args.refute_shared == "on"
     refute.JOINT = args.refute_joint != "off"
     refute.JOINT_SLACK = args.refute_joint == "on"
+    refute.JOINT_CHILDREN = args.refute_children == "on"
     print(f"{'tiles':>5} {'runs':>4} {'optimal':>7} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
           f"{'gap avg':>7} {'heur=opt':>8} {'p50 proved s':>12} {'p50 work':>8} {'pts avg':>7}")
     for n in (int(s) for s in args.sizes.split(",")):
