@@ -110,9 +110,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--descent-cap", default=None,
                     help="override optimiser.DESCENT_CAP: share of the budget for each descent step, which asks the "
                          "Benders master alone; 'none': every step a full check (pinned checks) with all the room")
-    ap.add_argument("--cards-second", default=None,
-                    help="override optimiser.CARDS_SECOND (share of the cards search for the proven cut step's cards "
-                         "when they differ from the count step's; 'none' = off)")
     ap.add_argument("-v", "--verbose", action="store_true", help="log the optimiser's steps (debug) to stderr")
     ap.add_argument("--random-seed", type=int, default=0, help="CP-SAT random_seed of every solve (default 0)")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
@@ -148,8 +145,6 @@ def main(argv: list[str] | None = None) -> int:
                  "descent_min"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
-    if args.cards_second is not None:
-        optimiser.CARDS_SECOND = None if args.cards_second == "none" else float(args.cards_second)
     if args.descent_cap is not None:
         optimiser.DESCENT_CAP = None if args.descent_cap == "none" else float(args.descent_cap)
     names = model_module.COUNT_CUTS  # cut name -> the model's COUNT_* switch

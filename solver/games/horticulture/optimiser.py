@@ -31,6 +31,8 @@ ORDER_CUTS = 2
 # reaches this loop at work 20-40 (its relaxation is proven at 85 and no 85 garden can be planted); with 0.1 its
 # game is 78 -> 81 at work 30 and 80 -> 81 at work 40 (the re-solve found unplantable 74-82 gardens; the day-by-day
 # search gets 2.3 / 9.8 units more), 73 at work 20 either way; the other seeds never reach it (same answers).
+# On CP-SAT random seeds 1 (seeds 0-9, work 20-40) and 2 (seed 3, work 30/40) no run reaches the loop (session of
+# 30 Nov 17:45): neither a gain nor a loss there.
 ORDER_CUT_SHARE: float | None = 0.1
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
@@ -56,12 +58,10 @@ PLANT_CHECKS = 8  # at most this many of its gardens are checked for a day-by-da
 # count relaxation; at work 20 the bound sum fell 474 -> 462 (scores 426 -> 424); at work 10 with 30 %
 # (3 units) 478 -> 471 but scores 418 -> 416 and gap p50 11 -> 12, so small budgets skip it.
 COUNT_CUT_SHARE = 0.2
-# When the split cut step (COUNT_CUT_SPLIT) is proven and its card choice differs from the count step's, the
-# cards search runs on both: the count step's cards first with (1 - CARDS_SECOND) of the cards share, then the
-# cut step's cards with what is left of it (None: the count step's cards only). Measured (32 cards, seed 2, the
-# seed where it helps; seed 5 at work 30 also takes it, 94 either way): share 0.5 83 / 82 at work 30 / 40, 0.7 83 / 82,
-# 0.9 83 / 86, off 83 / 84 (docs/horticulture.md, second round 16:40-17:12).
-CARDS_SECOND: float | None = 0.9
+# (Removed in the session of 30 Nov 17:45: CARDS_SECOND, the cards search run on the proven split cut step's cards
+# too. Tuned on seed 2 at random seed 0 (work 40 84 -> 86), it lost on CP-SAT random seed 1: seeds 0-9 scores/bounds
+# work 20 863/925 with it vs 869/925 without, work 30 860/918 vs 867/919 (seed 3 73 -> 82 and 76 -> 83 without it;
+# docs/horticulture.md).)
 COUNT_CUT_MIN = 4.0
 # When the search on the count relaxation's cards finds a garden within this many points of the count
 # bound, it stops there and `no_game_reaches(garden + 1)` gets what is left of COUNT_RELAXED_SHARE (when at
@@ -492,7 +492,6 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     cut_share = COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
     cut_cards = None  # the cut step's card choice (reaches its bound in the count relaxation with cuts)
     cut_value = -1  # the count objective of the cut step's solution (cut_cards)
-    cut_proven = False  # the split cut step ran and was proven
     as_count = cut_share > 0 and COUNT_CUT_CARDS
     # as_count: the count step with the cuts (hinted with COUNT_CUT_HINT) gives the cards and the bound;
     # with COUNT_CUT_SPLIT it keeps the count step's share, and the unhinted cut step follows when it is
@@ -528,41 +527,19 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         if st_cut in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
             cut_cards, cut_value = cut.chosen_cards(s_cut), s_cut.objective_value
-            cut_proven = st_cut == cp_model.OPTIMAL
         log.debug("count relaxation with cuts: %s bound %s after %.2f", STATUS.get(st_cut), counted, spent)
     collect = _Collect(counted - BENDERS_GAP)
     seconds = grant(budget * max(0.05, CARDS_SHARE - cut_share))
     if seconds <= 0:
         return counted, [], meter.used
-    second = _second_cards(cut_proven, cut_cards, cards)
-    start = meter.used
-
-    def search_on(chosen: list[int], limit_s: float, into: _Collect):
-        sub = relaxed.m.clone()
-        sub.clear_hints()
-        for lit in relaxed.card_literals(chosen):  # the clone has the same variables
-            sub.add(lit == 1)
-        return control.solve(sub, _solver(control, limit_s, linearization=2), into)
-
-    st2, s2 = search_on(cards, _first_cards_limit(seconds, second), collect)
+    sub = relaxed.m.clone()
+    sub.clear_hints()
+    for lit in relaxed.card_literals(cards):  # the clone has the same variables
+        sub.add(lit == 1)
+    st2, s2 = control.solve(sub, _solver(control, seconds, linearization=2), collect)
     spent = meter.add(s2)
     log.debug("count relaxation %s bound %s; its cards: %s %s after %.2f", STATUS.get(st), counted, STATUS.get(st2),
               s2.objective_value if st2 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, spent)
-    proven_cards = [cards] if st2 == cp_model.OPTIMAL else []  # card choices whose best garden is proven
-    if second and seconds - (meter.used - start) >= minimum and \
-            not (collect.found and collect.found[-1].objective_value >= counted - BENDERS_GAP):
-        other = _Collect(counted - BENDERS_GAP)
-        st3, s3 = search_on(cut_cards, seconds - (meter.used - start), other)
-        spent = meter.add(s3)
-        log.debug("the cut step's cards: %s %s after %.2f", STATUS.get(st3),
-                  s3.objective_value if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None, spent)
-        if st3 == cp_model.OPTIMAL:
-            proven_cards.append(cut_cards)
-        better = other.found and (not collect.found
-                                  or other.found[-1].objective_value > collect.found[-1].objective_value)
-        collect.found = sorted(collect.found + other.found, key=lambda g: g.objective_value)
-        if better:  # the better search leads: its cards and status stand for the cards search below
-            cards, st2 = cut_cards, st3
     room = min(budget * BENDERS_SHARE, limit) - spent
     if (BENDERS_GAP > 0 or DESCENT_SHARE > 0) and collect.found and \
             room >= (min(COUNT_CUT_MIN, DESCENT_MIN) if DESCENT_SHARE > 0 else COUNT_CUT_MIN):
@@ -575,7 +552,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             # the cut step's card choice reaches counted >= target in the master: its first candidate
             first = cut_cards if as_count and not (proven and cut_cards == cards) else None
             answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, room,
-                                                   first=first, excluded=proven_cards if proven else [])
+                                                   first=first, excluded=[cards] if proven else [])
             spent = meter.charge(cost)
             log.debug("no game reaches %d? %s after %.2f (%d rounds)", target, answer, cost, rounds)
             if answer == "none":
@@ -585,25 +562,13 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                                              min(budget * DESCENT_SHARE, room),
                                              first=cut_cards if as_count and not (
                                                  st2 == cp_model.OPTIMAL and cut_cards == cards) else None,
-                                             excluded=proven_cards,
+                                             excluded=[cards] if st2 == cp_model.OPTIMAL else [],
                                              cap=None if DESCENT_CAP is None else budget * DESCENT_CAP,
                                              reaches=cut_value >= counted)
             spent = meter.charge(spent)
             # relaxed gardens above the cards search's best (best last): tried first
             collect.found.extend(g for g in extra if len(g.values) == len(collect.found[-1].values))
     return counted, collect.found[::-1], meter.used
-
-
-def _second_cards(cut_proven: bool, cut_cards: list[int] | None, cards: list[int]) -> bool:
-    """Whether the cards search also runs on the cut step's cards (CARDS_SECOND set, the split cut step proven,
-    its card choice not the count step's)."""
-    return CARDS_SECOND is not None and cut_proven and cut_cards is not None and cut_cards != cards
-
-
-def _first_cards_limit(seconds: float, second: bool) -> float:
-    """The count step's cards search's time limit: the whole cards share, or (1 - CARDS_SECOND) of it when the
-    cut step's cards are searched too (they get what is left)."""
-    return seconds * (1 - CARDS_SECOND) if second else seconds
 
 
 def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
