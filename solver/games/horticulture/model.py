@@ -855,13 +855,18 @@ class HorticultureModel:
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
             m.add(var[t] == 1)
 
-    def exclude_final(self, solver) -> None:
-        """Forbid the final garden, window box, cards, gnome and plan of `solver`'s solution (a no-good)."""
+    def final_literals(self) -> list:
+        """The literals that fix a final garden: squares' kinds, gnome, window box kinds, cards, plan (in an order
+        that is the same for every model of the same game, so two models' lists correspond position by position)."""
         literals = [self.y[i][t] for i in range(self.n) for t in self.types] + list(self.gv)
         literals += [self.box_kind[t] for t in self.types] + [b for ch in self.choice for b in ch]
         for var in (self.plan_border, self.plan_path, self.plan_first, self.plan_second):
             literals += [var[t] for t in self.types]
-        self.m.add_bool_or([lit.Not() if solver.value(lit) else lit for lit in literals])
+        return literals
+
+    def exclude_final(self, solver) -> None:
+        """Forbid the final garden, window box, cards, gnome and plan of `solver`'s solution (a no-good)."""
+        self.m.add_bool_or([lit.Not() if solver.value(lit) else lit for lit in self.final_literals()])
 
     def assignment(self, days: list[Day], gnome: Cell, plan: Plan) -> list[tuple[cp_model.IntVar, int]]:
         """Decision values of a known legal game (plants listed in card order), for hints or pins."""

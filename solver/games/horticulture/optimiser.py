@@ -34,6 +34,17 @@ ORDER_CUTS = 2
 # On CP-SAT random seeds 1 (seeds 0-9, work 20-40) and 2 (seed 3, work 30/40) no run reaches the loop (session of
 # 30 Nov 17:45): neither a gain nor a loss there.
 ORDER_CUT_SHARE: float | None = 0.1
+# In that loop, an unplantable relaxed optimum is first checked against the day-prefix cuts (model._prefix_days)
+# with a split every PREFIX_REASON days (None: off); when they refuse it, the garden's literals that they need to
+# refuse it (CP-SAT's infeasible core) are cut off the relaxation instead of the whole garden (_prefix_reason).
+# The relaxation's search never sees the prefix constraints: only runs reaching the loop change. Off: measured
+# (session 30 Nov 19:00, docs/horticulture.md) on the only run that reaches it (32 cards seed 3, random seed 0, work
+# 30/40) the garden is refuted at once but the reason does not shrink (332 of 356 literals in 0.5 units), 81/85 as
+# without; random seeds 1 and 2 never reach the loop.
+PREFIX_REASON: int | None = None
+PREFIX_REASON_WORK = 0.5  # deterministic units (or seconds) at most for that check
+PREFIX_REASON_CHECK = 0.02  # ... and for each solve after the first (the first refutes the garden, the others shrink it)
+PREFIX_REASON_CHECKS = 400  # at most this many solves
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
 # proof at 1.7 instead of none at 4 deterministic units); presolve probing cost more than it saved.
@@ -359,7 +370,16 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         # Proven: no day-by-day planting gives this final garden (cards, wilds, window box). Cut
         # it off the relaxation and solve again: the new optimum still bounds every real game.
         cuts += 1
-        relaxed.exclude_final(s1)
+        reason = None
+        if PREFIX_REASON:
+            reason, cost = _prefix_reason(relaxed, gnome, plan, s1, control, min(PREFIX_REASON_WORK, seconds))
+            meter.charge(cost)
+            log.debug("prefix reason for the unplantable garden: %s literals after %.2f",
+                      None if reason is None else len(reason), meter.used)
+        if reason is not None:
+            relaxed.m.add_bool_or([lit.Not() for lit in reason])
+        else:
+            relaxed.exclude_final(s1)
         relaxed.m.clear_hints()
         if start is not None:
             _hint_all(relaxed.m, start.values)  # the greedy game is plantable: never the garden cut off
@@ -445,6 +465,64 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
+
+
+def _prefix_reason(relaxed: HorticultureModel, gnome: Cell | None, plan: Plan | None, solution, control: SolveControl,
+                   seconds: float):
+    """Why the day-prefix cuts refuse `solution`'s final garden: a list of `relaxed`'s literals (each true in the
+    solution) that no legal game makes all true, or None when the cuts accept the garden (or the check ran out of
+    time). Returns (literals or None, cost).
+
+    A fresh untimed model of the same game (objective dropped: only feasibility is asked) gets the prefix cuts (a
+    split every PREFIX_REASON days); the garden's final literals with their values (squares' kinds, gnome, box
+    kinds, cards; not the plan, which the cuts do not read) are its assumptions. If that is infeasible, literals
+    are dropped (its false ones at once, then one by one: deletion) while the rest stays infeasible, as far as the
+    time and PREFIX_REASON_CHECKS allow. (CP-SAT's own
+    sufficient_assumptions_for_infeasibility gave back every literal, presolve on or off.)
+    Validity: every legal game's final garden satisfies the relaxation and the prefix cuts (proof in
+    HorticultureModel._prefix_days), so no legal game makes all the returned literals true (each returned set was
+    proven infeasible with the cuts), and the no-good "not all of them" holds for every legal game: added to the
+    relaxation it stays a relaxation, and its optimum still bounds every game. With mirror breaking both models
+    hold the games with the gnome in the left half, whose mirrors are all games, as for the relaxation itself
+    (`gnome` and `plan` are the solve's arguments, so both models are built alike). The no-good implies
+    exclude_final of that garden (its literals are among the garden's)."""
+    check = HorticultureModel(relaxed.catalog, relaxed.side, relaxed.drawing, relaxed.days, gnome, plan,
+                              timed=False, groups=relaxed.group_mode)
+    if not getattr(check, "leans", None):  # the cuts need the ordered relaxation's leans
+        return None, 0.0
+    check._prefix_days(range(PREFIX_REASON, len(relaxed.days), PREFIX_REASON))
+    check.m.clear_objective()
+    mine, theirs = relaxed.final_literals(), check.final_literals()
+    plan_vars = len(relaxed.types) * 4  # final_literals ends with the plan's; the plan does not touch the cuts
+    literals = [theirs[k] if solution.value(mine[k]) else theirs[k].Not() for k in range(len(mine) - plan_vars)]
+    cost, checks = 0.0, 0
+
+    def refused(positions, limit) -> bool:
+        nonlocal cost, checks
+        check.m.clear_assumptions()
+        check.m.add_assumptions([literals[k] for k in positions])
+        status, solver = control.solve(check.m, _solver(control, max(0.001, min(limit, seconds - cost))))
+        cost += _cost(control, solver)
+        checks += 1
+        return status == cp_model.INFEASIBLE  # (not proven in time: kept as accepted)
+
+    keep = list(range(len(literals)))
+    if seconds <= 0 or not refused(keep, seconds):  # the whole garden first: presolve refutes it at once
+        return None, cost
+    # then its true literals alone (kinds of the occupied squares, gnome, box kinds, cards; usually enough with
+    # the counts of the cards' plants), then deletion: drop each literal whose absence still leaves the garden
+    # refused, squares in reverse index order, while the time and PREFIX_REASON_CHECKS last
+    true = [k for k in keep if solution.value(mine[k])]
+    if refused(true, PREFIX_REASON_CHECK):
+        keep = true
+    for k in reversed(list(keep)):
+        if seconds - cost < 0.002 or checks >= PREFIX_REASON_CHECKS:
+            break
+        rest = [x for x in keep if x != k]
+        if refused(rest, PREFIX_REASON_CHECK):
+            keep = rest
+    log.debug("prefix reason: %d of %d literals, %d checks, %.3f units", len(keep), len(mine), checks, cost)
+    return [mine[k] if solution.value(mine[k]) else mine[k].Not() for k in keep], cost
 
 
 def _order_cut_room(budget: float, relaxed_share: float, used: float, count_first: bool) -> float:
