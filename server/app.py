@@ -5,7 +5,6 @@ import argparse
 import logging
 import signal
 import sys
-import threading
 from concurrent import futures
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from server import config as config_mod
 from server.config import ServerConfig
 from server.interceptor import CallInterceptor
 from server.runtime import Runtime
+from server.signals import StopSignals
 from server.services import register_all
 
 log = logging.getLogger("gardens.server")
@@ -89,14 +89,7 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
         from server.processes import serve_processes
         return serve_processes(config)
     server, port = create_server(config, reuse_port=reuse_port)
-    stopping = threading.Event()
-
-    def on_signal(signum, _frame):
-        log.info("signal %s: draining for up to %.1fs", signal.Signals(signum).name, config.grace_s)
-        stopping.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    stop = StopSignals()  # before start(): a signal from then on is never lost
     server.start()
     host = config.address.rsplit(":", 1)[0]
     metrics = getattr(server.runtime, "metrics_port", None)
@@ -108,8 +101,10 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
         print(f"LISTENING {port}", flush=True)
     else:
         ready(port)
-    stopping.wait()
-    shutdown(server, config.grace_s)
+    signum = stop.wait()
+    log.info("signal %s: draining for up to %.1fs", signal.Signals(signum).name, config.grace_s)
+    shutdown(server, config.grace_s)  # a second signal meanwhile changes nothing
+    stop.close()
     log.info("stopped")
     return 0
 

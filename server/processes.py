@@ -9,7 +9,6 @@ import queue
 import signal
 import socket
 import sys
-import threading
 from dataclasses import replace
 
 from server.config import ServerConfig
@@ -55,10 +54,8 @@ def serve_processes(config: ServerConfig) -> int:
             proc = ctx.Process(target=_child, args=(child_config, i, ready), name=f"gardens-server-{i}")
             proc.start()
             children.append(proc)
-        stopping = threading.Event()
-
         def forward(signum, _frame):
-            stopping.set()
+            # no lock here (server/signals.py): is_alive and kill take none
             for proc in children:
                 if proc.pid and proc.is_alive():
                     os.kill(proc.pid, signal.SIGTERM)

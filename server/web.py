@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -21,6 +20,8 @@ import time
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from server.signals import StopSignals
 
 REPO = Path(__file__).resolve().parents[1]
 ENVOY_CONFIG = REPO / "deploy" / "envoy.yaml"
@@ -159,16 +160,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8000, help="the page's port (0 = free port)")
     args = parser.parse_args(argv)
 
-    stopping = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stopping.set())
+    stop = StopSignals()  # its handler takes no lock (server/signals.py)
     stack = Stack(args.address, args.envoy_port, args.port)
     try:
         stack.start()
         print(f"GRPC {stack.grpc_port}\nENVOY {stack.envoy_port}\nPAGE {stack.page}", flush=True)
         print(f"Open {stack.page} in a browser (Ctrl-C stops the server, Envoy and the page).",
               file=sys.stderr, flush=True)
-        while not stopping.wait(0.5):
+        while stop.wait(0.5) is None:
             if (why := stack.dead()):
                 print(f"server.web: {why}; stopping", file=sys.stderr)
                 return 1

@@ -1,0 +1,58 @@
+"""Waiting for SIGTERM/SIGINT with a signal handler that takes no lock.
+
+A Python signal handler runs in the main thread, between two bytecodes of whatever the main thread
+is doing. A handler that calls `threading.Event.set()` takes the event's (non-reentrant) lock; if
+the main thread was interrupted inside `Event.wait()` while holding that same lock (entering or
+leaving the wait), the handler waits for itself forever and the process never stops (the likely
+cause of a test run in which the server, under heavy load, ignored SIGTERM for more than 15 s; the
+window is a few bytecodes wide, and a slow main thread widens it). Here the handler only appends to a
+list and writes one byte to a pipe; the waiting side blocks in `select` on the pipe.
+"""
+from __future__ import annotations
+
+import os
+import select
+import signal
+from typing import Callable, Iterable
+
+
+class StopSignals:
+    """Installs handlers for `signals`; `wait()` returns the first signal received (or None on
+    timeout). `also(signum)`, if given, runs in the handler: it must not take locks either."""
+
+    def __init__(self, signals: Iterable[int] = (signal.SIGTERM, signal.SIGINT),
+                 also: Callable[[int], None] | None = None, install: bool = True):
+        self._read, self._write = os.pipe()
+        os.set_blocking(self._write, False)
+        self.received: list[int] = []
+        self._also = also
+        self._previous = {}
+        if install:
+            for signum in signals:
+                self._previous[signum] = signal.signal(signum, self.handler)
+
+    def handler(self, signum: int, _frame=None) -> None:
+        self.received.append(signum)  # atomic under the GIL, no lock
+        try:
+            os.write(self._write, b"\0")
+        except BlockingIOError:  # the pipe is full: a wake-up is pending anyway
+            pass
+        if self._also is not None:
+            self._also(signum)
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        """The first signal received, waiting up to `timeout` seconds (None: for ever)."""
+        if not self.received:
+            # a signal arriving after the check has written to the pipe, so select sees it
+            ready, _, _ = select.select([self._read], [], [], timeout)
+            if not ready:
+                return None
+        return self.received[0]
+
+    def close(self) -> None:
+        """Puts the previous handlers back, then closes the pipe (no handler writes to it after)."""
+        for signum, previous in self._previous.items():
+            signal.signal(signum, previous)
+        self._previous = {}
+        os.close(self._read)
+        os.close(self._write)
