@@ -56,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refute-children", choices=("on", "off"), default="on",
                         help="the joint check's verdict on each child placement (refute.JOINT_CHILDREN; "
                              "off = the search of 714cf10)")
+    parser.add_argument("--refute-tight", choices=("on", "off"), default=None,
+                        help="in the children's verdict, a tile's joined fields of a requirement within "
+                             "spare - |C| + 1 of the group, through a neighbour outside the tile "
+                             "(refute.JOINT_TIGHT; default: the module's setting)")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--seed-list", default=None,
                         help="comma-separated seeds to run instead of --first-seed/--seeds (e.g. 0,2,6)")
@@ -67,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     refute.JOINT = args.refute_joint != "off"
     refute.JOINT_SLACK = args.refute_joint == "on"
     refute.JOINT_CHILDREN = args.refute_children == "on"
+    if args.refute_tight is not None:
+        refute.JOINT_TIGHT = args.refute_tight == "on"
     print(f"{'tiles':>5} {'runs':>4} {'optimal':>7} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
           f"{'gap avg':>7} {'heur=opt':>8} {'p50 proved s':>12} {'p50 work':>8} {'pts avg':>7}")
     for n in (int(s) for s in args.sizes.split(",")):

@@ -98,6 +98,25 @@ Tests
 a pair out of reach whatever the budget; counting the tile's own share twice was not caught (it
 differs only when some tile's share is > 0 with loss left: rare), so that rests on the argument.
 
+With `joint_tight` (`JOINT_TIGHT`, off) the children's verdict counts a tile's fields by clusters:
+a cluster C is a set of the placed tile's fields counting for one held requirement r that are
+joined inside the tile (2x2 adjacency). If any field of C lies in r's final largest area D, all of
+C does, and a shortest path inside D from C to a placed field of D (these lie in the group g's
+areas: the check's argument) runs c, e_1, .., e_m, a with c in C (the last field of C on it), a
+in g's areas and e_1..e_m fields of D placed later, not of C (so m <= spare - |C|: spare counts
+every field of r still to place, the tile's included) and not placed fields (a placed field of D
+is in g's areas and would end the path earlier). e_1 is a neighbour of c outside the tile (inside
+it lies either C or a field not counting for r), empty and not excluded for r at the node, and
+e_1..e_m is a path of such fields to g, so its distance in the node's reach search is at most m.
+So unless some field of C touches g's areas or has a neighbour outside the tile at distance at
+most spare - |C| (distances of the node's breadth-first search, a lower bound below it: fields
+only get occupied or excluded), all |C| (field, r) pairs of C lie outside D, and are counted as
+the pairs out of reach are. It implies the per-field test (a field of a passing C is within
+spare of g), and adds the two things a child's bridge bound sees at once: C needs d - 1 fields
+not its own, and the tile's own fields block paths. Test (`test_refute_joint_tight.py`): the
+limit one field too short (spare - |C|) is caught by a least-loss witness found by a hunt (1 of
+30 x 6 plan instances), not by the greedy-garden witnesses.
+
 With `connected` (the default) every tile is placed and the tiles stay one connected group;
 without it, tiles with no field counting for any requirement are left out (they cannot join
 anything).
@@ -119,6 +138,7 @@ FAR = 1000  # a new root's offset: farther than any arrangement of the tiles rea
 JOINT_SLACK = True  # arrangeable's default `joint_slack`: the joint rule with loss left too (module doc)
 JOINT = True  # arrangeable's default `joint` (see the module doc)
 JOINT_CHILDREN = True  # arrangeable's default `joint_children`: the joint check's verdict on each child placement (module doc)
+JOINT_TIGHT = False  # arrangeable's default `joint_tight`: in `joint_children`, a tile's joined fields of a requirement must lie within spare - (their number) + 1 of the group (module doc)
 
 
 class NodeLimit(Exception):
@@ -274,7 +294,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 stop: Callable[[], bool] | None = None, prefix: bool = True,
                 bridge: bool = True, bridge_bfs: int = 8, fewest_spare: bool = True,
                 joint: bool | None = None, joint_slack: bool | None = None,
-                joint_children: bool | None = None) -> Outcome:
+                joint_children: bool | None = None, joint_tight: bool | None = None) -> Outcome:
     """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
     ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
     on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
@@ -287,6 +307,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         joint_slack = JOINT_SLACK
     if joint_children is None:
         joint_children = JOINT_CHILDREN
+    if joint_tight is None:
+        joint_tight = JOINT_TIGHT
     jokers = frozenset(catalog.joker_types)
     reqs = []
     for upto, t in requirements:
@@ -541,6 +563,27 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                        for rot, _ in layouts[i]} for i in relevant}
     held_reqs = {i: frozenset(ri for rot in held_fields[i] for _, _, ri in held_fields[i][rot]) for i in relevant}
 
+    # per tile and turn: (requirement, cluster) for each set of the tile's fields counting for a
+    # requirement that are joined inside the tile (field offsets), for `joint_tight`
+    def _clusters(pairs) -> list:
+        out = []
+        for ri in sorted({ri for _, _, ri in pairs}):
+            cells = {(dx, dy) for dx, dy, rj in pairs if rj == ri}
+            while cells:
+                todo = [cells.pop()]
+                cluster = []
+                while todo:
+                    cx, cy = todo.pop()
+                    cluster.append((cx, cy))
+                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                        if d in cells:
+                            cells.discard(d)
+                            todo.append(d)
+                out.append((ri, tuple(sorted(cluster))))
+        return out
+
+    clusters = {i: {rot: _clusters(held_fields[i][rot]) for rot in held_fields[i]} for i in relevant}
+
     def held_pairs(i: int, rot: int, near: dict, reach_of) -> list:
         # tile i's (field offset, reach set) pairs in this turn, one per requirement held to a group
         return [(dx, dy, reach_of(ri)) for dx, dy, ri in held_fields[i][rot] if ri in near]
@@ -634,12 +677,12 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             layer = {d for comp in group for cx, cy in comp
                      for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
             layer = {d for d in layer if d not in occ and d not in ex}
-            reach = set(layer)
-            for _ in range(spare - 1):
+            reach = dict.fromkeys(layer, 1)  # field -> its distance (in fields) from the group's areas
+            for step in range(2, spare + 1):
                 nxt = {d for cx, cy in layer for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
-                nxt -= reach
+                nxt.difference_update(reach)
                 layer = {d for d in nxt if d not in occ and d not in ex}
-                reach |= layer
+                reach.update(dict.fromkeys(layer, step))
             built[ri] = (group, spare, reach)
             return reach
 
@@ -664,6 +707,38 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         if i not in share:
             return False
         k = far - share[i]
+        if joint_tight:
+            # each of the tile's joined clusters C of a requirement's fields joins the final area
+            # through at least d(C) - 1 later fields not of C (d: its nearest field's distance from
+            # the group), at most spare - |C|: a cluster farther than spare - |C| + 1 is lost whole
+            # (the distance through a neighbour outside the tile: the tile's own fields block)
+            for ri, cluster in clusters[i][rot]:
+                got = near.get(ri)
+                if got is None:
+                    continue
+                dist = built[ri][2]
+                lim = got[1] - len(cluster) + 1
+                ids = {id(a) for a in got[0]}
+                lab = label[ri]
+                for dx, dy in cluster:
+                    cx, cy = x + dx, y + dy
+                    for n in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                        if 0 <= n[0] - x <= 1 and 0 <= n[1] - y <= 1:
+                            continue  # the tile's own field
+                        a = lab.get(n)
+                        if a is not None:
+                            if id(a) in ids:
+                                break  # touches the group
+                        elif dist.get(n, lim) < lim:
+                            break
+                    else:
+                        continue
+                    break
+                else:
+                    k += len(cluster)
+                    if k > budget:
+                        return True
+            return False
         for dx, dy, ri in held_fields[i][rot]:
             if ri in near and (x + dx, y + dy) not in built[ri][2]:
                 k += 1

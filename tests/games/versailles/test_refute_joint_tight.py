@@ -1,0 +1,87 @@
+"""`joint_tight` (refute.arrangeable, module flag JOINT_TIGHT, off by default): in the children's
+verdict of `joint_children`, a cluster C of the placed tile's fields joined inside the tile for a
+held requirement must touch the group, or have a neighbour outside the tile within
+spare - |C| of it; otherwise all of C is counted out of reach. Witnesses: a legal garden's own
+loss is never refuted (greedy gardens of 5-6 tiles with 3-tile stages and of 8 tiles, with and
+without loss left), the least loss of four plans per instance as found without it is not refuted
+with it, and the 3-tile exhaustive oracle (`test_model.oracle`) is never refuted. A deliberately
+unsound version, the limit one field too short (spare - |C| instead of spare - |C| + 1), passes
+every test above and is caught only by the pinned witness below (found by a hunt over 30
+instances x 6 plans at their least loss: 1 refuted wrongly); see docs/versailles.md, second round
+of 30 Nov."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.games.versailles.heuristic import greedy_garden
+from solver.games.versailles.refute import arrangeable, refute_above
+
+from ._instances import CAT, IDS, STAGE3, stage3_instance
+from .test_model import oracle
+from .test_refute import TILE_IDS, TWO_STAGE
+from .test_refute_joint import _own_losses
+from .test_refute_joint_children import _least_loss
+
+
+@pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
+@pytest.mark.parametrize("seed", range(12))
+def test_a_gardens_own_loss_is_never_refuted(seed, slack):
+    tiles, garden = stage3_instance(1100, seed)
+    for loss, chosen, reqs in _own_losses(tiles, STAGE3, garden)[:8]:
+        out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=20_000, joint_tight=True, joint_slack=slack)
+        assert out.status != "infeasible", (chosen, loss)
+
+
+@pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
+@pytest.mark.parametrize("seed", range(4, 7))
+def test_an_8_tile_gardens_own_loss_is_never_refuted(seed, slack):
+    tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, 8)]
+    garden, _ = greedy_garden(tiles, CAT, random.Random(seed), None, 1)
+    for loss, chosen, reqs in _own_losses(tiles, CAT, garden)[:3]:
+        out = arrangeable(tiles, CAT, reqs, loss, node_limit=5_000, joint_tight=True, joint_slack=slack)
+        assert out.status != "infeasible", (chosen, loss)
+
+
+@pytest.mark.parametrize("base", [950, 1150])
+@pytest.mark.parametrize("seed", range(10))
+def test_the_least_loss_is_the_same_with_and_without_it(seed, base):
+    # at a plan's least loss only a few arrangements are left: a prune too strict shows here
+    tiles, garden = stage3_instance(base, seed)
+    for _, chosen, reqs in _own_losses(tiles, STAGE3, garden)[:4]:
+        off = _least_loss(tiles, STAGE3, reqs, 5_000, joint_tight=False)
+        if off is None:
+            continue
+        on = arrangeable(tiles, STAGE3, reqs, off, node_limit=5_000, joint_tight=True)
+        assert on.status != "infeasible", (chosen, off)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_oracle_value_is_never_refuted(seed, monkeypatch):
+    from solver.games.versailles import refute
+    monkeypatch.setattr(refute, "JOINT_TIGHT", True)
+    tiles = [TWO_STAGE.tiles[i] for i in random.Random(300 + seed).sample(TILE_IDS, 3)]
+    best = oracle(tiles, TWO_STAGE)
+    assert not refute_above(tiles, TWO_STAGE, best, node_limit=None)[0]
+
+
+def test_it_prunes_something():
+    # 8 tiles seed 0 at its counting bound 37, first plan (B+W / G+B+W): refuted with fewer nodes
+    tiles = [CAT.tiles[i] for i in random.Random(0).sample(IDS, 8)]
+    reqs = [(7, "B"), (7, "W"), (8, "G"), (8, "B"), (8, "W")]
+    off = arrangeable(tiles, CAT, reqs, 0, node_limit=None, joint_tight=False)
+    on = arrangeable(tiles, CAT, reqs, 0, node_limit=None, joint_tight=True)
+    assert (off.status, on.status) == ("infeasible", "infeasible")
+    assert on.nodes < off.nodes
+
+
+def test_a_least_loss_witness():
+    # STAGE3 instance 950 + 18, plan B+R / W+R+Y: an arrangement with loss 0 exists (found with
+    # and without the rule); the rule with its limit one field too short refutes it
+    tiles, garden = stage3_instance(950, 18)
+    reqs = next(reqs for _, chosen, reqs in _own_losses(tiles, STAGE3, garden)
+                if chosen == (("B", "R"), ("W", "R", "Y")))
+    for tight in (False, True):
+        out = arrangeable(tiles, STAGE3, reqs, 0, node_limit=20_000, joint_tight=tight)
+        assert out.status == "feasible", tight
