@@ -36,15 +36,16 @@ ORDER_CUTS = 2
 ORDER_CUT_SHARE: float | None = 0.1
 # In that loop, an unplantable relaxed optimum is first checked against the day-prefix cuts (model._prefix_days)
 # with a split every PREFIX_REASON days (None: off); when they refuse it, the garden's literals that they need to
-# refuse it (CP-SAT's infeasible core) are cut off the relaxation instead of the whole garden (_prefix_reason).
-# The relaxation's search never sees the prefix constraints: only runs reaching the loop change. Off: measured
-# (session 30 Nov 19:00, docs/horticulture.md) on the only run that reaches it (32 cards seed 3, random seed 0, work
-# 30/40) the garden is refuted at once but the reason does not shrink (332 of 356 literals in 0.5 units), 81/85 as
-# without; random seeds 1 and 2 never reach the loop.
+# refuse it (CP-SAT's infeasible core, then deletion) are cut off the relaxation instead of the whole garden
+# (_prefix_reason). The relaxation's search never sees the prefix constraints: only runs reaching the loop change.
+# Off: measured (session 30 Nov 19:00, docs/horticulture.md) on the only run that reaches it (32 cards seed 3,
+# random seed 0, work 30/40; random seeds 1 and 2 never reach the loop) the core is 140 of the garden's 356
+# literals (0.135 units), deletion shrinks it no further in 0.5 units (0.02 per check), and the answer stays 81/85
+# (the re-solve finds an unplantable 76 garden instead of 74).
 PREFIX_REASON: int | None = None
 PREFIX_REASON_WORK = 0.5  # deterministic units (or seconds) at most for that check
 PREFIX_REASON_CHECK = 0.02  # ... and for each solve after the first (the first refutes the garden, the others shrink it)
-PREFIX_REASON_CHECKS = 400  # at most this many solves
+PREFIX_REASON_CHECKS = 1  # at most this many solves (1: the core alone, no deletion)
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
 # proof at 1.7 instead of none at 4 deterministic units); presolve probing cost more than it saved.
@@ -475,10 +476,9 @@ def _prefix_reason(relaxed: HorticultureModel, gnome: Cell | None, plan: Plan | 
 
     A fresh untimed model of the same game (objective dropped: only feasibility is asked) gets the prefix cuts (a
     split every PREFIX_REASON days); the garden's final literals with their values (squares' kinds, gnome, box
-    kinds, cards; not the plan, which the cuts do not read) are its assumptions. If that is infeasible, literals
-    are dropped (its false ones at once, then one by one: deletion) while the rest stays infeasible, as far as the
-    time and PREFIX_REASON_CHECKS allow. (CP-SAT's own
-    sufficient_assumptions_for_infeasibility gave back every literal, presolve on or off.)
+    kinds, cards; not the plan, which the cuts do not read) are its assumptions. If that is infeasible, CP-SAT's
+    sufficient assumptions (its core; with the objective kept the core was every literal, presolve on or off) are kept, then literals are dropped one by one (deletion) while the rest stays infeasible, as far
+    as the time and PREFIX_REASON_CHECKS allow.
     Validity: every legal game's final garden satisfies the relaxation and the prefix cuts (proof in
     HorticultureModel._prefix_days), so no legal game makes all the returned literals true (each returned set was
     proven infeasible with the cuts), and the no-good "not all of them" holds for every legal game: added to the
@@ -504,23 +504,24 @@ def _prefix_reason(relaxed: HorticultureModel, gnome: Cell | None, plan: Plan | 
         status, solver = control.solve(check.m, _solver(control, max(0.001, min(limit, seconds - cost))))
         cost += _cost(control, solver)
         checks += 1
+        if status == cp_model.INFEASIBLE:  # CP-SAT's core: a subset of the assumptions, infeasible too
+            at = {lit.index: k for k, lit in enumerate(literals)}
+            core[:] = sorted(at[i] for i in solver.sufficient_assumptions_for_infeasibility())
         return status == cp_model.INFEASIBLE  # (not proven in time: kept as accepted)
 
+    core: list[int] = []
     keep = list(range(len(literals)))
-    if seconds <= 0 or not refused(keep, seconds):  # the whole garden first: presolve refutes it at once
+    if seconds <= 0 or not refused(keep, seconds):  # the whole garden first
         return None, cost
-    # then its true literals alone (kinds of the occupied squares, gnome, box kinds, cards; usually enough with
-    # the counts of the cards' plants), then deletion: drop each literal whose absence still leaves the garden
-    # refused, squares in reverse index order, while the time and PREFIX_REASON_CHECKS last
-    true = [k for k in keep if solution.value(mine[k])]
-    if refused(true, PREFIX_REASON_CHECK):
-        keep = true
+    keep = core
+    # then deletion: drop each literal whose absence still leaves the garden refused (in reverse order), while the
+    # time and PREFIX_REASON_CHECKS last
     for k in reversed(list(keep)):
         if seconds - cost < 0.002 or checks >= PREFIX_REASON_CHECKS:
             break
         rest = [x for x in keep if x != k]
         if refused(rest, PREFIX_REASON_CHECK):
-            keep = rest
+            keep = [x for x in core if x in rest]
     log.debug("prefix reason: %d of %d literals, %d checks, %.3f units", len(keep), len(mine), checks, cost)
     return [mine[k] if solution.value(mine[k]) else mine[k].Not() for k in keep], cost
 
