@@ -138,7 +138,7 @@ FAR = 1000  # a new root's offset: farther than any arrangement of the tiles rea
 JOINT_SLACK = True  # arrangeable's default `joint_slack`: the joint rule with loss left too (module doc)
 JOINT = True  # arrangeable's default `joint` (see the module doc)
 JOINT_CHILDREN = True  # arrangeable's default `joint_children`: the joint check's verdict on each child placement (module doc)
-JOINT_TIGHT = False  # arrangeable's default `joint_tight`: in `joint_children`, a tile's joined fields of a requirement must lie within spare - (their number) + 1 of the group (module doc)
+JOINT_TIGHT = True  # arrangeable's default `joint_tight`: in `joint_children`, a tile's joined fields of a requirement must lie within spare - (their number) + 1 of the group (module doc)
 
 
 class NodeLimit(Exception):
@@ -579,7 +579,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         if d in cells:
                             cells.discard(d)
                             todo.append(d)
-                out.append((ri, tuple(sorted(cluster))))
+                # the cluster's neighbour fields outside the tile (offsets from the anchor)
+                outside = sorted({d for cx, cy in cluster for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))
+                                  if not (0 <= d[0] <= 1 and 0 <= d[1] <= 1)})
+                out.append((ri, tuple(sorted(cluster)), tuple(outside)))
         return out
 
     clusters = {i: {rot: _clusters(held_fields[i][rot]) for rot in held_fields[i]} for i in relevant}
@@ -712,32 +715,25 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             # through at least d(C) - 1 later fields not of C (d: its nearest field's distance from
             # the group), at most spare - |C|: a cluster farther than spare - |C| + 1 is lost whole
             # (the distance through a neighbour outside the tile: the tile's own fields block)
-            for ri, cluster in clusters[i][rot]:
+            for ri, cluster, outside in clusters[i][rot]:
                 got = near.get(ri)
                 if got is None:
                     continue
                 dist = built[ri][2]
                 lim = got[1] - len(cluster) + 1
-                ids = {id(a) for a in got[0]}
-                lab = label[ri]
+                # a field of C touches g's areas exactly when its own distance is 1 (it is empty
+                # and not excluded); otherwise a neighbour outside the tile within lim - 1
                 for dx, dy in cluster:
-                    cx, cy = x + dx, y + dy
-                    for n in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                        if 0 <= n[0] - x <= 1 and 0 <= n[1] - y <= 1:
-                            continue  # the tile's own field
-                        a = lab.get(n)
-                        if a is not None:
-                            if id(a) in ids:
-                                break  # touches the group
-                        elif dist.get(n, lim) < lim:
+                    if dist.get((x + dx, y + dy)) == 1:
+                        break
+                else:
+                    for dx, dy in outside:
+                        if dist.get((x + dx, y + dy), lim) < lim:
                             break
                     else:
-                        continue
-                    break
-                else:
-                    k += len(cluster)
-                    if k > budget:
-                        return True
+                        k += len(cluster)
+                        if k > budget:
+                            return True
             return False
         for dx, dy, ri in held_fields[i][rot]:
             if ri in near and (x + dx, y + dy) not in built[ri][2]:
