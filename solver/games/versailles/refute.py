@@ -98,7 +98,7 @@ Tests
 a pair out of reach whatever the budget; counting the tile's own share twice was not caught (it
 differs only when some tile's share is > 0 with loss left: rare), so that rests on the argument.
 
-With `joint_tight` (`JOINT_TIGHT`, off) the children's verdict counts a tile's fields by clusters:
+With `joint_tight` (`JOINT_TIGHT`, on) the children's verdict counts a tile's fields by clusters:
 a cluster C is a set of the placed tile's fields counting for one held requirement r that are
 joined inside the tile (2x2 adjacency). If any field of C lies in r's final largest area D, all of
 C does, and a shortest path inside D from C to a placed field of D (these lie in the group g's

@@ -1,4 +1,4 @@
-"""`joint_tight` (refute.arrangeable, module flag JOINT_TIGHT, off by default): in the children's
+"""`joint_tight` (refute.arrangeable, module flag JOINT_TIGHT, on by default): in the children's
 verdict of `joint_children`, a cluster C of the placed tile's fields joined inside the tile for a
 held requirement must touch the group, or have a neighbour outside the tile within
 spare - |C| of it; otherwise all of C is counted out of reach. Witnesses: a legal garden's own
