@@ -9,43 +9,20 @@ Deliberately unsound versions caught here and by the oracle tests: the reach one
 joint_slack, a prune at far >= budget (1)."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from solver.games.versailles.heuristic import greedy_garden
-from solver.games.versailles.refute import arrangeable, plans
-from solver.games.versailles.scoring import solo_checkpoints
-
-from ._instances import CAT, IDS, STAGE3, stage3_instance
-from .test_refute import _loss
-
-
-def _own_losses(tiles, cat, garden):
-    arrangement = {i: (p.x, p.y, p.rotation) for i, p in enumerate(garden)}
-    checkpoints = solo_checkpoints(len(tiles), cat)
-    cases = []
-    for _, chosen in plans(tiles, cat):
-        reqs = [(checkpoints[cp][0], t) for cp, types in enumerate(chosen) for t in types]
-        cases.append((_loss(tiles, cat, arrangement, reqs), chosen, reqs))
-    cases.sort(key=lambda c: c[0])  # the plans this garden comes closest to (stable: plans' order)
-    return cases
+from ._instances import CAT, STAGE3, assert_own_losses_stand, eight_tile_instance, stage3_instance
 
 
 @pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
 @pytest.mark.parametrize("seed", range(10))
 def test_a_gardens_own_loss_is_never_refuted(seed, slack):
     tiles, garden = stage3_instance(700, seed)
-    for loss, chosen, reqs in _own_losses(tiles, STAGE3, garden)[:8]:
-        out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=20_000, joint=True, joint_slack=slack)
-        assert out.status != "infeasible", (chosen, loss)
+    assert_own_losses_stand(tiles, STAGE3, garden, 8, 20_000, joint=True, joint_slack=slack)
 
 
 @pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
 @pytest.mark.parametrize("seed", range(4))
 def test_an_8_tile_gardens_own_loss_is_never_refuted(seed, slack):
-    tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, 8)]
-    garden, _ = greedy_garden(tiles, CAT, random.Random(seed), None, 1)
-    for loss, chosen, reqs in _own_losses(tiles, CAT, garden)[:3]:
-        out = arrangeable(tiles, CAT, reqs, loss, node_limit=5_000, joint=True, joint_slack=slack)
-        assert out.status != "infeasible", (chosen, loss)
+    tiles, garden = eight_tile_instance(seed)
+    assert_own_losses_stand(tiles, CAT, garden, 3, 5_000, joint=True, joint_slack=slack)

@@ -7,54 +7,35 @@ instead of > budget, the tile's own share not taken out of the count, every out-
 pruned whatever the budget."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.refute import arrangeable
 
-from ._instances import CAT, IDS, STAGE3, stage3_instance
-from .test_refute_joint import _own_losses
+from ._instances import (CAT, STAGE3, assert_own_losses_stand, eight_tile_instance, least_loss, own_losses,
+                         stage3_instance)
 
 
 @pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
 @pytest.mark.parametrize("seed", range(12))
 def test_a_gardens_own_loss_is_never_refuted(seed, slack):
     tiles, garden = stage3_instance(900, seed)
-    for loss, chosen, reqs in _own_losses(tiles, STAGE3, garden)[:8]:
-        out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=20_000, joint_children=True, joint_slack=slack)
-        assert out.status != "infeasible", (chosen, loss)
+    assert_own_losses_stand(tiles, STAGE3, garden, 8, 20_000, joint_children=True, joint_slack=slack)
 
 
 @pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
 @pytest.mark.parametrize("seed", range(4, 6))
 def test_an_8_tile_gardens_own_loss_is_never_refuted(seed, slack):
-    tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, 8)]
-    garden, _ = greedy_garden(tiles, CAT, random.Random(seed), None, 1)
-    for loss, chosen, reqs in _own_losses(tiles, CAT, garden)[:3]:
-        out = arrangeable(tiles, CAT, reqs, loss, node_limit=5_000, joint_children=True, joint_slack=slack)
-        assert out.status != "infeasible", (chosen, loss)
+    tiles, garden = eight_tile_instance(seed)
+    assert_own_losses_stand(tiles, CAT, garden, 3, 5_000, joint_children=True, joint_slack=slack)
 
-
-
-def _least_loss(tiles, cat, reqs, limit, **flags):
-    """The smallest loss the search finds an arrangement for (None when a search hits the limit)."""
-    for loss in range(0, 12):
-        out = arrangeable(tiles, cat, reqs, loss, node_limit=limit, **flags)
-        if out.status == "unknown":
-            return None
-        if out.status == "feasible":
-            return loss
-    return None
 
 
 @pytest.mark.parametrize("seed", range(10))
 def test_the_least_loss_is_the_same_with_and_without_it(seed):
     # at a plan's least loss only a few arrangements are left: a prune too strict shows here
     tiles, garden = stage3_instance(950, seed)
-    for _, chosen, reqs in _own_losses(tiles, STAGE3, garden)[:4]:
-        off = _least_loss(tiles, STAGE3, reqs, 5_000, joint_children=False)
+    for _, chosen, reqs in own_losses(tiles, STAGE3, garden)[:4]:
+        off = least_loss(tiles, STAGE3, reqs, 5_000, joint_children=False)
         if off is None:
             continue
         on = arrangeable(tiles, STAGE3, reqs, off, node_limit=5_000, joint_children=True)

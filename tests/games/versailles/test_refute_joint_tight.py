@@ -15,33 +15,26 @@ import random
 
 import pytest
 
-from solver.games.versailles.heuristic import greedy_garden
 from solver.games.versailles.refute import arrangeable, refute_above
 
-from ._instances import CAT, IDS, STAGE3, stage3_instance
+from ._instances import (CAT, IDS, STAGE3, assert_own_losses_stand, eight_tile_instance, least_loss, own_losses,
+                         stage3_instance)
 from .test_model import oracle
 from .test_refute import TILE_IDS, TWO_STAGE
-from .test_refute_joint import _own_losses
-from .test_refute_joint_children import _least_loss
 
 
 @pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
 @pytest.mark.parametrize("seed", range(12))
 def test_a_gardens_own_loss_is_never_refuted(seed, slack):
     tiles, garden = stage3_instance(1100, seed)
-    for loss, chosen, reqs in _own_losses(tiles, STAGE3, garden)[:8]:
-        out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=20_000, joint_tight=True, joint_slack=slack)
-        assert out.status != "infeasible", (chosen, loss)
+    assert_own_losses_stand(tiles, STAGE3, garden, 8, 20_000, joint_tight=True, joint_slack=slack)
 
 
 @pytest.mark.parametrize("slack", [False, True], ids=["no loss left", "with loss left"])
 @pytest.mark.parametrize("seed", range(4, 7))
 def test_an_8_tile_gardens_own_loss_is_never_refuted(seed, slack):
-    tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, 8)]
-    garden, _ = greedy_garden(tiles, CAT, random.Random(seed), None, 1)
-    for loss, chosen, reqs in _own_losses(tiles, CAT, garden)[:3]:
-        out = arrangeable(tiles, CAT, reqs, loss, node_limit=5_000, joint_tight=True, joint_slack=slack)
-        assert out.status != "infeasible", (chosen, loss)
+    tiles, garden = eight_tile_instance(seed)
+    assert_own_losses_stand(tiles, CAT, garden, 3, 5_000, joint_tight=True, joint_slack=slack)
 
 
 @pytest.mark.parametrize("base", [950, 1150])
@@ -49,8 +42,8 @@ def test_an_8_tile_gardens_own_loss_is_never_refuted(seed, slack):
 def test_the_least_loss_is_the_same_with_and_without_it(seed, base):
     # at a plan's least loss only a few arrangements are left: a prune too strict shows here
     tiles, garden = stage3_instance(base, seed)
-    for _, chosen, reqs in _own_losses(tiles, STAGE3, garden)[:4]:
-        off = _least_loss(tiles, STAGE3, reqs, 5_000, joint_tight=False)
+    for _, chosen, reqs in own_losses(tiles, STAGE3, garden)[:4]:
+        off = least_loss(tiles, STAGE3, reqs, 5_000, joint_tight=False)
         if off is None:
             continue
         on = arrangeable(tiles, STAGE3, reqs, off, node_limit=5_000, joint_tight=True)
@@ -80,7 +73,7 @@ def test_a_least_loss_witness():
     # STAGE3 instance 950 + 18, plan B+R / W+R+Y: an arrangement with loss 0 exists (found with
     # and without the rule); the rule with its limit one field too short refutes it
     tiles, garden = stage3_instance(950, 18)
-    reqs = next(reqs for _, chosen, reqs in _own_losses(tiles, STAGE3, garden)
+    reqs = next(reqs for _, chosen, reqs in own_losses(tiles, STAGE3, garden)
                 if chosen == (("B", "R"), ("W", "R", "Y")))
     for tight in (False, True):
         out = arrangeable(tiles, STAGE3, reqs, 0, node_limit=20_000, joint_tight=tight)
