@@ -855,13 +855,15 @@ class HorticultureModel:
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
             m.add(var[t] == 1)
 
-    def final_literals(self) -> list:
-        """The literals that fix a final garden: squares' kinds, gnome, window box kinds, cards, plan (in an order
-        that is the same for every model of the same game, so two models' lists correspond position by position)."""
+    def final_literals(self, plan: bool = True) -> list:
+        """The literals that fix a final garden: squares' kinds, gnome, window box kinds, cards, and (with `plan`)
+        the plan, last (in an order that is the same for every model of the same game, so two models' lists
+        correspond position by position)."""
         literals = [self.y[i][t] for i in range(self.n) for t in self.types] + list(self.gv)
         literals += [self.box_kind[t] for t in self.types] + [b for ch in self.choice for b in ch]
-        for var in (self.plan_border, self.plan_path, self.plan_first, self.plan_second):
-            literals += [var[t] for t in self.types]
+        if plan:
+            for var in (self.plan_border, self.plan_path, self.plan_first, self.plan_second):
+                literals += [var[t] for t in self.types]
         return literals
 
     def exclude_final(self, solver) -> None:

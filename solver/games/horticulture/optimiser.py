@@ -492,9 +492,9 @@ def _prefix_reason(relaxed: HorticultureModel, gnome: Cell | None, plan: Plan | 
         return None, 0.0
     check._prefix_days(range(PREFIX_REASON, len(relaxed.days), PREFIX_REASON))
     check.m.clear_objective()
-    mine, theirs = relaxed.final_literals(), check.final_literals()
-    plan_vars = len(relaxed.types) * 4  # final_literals ends with the plan's; the plan does not touch the cuts
-    literals = [theirs[k] if solution.value(mine[k]) else theirs[k].Not() for k in range(len(mine) - plan_vars)]
+    # the plan's literals left out: the plan does not touch the cuts
+    mine, theirs = relaxed.final_literals(plan=False), check.final_literals(plan=False)
+    literals = [theirs[k] if solution.value(lit) else theirs[k].Not() for k, lit in enumerate(mine)]
     cost, checks = 0.0, 0
 
     def refused(positions, limit) -> bool:
@@ -522,7 +522,8 @@ def _prefix_reason(relaxed: HorticultureModel, gnome: Cell | None, plan: Plan | 
         rest = [x for x in keep if x != k]
         if refused(rest, PREFIX_REASON_CHECK):
             keep = [x for x in core if x in rest]
-    log.debug("prefix reason: %d of %d literals, %d checks, %.3f units", len(keep), len(mine), checks, cost)
+    log.debug("prefix reason: %d of %d literals (the plan's left out), %d checks, %.3f units", len(keep), len(mine),
+              checks, cost)
     return [mine[k] if solution.value(mine[k]) else mine[k].Not() for k in keep], cost
 
 

@@ -575,13 +575,12 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 while todo:
                     cx, cy = todo.pop()
                     cluster.append((cx, cy))
-                    for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                    for d in neighbours((cx, cy)):
                         if d in cells:
                             cells.discard(d)
                             todo.append(d)
                 # the cluster's neighbour fields outside the tile (offsets from the anchor)
-                outside = sorted({d for cx, cy in cluster for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))
-                                  if not (0 <= d[0] <= 1 and 0 <= d[1] <= 1)})
+                outside = sorted({d for c in cluster for d in neighbours(c) if not (0 <= d[0] <= 1 and 0 <= d[1] <= 1)})
                 out.append((ri, tuple(sorted(cluster)), tuple(outside)))
         return out
 
