@@ -635,8 +635,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     def joint_ok(options, slack: int = 0, inherited=None) -> tuple[bool, dict | None, tuple | None]:
         # returns (the verdict, the reach sets built: {requirement: (group, spare, reach)}, or None
-        # when no requirement is held to a group, and when it passed (near, budget, far pairs
-        # counted, {tile: its share}, the reach sets) for `joint_children`)
+        # when no requirement is held to a group, and, when it passed with `joint_children` on,
+        # (near, budget, far pairs counted, {tile: its share}) for the children's verdict)
         # `joint` (module doc), at a node with no loss left: a requirement whose one cheapest option
         # is a group g (every other option, a closed area or none of the placed fields, costs more)
         # must put every counting field still to place into the area holding g, so each such field
@@ -691,21 +691,23 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         # every unplaced tile's fewest far pairs, summed: at most `budget` (with no slack, 0: each
         # tile needs a place with every pair in reach, looked for in its smallest reach set)
         far = 0
-        share = {}
+        share = {} if joint_children else None
         for i in relevant:
             if i in placed or held_reqs[i].isdisjoint(near):
                 continue  # placed, or no field of the tile is held to a group
-            share[i] = far_fields(i, near, reach_of, budget + 1 - far)
-            far += share[i]
+            got = far_fields(i, near, reach_of, budget + 1 - far)
+            far += got
             if far > budget:
                 return False, built, None
-        return True, built, (near, budget, far, share, built)
+            if share is not None:
+                share[i] = got
+        return True, built, (near, budget, far, share) if share is not None else None
 
-    def doomed(hold, i: int, x: int, y: int, rot: int) -> bool:
+    def doomed(hold, built, i: int, x: int, y: int, rot: int) -> bool:
         # `joint_children` (module doc): tile i placed at (x, y, rot) below a node whose joint check
-        # passed with `hold` = (near, budget, far, share, reach sets): its (field, requirement)
-        # pairs out of reach, with the other tiles' shares, exceed the budget
-        near, budget, far, share, built = hold
+        # passed with `hold` = (near, budget, far, share) and reach sets `built`: its (field,
+        # requirement) pairs out of reach, with the other tiles' shares, exceed the budget
+        near, budget, far, share = hold
         if i not in share:
             return False
         k = far - share[i]
@@ -846,8 +848,6 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 ok, mine, hold = joint_ok(options, loss - total_lost, inherited)
                 if not ok:
                     return False
-                if not joint_children:
-                    hold = None
             if pick is None:
                 rest = [i for i in relevant if i not in placed]
                 if not rest:
@@ -865,7 +865,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         tried.add(signature[i])
                         for rot, layout in layouts[i]:
                             for x, y in anchors:
-                                if fits(i, x, y, rot) and (hold is None or not doomed(hold, i, x, y, rot)):
+                                if fits(i, x, y, rot) and (hold is None or not doomed(hold, mine, i, x, y, rot)):
                                     put(i, x, y, rot, layout)
                                     if rec():
                                         return True
@@ -875,7 +875,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 roots += 1
                 base = FAR * roots
                 for rot, layout in layouts[i]:
-                    if hold is not None and doomed(hold, i, base, base, rot):
+                    if hold is not None and doomed(hold, mine, i, base, base, rot):
                         continue
                     put(i, base, base, rot, layout)
                     if rec():
@@ -892,7 +892,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 tried.add(signature[i])
                 for rot, layout, dx, dy in slots[(ri, i)]:
                     x, y = f[0] - dx, f[1] - dy
-                    if not fits(i, x, y, rot) or (hold is not None and doomed(hold, i, x, y, rot)):
+                    if not fits(i, x, y, rot) or (hold is not None and doomed(hold, mine, i, x, y, rot)):
                         continue
                     put(i, x, y, rot, layout)
                     if rec():
