@@ -70,11 +70,9 @@ ORDERED_RELAXATION = True
 # Left/right mirror symmetry breaking (gnome in the left half) when gnome is a decision, no day is
 # fixed and the path is its own mirror image.
 MIRROR_BREAKING = True
-# Day prefixes in the untimed relaxation (_prefix_days): every PREFIX_DAYS days (None: off), the squares planted
-# before that day hold exactly the garden plants of those days' cards, and a square's lean is planted no later.
-# Not in the count relaxation (groups="count"): there it cost the proofs (32-card seed 3: bound 85 proven in 4.1
-# units without, 94 open after 4.5 with a prefix every 2 days).
-PREFIX_DAYS: int | None = None
+# (Removed in the session of 30 Nov 20:30: PREFIX_DAYS, day-prefix cuts of the untimed relaxation; valid, but as
+# constraints of the search they lost seed 1's proof and seed 2's cards search at 32 cards, and as a filter
+# (optimiser PREFIX_REASON) they changed no answer. docs/horticulture.md, sessions of 30 Nov 17:45 and 19:00.)
 
 
 def mirror_symmetric(garden: Garden) -> bool:
@@ -148,8 +146,6 @@ class HorticultureModel:
                 self._support_order()
         self._cell_types()
         self._window_box()
-        if not timed and ORDERED_RELAXATION and PREFIX_DAYS and groups != "count":
-            self._prefix_days(range(PREFIX_DAYS, len(days), PREFIX_DAYS))
         if groups == "flow":
             self._groups()
             self._gnome_bonus()
@@ -275,7 +271,6 @@ class HorticultureModel:
         """
         m, idx = self.m, self.garden.index
         order = [m.new_int_var(0, self.n, f"order{i}") for i in range(self.n)]
-        self.leans: dict[int, list[tuple[int, cp_model.IntVar]]] = {}  # square -> (square it leans on, literal)
         for i, cell in enumerate(self.cells):
             if self.garden.next_to_path(cell):
                 continue
@@ -286,41 +281,7 @@ class HorticultureModel:
                 m.add_implication(v, self.occupied[j])
                 m.add(order[j] < order[i]).only_enforce_if(v)
                 leans.append(v)
-                self.leans.setdefault(i, []).append((j, v))
             m.add(sum(leans) + sum(self.gv[j] for j in around) >= 1).only_enforce_if(self.occupied[i])
-
-    def _prefix_days(self, splits) -> None:
-        """Untimed model: for each split day h, which squares were planted before day h (e[i]).
-
-        Validity (a relaxation of every real game): take a legal game, its planting order as `order`, each square's
-        lean as the square it touched when planted (or the path / gnome), and e[i] = 1 iff square i was planted on a
-        day < h. Then (1) e[i] <= occupied[i]; (2) a square planted before h leans on a square planted before it,
-        so also before h (a day-mate is planted the same day): e[i] and leans(i, j) imply e[j]; (3) the squares
-        planted before h hold exactly the plants of days < h that did not go to the window box, kind by kind:
-        sum_i (e[i] and y[i][t]) = sum over plants p of days < h of (kind[p][t] - box[p][t]); (4) the e of an
-        earlier split implies the later one's. So every legal game's final garden satisfies them, and the optimum
-        stays an upper bound of every game. (What it cuts: gardens whose near-the-path squares need kinds that
-        only arrive late while early plants would have nowhere to go.)
-        """
-        m, types = self.m, self.types
-        before = None
-        for h in splits:
-            e = [m.new_bool_var(f"before{h}_{i}") for i in range(self.n)]
-            w = [{t: m.new_bool_var(f"before{h}_{i}_{t}") for t in types} for i in range(self.n)]
-            for i in range(self.n):
-                m.add_implication(e[i], self.occupied[i])
-                for t in types:
-                    m.add_implication(w[i][t], self.y[i][t])
-                m.add(sum(w[i].values()) == e[i])  # y has exactly one kind on an occupied square: w = e and y
-                for j, v in self.leans.get(i, []):
-                    m.add_bool_or([e[i].Not(), v.Not(), e[j]])
-                if before is not None:
-                    m.add_implication(before[i], e[i])
-            early = [p for p in self.plant_ids if p[0] < h]
-            for t in types:
-                m.add(sum(w[i][t] for i in range(self.n))
-                      == sum(self.kind[p][t] for p in early) - sum(self.box[(p, t)] for p in early))
-            before = e
 
     def _cell_types(self) -> None:
         m = self.m
@@ -576,6 +537,9 @@ class HorticultureModel:
                 for r, cells in enumerate(regions):
                     self._line_cuts(t, cells, region_count[r][t] if len(regions) > 1 else g, grouped[t])
             self.group_count[t] = g
+        # for the connectivity cuts added later (add_pair_cut): the regions and their group counts
+        self.count_regions = regions
+        self.region_groups = region_count if len(regions) > 1 else [dict(self.group_count)]
         if fixed is not None:
             near = [idx[c] for c in self.garden.linked(fixed)]
             beside = {t: [self.y[i][t] for i in near] for t in self.types}
@@ -674,6 +638,46 @@ class HorticultureModel:
                 windows.append(w)
         if windows:
             m.add(self.minimum[t] * groups <= sum(squares[i] for i in cells) - sum(windows))
+
+    def pair_violations(self, solver: cp_model.CpSolver) -> list[tuple[str, int]]:
+        """(kind, region) pairs whose credited groups in the count solution of `solver` break the linked-pairs
+        cut of `add_pair_cut`: (min(t) - 1) x groups of t in the region > linked pairs with t on both squares
+        there. Only kinds with min(t) >= 2 (a lone square is a whole group of a kind with min 1)."""
+        idx, out = self.garden.index, []
+        for r, cells in enumerate(self.count_regions):
+            inside = set(cells)
+            for t in self.types:
+                k = self.minimum[t]
+                if k < 2 or t not in self.region_groups[r]:
+                    continue
+                held = {i for i in cells if solver.value(self.y[i][t])}
+                linked = sum(1 for a, b in self.garden.edges() if idx[a] in held and idx[b] in held
+                             and idx[a] in inside and idx[b] in inside)
+                if (k - 1) * solver.value(self.region_groups[r][t]) > linked:
+                    out.append((t, r))
+        return out
+
+    def add_pair_cut(self, t: str, r: int) -> None:
+        """Linked-pairs cut of the count relaxation for kind t in region r (a lazy connectivity cut):
+        (min(t) - 1) x groups of t in r <= linked pairs of squares of r with t on both.
+
+        Valid for every garden: a complete group of t is connected (linked square to square) with at least
+        min(t) squares, so a spanning tree of it holds at least min(t) - 1 linked pairs with t on both squares,
+        all inside the group; different groups share no square, so no pair; and a group lies in one region.
+        A real garden's values (groups = its complete groups of t in r) therefore satisfy it, and the count
+        relaxation with it is still a relaxation of every game. A pair literal stands for "both squares
+        hold t"; here it sits on the larger side, so it may be true only then (e <= y_i, e <= y_j: a real garden
+        sets it to "both hold t")."""
+        m, idx = self.m, self.garden.index
+        inside, both = set(self.count_regions[r]), []
+        for a, b in self.garden.edges():
+            i, j = idx[a], idx[b]
+            if i in inside and j in inside:
+                e = m.new_bool_var(f"linked{i}_{j}_{t}")
+                m.add_implication(e, self.y[i][t])
+                m.add_implication(e, self.y[j][t])
+                both.append(e)
+        m.add((self.minimum[t] - 1) * self.region_groups[r][t] <= sum(both))
 
     def _same_kind_pairs(self, t: str, cells: list[int],
                          vertical: bool = False) -> dict[tuple[int, int], cp_model.IntVar]:
@@ -855,15 +859,12 @@ class HorticultureModel:
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
             m.add(var[t] == 1)
 
-    def final_literals(self, plan: bool = True) -> list:
-        """The literals that fix a final garden: squares' kinds, gnome, window box kinds, cards, and (with `plan`)
-        the plan, last (in an order that is the same for every model of the same game, so two models' lists
-        correspond position by position)."""
+    def final_literals(self) -> list:
+        """The literals that fix a final garden: squares' kinds, gnome, window box kinds, cards and plan."""
         literals = [self.y[i][t] for i in range(self.n) for t in self.types] + list(self.gv)
         literals += [self.box_kind[t] for t in self.types] + [b for ch in self.choice for b in ch]
-        if plan:
-            for var in (self.plan_border, self.plan_path, self.plan_first, self.plan_second):
-                literals += [var[t] for t in self.types]
+        for var in (self.plan_border, self.plan_path, self.plan_first, self.plan_second):
+            literals += [var[t] for t in self.types]
         return literals
 
     def exclude_final(self, solver) -> None:

@@ -34,18 +34,15 @@ ORDER_CUTS = 2
 # On CP-SAT random seeds 1 (seeds 0-9, work 20-40) and 2 (seed 3, work 30/40) no run reaches the loop (session of
 # 30 Nov 17:45): neither a gain nor a loss there.
 ORDER_CUT_SHARE: float | None = 0.1
-# In that loop, an unplantable relaxed optimum is first checked against the day-prefix cuts (model._prefix_days)
-# with a split every PREFIX_REASON days (None: off); when they refuse it, the garden's literals that they need to
-# refuse it (CP-SAT's infeasible core, then deletion) are cut off the relaxation instead of the whole garden
-# (_prefix_reason). The relaxation's search never sees the prefix constraints: only runs reaching the loop change.
-# Off: measured (session 30 Nov 19:00, docs/horticulture.md) on the only run that reaches it (32 cards seed 3,
-# random seed 0, work 30/40; random seeds 1 and 2 never reach the loop) the core is 140 of the garden's 356
-# literals (0.135 units), deletion shrinks it no further in 0.5 units (0.02 per check), and the answer stays 81/85
-# (the re-solve finds an unplantable 76 garden instead of 74).
-PREFIX_REASON: int | None = None
-PREFIX_REASON_WORK = 0.5  # deterministic units (or seconds) at most for that check
-PREFIX_REASON_CHECK = 0.02  # ... and for each solve after the first (the first refutes the garden, the others shrink it)
-PREFIX_REASON_CHECKS = 1  # at most this many solves (1: the core alone, no deletion)
+# (Removed in the session of 30 Nov 20:30: PREFIX_REASON, the day-prefix cuts' core cut off an unplantable relaxed
+# optimum in that loop instead of the whole garden; measured in the session of 19:00 and never a gain: the one run
+# reaching the loop, 32-card seed 3 at random seed 0, stays 81/85. docs/horticulture.md.)
+# Lazy connectivity cuts of the count-first steps' bound (_connect; None or 0: off): when the count relaxation with
+# cuts is proven optimal at B, the (kind, region) pairs whose credited groups its optimum cannot hold connected
+# (fewer linked same-kind pairs than (min - 1) x groups) get the linked-pairs cut (model.add_pair_cut) and
+# "a solution >= B?" is asked again (B - 1 after "none"), with up to this share of the budget. Every cut is valid
+# for every garden, so each "none" is a proven bound.
+CONNECT_SHARE: float | None = None
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
 # proof at 1.7 instead of none at 4 deterministic units); presolve probing cost more than it saved.
@@ -371,16 +368,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         # Proven: no day-by-day planting gives this final garden (cards, wilds, window box). Cut
         # it off the relaxation and solve again: the new optimum still bounds every real game.
         cuts += 1
-        reason = None
-        if PREFIX_REASON:
-            reason, cost = _prefix_reason(relaxed, gnome, plan, s1, control, min(PREFIX_REASON_WORK, seconds))
-            meter.charge(cost)
-            log.debug("prefix reason for the unplantable garden: %s literals after %.2f",
-                      None if reason is None else len(reason), meter.used)
-        if reason is not None:
-            relaxed.m.add_bool_or([lit.Not() for lit in reason])
-        else:
-            relaxed.exclude_final(s1)
+        relaxed.exclude_final(s1)
         relaxed.m.clear_hints()
         if start is not None:
             _hint_all(relaxed.m, start.values)  # the greedy game is plantable: never the garden cut off
@@ -468,65 +456,6 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
 
 
-def _prefix_reason(relaxed: HorticultureModel, gnome: Cell | None, plan: Plan | None, solution, control: SolveControl,
-                   seconds: float):
-    """Why the day-prefix cuts refuse `solution`'s final garden: a list of `relaxed`'s literals (each true in the
-    solution) that no legal game makes all true, or None when the cuts accept the garden (or the check ran out of
-    time). Returns (literals or None, cost).
-
-    A fresh untimed model of the same game (objective dropped: only feasibility is asked) gets the prefix cuts (a
-    split every PREFIX_REASON days); the garden's final literals with their values (squares' kinds, gnome, box
-    kinds, cards; not the plan, which the cuts do not read) are its assumptions. If that is infeasible, CP-SAT's
-    sufficient assumptions (its core; with the objective kept the core was every literal, presolve on or off) are kept, then literals are dropped one by one (deletion) while the rest stays infeasible, as far
-    as the time and PREFIX_REASON_CHECKS allow.
-    Validity: every legal game's final garden satisfies the relaxation and the prefix cuts (proof in
-    HorticultureModel._prefix_days), so no legal game makes all the returned literals true (each returned set was
-    proven infeasible with the cuts), and the no-good "not all of them" holds for every legal game: added to the
-    relaxation it stays a relaxation, and its optimum still bounds every game. With mirror breaking both models
-    hold the games with the gnome in the left half, whose mirrors are all games, as for the relaxation itself
-    (`gnome` and `plan` are the solve's arguments, so both models are built alike). The no-good implies
-    exclude_final of that garden (its literals are among the garden's)."""
-    check = HorticultureModel(relaxed.catalog, relaxed.side, relaxed.drawing, relaxed.days, gnome, plan,
-                              timed=False, groups=relaxed.group_mode)
-    if not getattr(check, "leans", None):  # the cuts need the ordered relaxation's leans
-        return None, 0.0
-    check._prefix_days(range(PREFIX_REASON, len(relaxed.days), PREFIX_REASON))
-    check.m.clear_objective()
-    # the plan's literals left out: the plan does not touch the cuts
-    mine, theirs = relaxed.final_literals(plan=False), check.final_literals(plan=False)
-    literals = [theirs[k] if solution.value(lit) else theirs[k].Not() for k, lit in enumerate(mine)]
-    cost, checks = 0.0, 0
-
-    def refused(positions, limit) -> bool:
-        nonlocal cost, checks
-        check.m.clear_assumptions()
-        check.m.add_assumptions([literals[k] for k in positions])
-        status, solver = control.solve(check.m, _solver(control, max(0.001, min(limit, seconds - cost))))
-        cost += _cost(control, solver)
-        checks += 1
-        if status == cp_model.INFEASIBLE:  # CP-SAT's core: a subset of the assumptions, infeasible too
-            at = {lit.index: k for k, lit in enumerate(literals)}
-            core[:] = sorted(at[i] for i in solver.sufficient_assumptions_for_infeasibility())
-        return status == cp_model.INFEASIBLE  # (not proven in time: kept as accepted)
-
-    core: list[int] = []
-    keep = list(range(len(literals)))
-    if seconds <= 0 or not refused(keep, seconds):  # the whole garden first
-        return None, cost
-    keep = core
-    # then deletion: drop each literal whose absence still leaves the garden refused (in reverse order), while the
-    # time and PREFIX_REASON_CHECKS last
-    for k in reversed(list(keep)):
-        if seconds - cost < 0.002 or checks >= PREFIX_REASON_CHECKS:
-            break
-        rest = [x for x in keep if x != k]
-        if refused(rest, PREFIX_REASON_CHECK):
-            keep = [x for x in core if x in rest]
-    log.debug("prefix reason: %d of %d literals (the plan's left out), %d checks, %.3f units", len(keep), len(mine),
-              checks, cost)
-    return [mine[k] if solution.value(mine[k]) else mine[k].Not() for k in keep], cost
-
-
 def _order_cut_room(budget: float, relaxed_share: float, used: float, count_first: bool) -> float:
     """What the relaxation's re-solve after an order cut may use: the rest of its share (budget x relaxed_share
     - used), on count-first games at most ORDER_CUT_SHARE x the budget (when set). Only a time limit: the re-solve's
@@ -594,6 +523,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     cards = count.chosen_cards(sc)
     if as_count:
         cut_cards, cut_value = cards, sc.objective_value
+    cut = st_cut = s_cut = None  # the unhinted cut step, when it runs
     if (not as_count or (COUNT_CUT_SPLIT and st != cp_model.OPTIMAL)) and cut_share > 0 \
             and grant(budget * cut_share) > 0:
         # the same relaxation with cuts: a tighter bound (slower to prove), so its cards are not used;
@@ -608,6 +538,14 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
             cut_cards, cut_value = cut.chosen_cards(s_cut), s_cut.objective_value
         log.debug("count relaxation with cuts: %s bound %s after %.2f", STATUS.get(st_cut), counted, spent)
+    if CONNECT_SHARE:
+        proven = (count, sc) if as_count and st == cp_model.OPTIMAL else \
+            (cut, s_cut) if cut is not None and st_cut == cp_model.OPTIMAL else None
+        if proven is not None and grant(budget * CONNECT_SHARE) > 0:
+            value, cost = _connect(proven[0], proven[1], control, grant(budget * CONNECT_SHARE))
+            spent = meter.charge(cost)
+            counted = min(counted, value)
+            log.debug("count relaxation with lazy pair cuts: bound %s after %.2f", counted, spent)
     collect = _Collect(counted - BENDERS_GAP)
     seconds = grant(budget * max(0.05, CARDS_SHARE - cut_share))
     if seconds <= 0:
@@ -649,6 +587,46 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             # relaxed gardens above the cards search's best (best last): tried first
             collect.found.extend(g for g in extra if len(g.values) == len(collect.found[-1].values))
     return counted, collect.found[::-1], meter.used
+
+
+def _connect(count: HorticultureModel, solved, control: SolveControl, room: float) -> tuple[int, float]:
+    """Lazy connectivity cuts: `count` is a count relaxation (groups="count") that `solved` proved optimal, at B.
+    Asks "a solution >= target?" from target = B down: each solution whose credited groups the linked same-kind
+    pairs of their region cannot connect (`count.pair_violations`) gets those linked-pairs cuts
+    (`count.add_pair_cut`) and the question is asked again; an infeasible answer lowers the target by one; a
+    solution with nothing violated, an unanswered question or the end of `room` stops. Returns (bound, cost):
+    target when it stopped (B if nothing was refuted). Validity: every cut holds for every garden
+    (add_pair_cut), so the model stays a relaxation of every game, and "infeasible with objective >= target"
+    means no game reaches target. CP-SAT's search_branching is MASTER_BRANCHING (as the Benders master's: the
+    same kind of question). `count` keeps the cuts (valid constraints) but not the targets (asked on clones)."""
+    meter = _Meter(control)
+    minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
+    target = int(solved.best_objective_bound + 1e-6)
+    rounds = 0
+    while room - meter.used >= minimum:
+        violated = count.pair_violations(solved) if solved is not None else []
+        if solved is not None and not violated:
+            break
+        for t, r in violated:
+            count.add_pair_cut(t, r)
+        ask = count.m.clone()
+        ask.clear_hints()
+        ask.add(count.objective >= target)
+        if solved is not None:
+            _hint_all(ask, list(solved.response_proto.solution))
+        st, answer = control.solve(ask, _solver(control, room - meter.used, linearization=2,
+                                                branching=MASTER_BRANCHING), _StopAt(target))
+        meter.add(answer)
+        rounds += 1
+        log.debug("lazy pair cuts round %d: %d new cuts %s, %d? %s after %.2f", rounds, len(violated), violated,
+                  target, STATUS.get(st), meter.used)
+        if st == cp_model.INFEASIBLE:
+            target, solved = target - 1, None
+        elif st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            solved = answer
+        else:
+            break
+    return target, meter.used
 
 
 def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
