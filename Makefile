@@ -10,7 +10,10 @@ ADDRESS ?= localhost:50051
 
 .PHONY: run test setup proto web bench clean
 
+# The compiled copy of the refutation search (solver/core/compiled.py): rebuilt when its source
+# changed, skipped in a second otherwise; without a C compiler the pure-Python module serves.
 setup: $(STAMP) $(GEN_STAMP)
+	$(BIN)/python -m solver.core.compiled build
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)

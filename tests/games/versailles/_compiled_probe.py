@@ -1,0 +1,27 @@
+"""Run by test_compiled.py in a fresh interpreter (python -m tests.games.versailles._compiled_probe):
+a few refutation searches, printed as JSON with the file the search module was loaded from."""
+
+import json
+import random
+
+from solver.games.versailles import refute
+from solver.games.versailles.data import default_catalog
+
+
+def main() -> None:
+    catalog = default_catalog()
+    ids = sorted(catalog.tiles)
+    results = []
+    # (seed, tiles, target, node cap, joint_tight): two proofs, the quick one again with a flag set on
+    # the module object (the benchmarks and tests do that; it changes the node count), a capped search
+    for seed, n, target, cap, tight in ((2, 8, 40, 40_000, True), (0, 8, 37, 40_000, True),
+                                        (0, 8, 37, 40_000, False), (5, 8, 35, 6_000, True)):
+        refute.JOINT_TIGHT = tight
+        tiles = [catalog.tiles[i] for i in random.Random(seed).sample(ids, n)]
+        ok, nodes, report = refute.refute_above(tiles, catalog, target, cap)
+        results.append([ok, nodes, [[list(map(list, plan)), status] for plan, status in report]])
+    print(json.dumps({"file": refute.__file__, "results": results}))
+
+
+if __name__ == "__main__":
+    main()

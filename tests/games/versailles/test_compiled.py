@@ -1,0 +1,61 @@
+"""The compiled copy of the refutation search (solver/core/compiled.py) is the same program:
+same nodes, same verdicts, same plans, flags on the module object still obeyed; and it is used
+only when it was built from the source as it is now."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from solver.core import compiled
+
+NAME = "solver.games.versailles.refute"
+ROOT = compiled.ROOT
+
+
+def _probe(env: dict) -> dict:
+    out = subprocess.run([sys.executable, "-m", "tests.games.versailles._compiled_probe"], cwd=ROOT, env=env,
+                         check=True, capture_output=True, text=True, timeout=600)
+    return json.loads(out.stdout)
+
+
+def test_the_compiled_search_visits_the_same_nodes_as_the_pure_one(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
+    if compiled.compiled_file(NAME) is None:
+        # not built by `make setup`, or the source was edited since: build a copy for this test
+        env["GARDENS_COMPILED_DIR"] = str(tmp_path)
+        subprocess.run([sys.executable, "-m", "solver.core.compiled", "build"], cwd=ROOT, env=env, check=True,
+                       timeout=600)
+    fast = _probe(env)
+    pure = _probe({**env, compiled.PURE_ENV: "1"})
+    assert not fast["file"].endswith(".py"), fast["file"]  # the extension module was loaded
+    assert pure["file"] == str(compiled.source_path(NAME))
+    assert fast["results"] == pure["results"]
+    # the instances mean something: proofs, a flag that changes the node count, a capped search
+    assert [r[0] for r in pure["results"]] == [True, True, True, False]
+    assert pure["results"][1][1] != pure["results"][2][1]
+
+
+def _fake_build(root: Path, digest: str) -> Path:
+    where = root.joinpath(*NAME.split(".")[:-1])
+    where.mkdir(parents=True)
+    so = where / ("refute" + compiled.importlib.machinery.EXTENSION_SUFFIXES[0])
+    so.write_bytes(b"not loaded by this test")
+    (where / "refute.sha256").write_text(digest + "\n")
+    return so
+
+
+def test_a_copy_is_used_only_when_built_from_the_current_source(tmp_path, monkeypatch):
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    monkeypatch.setattr(compiled, "BUILD", tmp_path)
+    assert compiled.compiled_file(NAME) is None  # nothing built
+    so = _fake_build(tmp_path, compiled.source_hash(NAME))
+    assert compiled.compiled_file(NAME) == so
+    monkeypatch.setenv(compiled.PURE_ENV, "1")
+    assert compiled.compiled_file(NAME) is None  # forced pure
+    monkeypatch.delenv(compiled.PURE_ENV)
+    (so.parent / "refute.sha256").write_text("0" * 64 + "\n")  # the source changed since the build
+    assert compiled.compiled_file(NAME) is None
+    assert compiled._Finder().find_spec(NAME) is None
+    assert compiled._Finder().find_spec("solver.games.versailles.rules") is None  # not a compiled module
