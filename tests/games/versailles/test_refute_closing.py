@@ -6,11 +6,12 @@ loss is never refuted (greedy gardens of 5-6 tiles with 3-tile stages and of 8 t
 loss of four plans per instance as found without it is not refuted with it, and the 3-tile
 exhaustive oracle is never refuted. Deliberately unsound versions and the pinned witnesses below
 that catch them (found by a hunt over 24 STAGE3 instances x 6 plans, at their least loss and at
-the greedy garden's own loss; see docs/versailles.md, session of 30 Nov 20:35): a covering field
-that counts for the area's requirement taken as closing it (43 hits), the exclusion child dropped
-at bound = loss (34), a closed area's option count - |A| + 1 (4), a group's value one too large
-(8). Two were not caught by any witness: the placement prune at bound = loss, and the option "none
-of the placed fields" (held) left out; they rest on the argument in the module doc."""
+the greedy garden's own loss; see docs/versailles.md, "children that close an area", 30 Nov
+20:29-22:05): a covering field that counts for the area's requirement taken as closing it (43
+hits), the exclusion child dropped at bound = loss (34), a closed area's option count - |A| + 1
+(4), a group's value one too large (8). Two were not caught by any witness: the placement prune
+at bound = loss, and the option "none of the placed fields" (held) left out; they rest on the
+argument in the module doc."""
 from __future__ import annotations
 
 import random
