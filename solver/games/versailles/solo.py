@@ -373,7 +373,7 @@ SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the sear
 
 REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
 REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic answers stay as they were)
-REFUTE_NODES_PER_UNIT = 15_000  # search nodes counted as one unit of deterministic time: ~2.4 s of CPU (6.3k nodes/s with the joint check, measured 30 Nov on 8-tile plans; was 25,000 at ~10.3k nodes/s); CP-SAT ~1.1-1.8 s per unit on 8 tiles
+REFUTE_NODES_PER_UNIT = 9_000  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py, 30 Nov 21:40): CP-SAT 0.74-0.83 s of CPU per unit on 8- and 10-tile solo models, the compiled search 10.9-11.1k nodes/s (pure Python 6.9k) on the four unit-check searches -> ~8,900 (was 15,000: ~2.2 s of CPU per unit, set against an older, slower CP-SAT figure)
 REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the greedy garden is 1 below the counting bound
 REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation
 REFUTE_SHARED = True  # refute plans in bulk through a scoring's choice several open plans share (refute._refute_shared)
