@@ -71,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--connect-share", default=None,
                     help="override optimiser.CONNECT_SHARE (lazy linked-pairs cuts of the proven count relaxation with "
                          "cuts, with this share of the budget; 'none' = off)")
+    ap.add_argument("--connect-broken", default=None,
+                    help="override optimiser.CONNECT_BROKEN (that loop runs only when the proven optimum breaks at "
+                         "most this many kind/region cuts; 'none' = always)")
     ap.add_argument("--per-seed", action="store_true", help="also print one line per solve")
     ap.add_argument("--lns-min-days", type=int, default=None, help="override optimiser.NEIGHBOURHOOD_MIN_DAYS")
     ap.add_argument("--count-first-min-days", type=int, default=None, help="override optimiser.COUNT_FIRST_MIN_DAYS")
@@ -133,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.ORDER_CUTS = args.order_cuts
     if args.connect_share is not None:
         optimiser.CONNECT_SHARE = None if args.connect_share == "none" else float(args.connect_share)
+    if args.connect_broken is not None:
+        optimiser.CONNECT_BROKEN = None if args.connect_broken == "none" else int(args.connect_broken)
     if args.order_cut_share is not None:
         optimiser.ORDER_CUT_SHARE = None if args.order_cut_share == "none" else float(args.order_cut_share)
     if args.relaxed_share is not None:
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, connect share {optimiser.CONNECT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, connect share {optimiser.CONNECT_SHARE} broken <= {optimiser.CONNECT_BROKEN}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

@@ -41,8 +41,18 @@ ORDER_CUT_SHARE: float | None = 0.1
 # cuts is proven optimal at B, the (kind, region) pairs whose credited groups its optimum cannot hold connected
 # (fewer linked same-kind pairs than (min - 1) x groups) get the linked-pairs cut (model.add_pair_cut) and
 # "a solution >= B?" is asked again (B - 1 after "none"), with up to this share of the budget. Every cut is valid
-# for every garden, so each "none" is a proven bound.
+# for every garden, so each "none" is a proven bound. Off: with 0.15 and CONNECT_BROKEN 4 (session of 30 Nov 21:40,
+# docs/horticulture.md; 32 cards, seeds 0-9, random seeds 0/1) the bound sums drop at work 20 and 40 with the same
+# scores and proofs, but at work 80 seed 5 loses its proof (94 optimal in 63.71 units -> 94/97: the loop's 12 units
+# come out of the whole relaxation, whose first run needs about 38 of its 38.1).
 CONNECT_SHARE: float | None = None
+# With CONNECT_SHARE set, the loop runs only when the proven optimum breaks at most this many (kind, region) cuts
+# (None: always). Measured (session of 30 Nov 21:40, docs/horticulture.md; 32 cards, seeds 0-9, work 20/40, random
+# seeds 0/1): every refutation came on optima breaking 2-4 (seeds 0, 5, 8), the optima breaking 5-6 (seeds 2, 9,
+# seed 3 once) never gave one (an open question or a garden breaking nothing), and seed 2's open "93?" (6 broken)
+# cost it 84 -> 82 at work 40, random seed 0 (with 3, 4 or 6 units of questions alike); with the limit seed 2 keeps
+# 84. Skipping a loop never lowers a bound.
+CONNECT_BROKEN: int | None = 4
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
 # proof at 1.7 instead of none at 4 deterministic units); presolve probing cost more than it saved.
@@ -542,7 +552,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         proven = (count, sc) if as_count and st == cp_model.OPTIMAL else \
             (cut, s_cut) if cut is not None and st_cut == cp_model.OPTIMAL else None
         if proven is not None and grant(budget * CONNECT_SHARE) > 0:
-            value, cost = _connect(proven[0], proven[1], control, grant(budget * CONNECT_SHARE))
+            value, cost = _connect(proven[0], proven[1], control, grant(budget * CONNECT_SHARE),
+                                   broken=CONNECT_BROKEN)
             spent = meter.charge(cost)
             counted = min(counted, value)
             log.debug("count relaxation with lazy pair cuts: bound %s after %.2f", counted, spent)
@@ -589,7 +600,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     return counted, collect.found[::-1], meter.used
 
 
-def _connect(count: HorticultureModel, solved, control: SolveControl, room: float) -> tuple[int, float]:
+def _connect(count: HorticultureModel, solved, control: SolveControl, room: float,
+             broken: int | None = None) -> tuple[int, float]:
     """Lazy connectivity cuts: `count` is a count relaxation (groups="count") that `solved` proved optimal, at B.
     Asks "a solution >= target?" from target = B down: each solution whose credited groups the linked same-kind
     pairs of their region cannot connect (`count.pair_violations`) gets those linked-pairs cuts
@@ -598,7 +610,9 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
     target when it stopped (B if nothing was refuted). Validity: every cut holds for every garden
     (add_pair_cut), so the model stays a relaxation of every game, and "infeasible with objective >= target"
     means no game reaches target. CP-SAT's search_branching is MASTER_BRANCHING (as the Benders master's: the
-    same kind of question). `count` keeps the cuts (valid constraints) but not the targets (asked on clones)."""
+    same kind of question). `count` keeps the cuts (valid constraints) but not the targets (asked on clones).
+    `broken` (None: no limit): when `solved` breaks more (kind, region) cuts than this, nothing is asked and the
+    bound stays B (cost 0; pure Python only)."""
     meter = _Meter(control)
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
     target = int(solved.best_objective_bound + 1e-6)
@@ -606,6 +620,10 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
     while room - meter.used >= minimum:
         violated = count.pair_violations(solved) if solved is not None else []
         if solved is not None and not violated:
+            break
+        if rounds == 0 and broken is not None and len(violated) > broken:
+            log.debug("lazy pair cuts: the proven optimum breaks %d cuts (more than %d): not asked",
+                      len(violated), broken)
             break
         for t, r in violated:
             count.add_pair_cut(t, r)

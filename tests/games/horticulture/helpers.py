@@ -103,3 +103,73 @@ def random_instance(catalog: Catalog, rng):
     gnome = (rng.randrange(4), rng.randrange(2))
     days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 6, 2)]
     return nursery, days, plan, drawing, gnome
+
+
+def tiny_sheet_fixture(name: str, columns: int, rows: int = 2):
+    """A module-scoped pytest fixture called `name`: tiny_catalog on a columns x rows sheet in its own directory.
+    Assign it to a module-level name equal to `name` in the test file (pytest finds fixtures there)."""
+    import pytest
+
+    @pytest.fixture(scope="module", name=name)
+    def sheet(tmp_path_factory):
+        return tiny_catalog(tmp_path_factory.mktemp(f"{name}_{columns}x{rows}"), columns, rows)
+
+    return sheet
+
+
+def pairs(nursery):
+    """Days of two cards each, in nursery order."""
+    from solver.games.horticulture.model import DaySpec
+
+    return [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, len(nursery), 2)]
+
+
+def control(work: float = 20.0):
+    """Deterministic work limits, one worker, random seed 0: the same outcome however loaded the machine is
+    (wall cap 300 s)."""
+    from solver.core.solve import SolveControl
+
+    return SolveControl(time_limit_s=300.0, deterministic_limit=work, num_workers=1, random_seed=0)
+
+
+def fixed_game(catalog: Catalog, drawing, gnome, plan, plantings: list[Planting]):
+    """A game of the given plantings on sheet side "T": one day per two plantings, each day's only card one whose
+    plants match (the reference deck has every pair twice). Returns (day specs, pure score); the game must be
+    legal (replayed by the pure rules)."""
+    from solver.games.horticulture.model import DaySpec
+    from solver.games.horticulture.rules import replay
+    from solver.games.horticulture.state import Day
+
+    days, specs = [], []
+    for a, b in zip(plantings[::2], plantings[1::2]):
+        cid = next(c for c in sorted(catalog.deck.cards) if sorted(catalog.card(c).plants) == sorted((a.plant, b.plant)))
+        if catalog.card(cid).plants != (a.plant, b.plant):
+            a, b = b, a
+        days.append(Day(cid, (a, b)))
+        specs.append(DaySpec((cid,), (a, b)))
+    sheet, violations = replay(catalog, Setup("T", drawing, gnome, plan), days)
+    assert violations == []
+    return specs, score_sheet(catalog, sheet).total
+
+
+def force_count_first(monkeypatch) -> None:
+    """The optimiser's count-first steps, with the cut step, on a tiny sheet (normally only from 12 days and a
+    20-unit budget on)."""
+    from solver.games.horticulture import optimiser
+
+    monkeypatch.setattr(optimiser, "COUNT_FIRST_MIN_DAYS", 1)
+    monkeypatch.setattr(optimiser, "COUNT_CUT_SHARE", 0.2)
+    monkeypatch.setattr(optimiser, "COUNT_CUT_MIN", 0.0)
+
+
+def two_day_instance(catalog: Catalog, seed: int):
+    """Four cards, a random plan and gnome on the 4x2 sheet, path from line 2: (nursery, plan, drawing, gnome)."""
+    import random
+
+    from solver.games.horticulture.garden import PathDrawing, Plan
+
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(catalog.deck.cards), 4)
+    kinds = [S, U, C, T]
+    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
+    return nursery, plan, PathDrawing(2, "DD"), (rng.randrange(4), rng.randrange(2))

@@ -9,35 +9,18 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from solver.core.solve import SolveControl
 from solver.games.horticulture import optimiser as optimiser_module
 from solver.games.horticulture.garden import PathDrawing, Plan
-from solver.games.horticulture.model import DaySpec, HorticultureModel
-from solver.games.horticulture.rules import replay
-from solver.games.horticulture.scoring import score_sheet
-from solver.games.horticulture.state import Day, Planting, Setup
+from solver.games.horticulture.model import HorticultureModel
+from solver.games.horticulture.state import Planting, Setup
 
-from .helpers import C, S, T, U, oracle, tiny_catalog
+from .helpers import (C, S, T, U, control, fixed_game, force_count_first, oracle, pairs, tiny_sheet_fixture,
+                      two_day_instance)
 
 CUTS = frozenset({"regions", "reach"})
 
-
-@pytest.fixture(scope="module")
-def tiny4(tmp_path_factory):
-    return tiny_catalog(tmp_path_factory.mktemp("pairs4x2"), 4, 2)
-
-
-@pytest.fixture(scope="module")
-def tiny5(tmp_path_factory):
-    return tiny_catalog(tmp_path_factory.mktemp("pairs5x2"), 5, 2)
-
-
-def pairs(nursery):
-    return [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, len(nursery), 2)]
-
-
-def control(work=20.0):
-    return SolveControl(time_limit_s=300.0, deterministic_limit=work, num_workers=1, random_seed=0)
+tiny4 = tiny_sheet_fixture("tiny4", 4)
+tiny5 = tiny_sheet_fixture("tiny5", 5)
 
 
 def count_model(catalog, drawing, days, gnome, plan, every_cut: bool):
@@ -55,20 +38,6 @@ def count_value(catalog, drawing, days, gnome, plan, every_cut: bool) -> float:
     status, solver = control().solve(model.m)
     assert status == cp_model.OPTIMAL
     return solver.objective_value
-
-
-def fixed_game(catalog, drawing, gnome, plan, plantings):
-    """One day per two plantings, cards whose plants match (the reference deck has every pair twice)."""
-    days, specs = [], []
-    for a, b in zip(plantings[::2], plantings[1::2]):
-        cid = next(c for c in sorted(catalog.deck.cards) if sorted(catalog.card(c).plants) == sorted((a.plant, b.plant)))
-        if catalog.card(cid).plants != (a.plant, b.plant):
-            a, b = b, a
-        days.append(Day(cid, (a, b)))
-        specs.append(DaySpec((cid,), (a, b)))
-    sheet, violations = replay(catalog, Setup("T", drawing, gnome, plan), days)
-    assert violations == []
-    return specs, score_sheet(catalog, sheet).total
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -113,6 +82,14 @@ def test_a_scattered_pair_is_no_group_and_a_line_of_min_squares_is_one(tiny4):
     assert model.pair_violations(solver) == [(U, left)]
     bound, _ = optimiser_module._connect(model, solver, control(), 10.0)
     assert bound == pure
+    # CONNECT_BROKEN's limit: one broken cut is within 1 (asked, as above) and over 0 (not asked: the count's
+    # value stays, at no cost)
+    model = count_model(tiny4, drawing, specs, gnome, plan, False)
+    status, solver = control().solve(model.m)
+    assert optimiser_module._connect(model, solver, control(), 10.0, broken=0) == (pure + 2, 0.0)
+    model = count_model(tiny4, drawing, specs, gnome, plan, False)
+    status, solver = control().solve(model.m)
+    assert optimiser_module._connect(model, solver, control(), 10.0, broken=1)[0] == pure
     lines = [[Planting(U, (1, 0)), Planting(U, (1, 1))],
              [Planting(C, (1, 0)), Planting(C, (0, 0)), Planting(C, (0, 1)), Planting(T, (2, 0))]]
     for game in lines:
@@ -125,14 +102,9 @@ def test_a_scattered_pair_is_no_group_and_a_line_of_min_squares_is_one(tiny4):
 def test_solve_with_the_lazy_cuts_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
     """The count-first steps forced on a tiny sheet with the cut step and CONNECT_SHARE on: the bound is never
     below the oracle, and solve returns the oracle's optimum, proven."""
-    monkeypatch.setattr(optimiser_module, "COUNT_FIRST_MIN_DAYS", 1)
-    monkeypatch.setattr(optimiser_module, "COUNT_CUT_SHARE", 0.2)
-    monkeypatch.setattr(optimiser_module, "COUNT_CUT_MIN", 0.0)
+    force_count_first(monkeypatch)
     monkeypatch.setattr(optimiser_module, "CONNECT_SHARE", 0.1)
-    rng = random.Random(seed)
-    nursery = rng.sample(sorted(tiny4.deck.cards), 4)
-    plan = Plan(rng.choice([S, U, C, T]), rng.choice([S, U, C, T]), (rng.choice([S, U, C, T]), rng.choice([S, U, C, T])))
-    drawing, gnome = PathDrawing(2, "DD"), (rng.randrange(4), rng.randrange(2))
+    nursery, plan, drawing, gnome = two_day_instance(tiny4, seed)
     best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
     relaxed = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=False)
     bound, found, _ = optimiser_module._count_first(relaxed, tiny4, "T", drawing, pairs(nursery), gnome, plan,
