@@ -64,6 +64,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="children that close an area (its one open field excluded, or covered by a field not "
                              "counting for it) judged at the parent (refute.CLOSING; default: the module's setting; "
                              "off = the search of f0760aa..c03f697)")
+    parser.add_argument("--refute-blocking", choices=("on", "off"), default=None,
+                        help="placement children whose tile blocks every short path between areas of a requirement's "
+                             "group judged at the parent (refute.BLOCKING; default: the module's setting; "
+                             "off = the search of 047828b..b897c33)")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--seed-list", default=None,
                         help="comma-separated seeds to run instead of --first-seed/--seeds (e.g. 0,2,6)")
@@ -79,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         refute.JOINT_TIGHT = args.refute_tight == "on"
     if args.refute_closing is not None:
         refute.CLOSING = args.refute_closing == "on"
+    if args.refute_blocking is not None:
+        refute.BLOCKING = args.refute_blocking == "on"
     print(f"{'tiles':>5} {'runs':>4} {'optimal':>7} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
           f"{'gap avg':>7} {'heur=opt':>8} {'p50 proved s':>12} {'p50 work':>8} {'pts avg':>7}")
     for n in (int(s) for s in args.sizes.split(",")):

@@ -141,6 +141,27 @@ counts for r taken as closing, the exclusion child dropped at bound = loss, coun
 group's value one too large; the placement prune at bound = loss and the "held" option left out
 were not caught, so they rest on this argument.
 
+With `blocking` (`BLOCKING`, on) a node judges each placement child of its pick against the
+requirements whose bridge bound built groups by real paths (`path_components`, spare <=
+`bridge_bfs`) with a group of two or more areas. Below a child placing tile i, requirement r's
+final largest area D holds, of the fields placed at the node, none (r loses held), or one closed
+area c of the node (count - |c|), or fields of one group of the node's growing areas joined by
+paths of fields placed after the node (the bridge argument: at most `spare` of them, each counting
+for r, so none lies on a field of tile i that does not count for r: occupied below the child);
+the tile's fields that count for r may be such path fields. So the groups of the node's growing
+areas linked by paths of at most `spare` free, not excluded fields that avoid the tile's other
+fields (`path_components` with those fields occupied) give r a bound below the child, as do the
+node's bound of r and every other requirement's bound of the node (they hold in the whole subtree).
+When the requirements' rises above their node bounds, summed with the node's total, exceed `loss`,
+no arrangement below the child meets it and the child is not searched. Only a tile covering a
+field of some link path can split a group: every field of a path of k <= spare fields between two
+areas lies within (k + 1) // 2 steps of one of them, so the test runs only when one of the tile's
+fields not counting for r lies within (spare + 1) // 2 free, not excluded steps of an area of a
+group of two or more (built once per node and requirement, on first use), and only for the
+requirements whose bound, with every group split into single areas, could exceed the loss.
+Tests (`test_refute_blocking.py`): see that file's doc for the unsound versions its witnesses
+catch and the ones that rest on this argument.
+
 With `connected` (the default) every tile is placed and the tiles stay one connected group;
 without it, tiles with no field counting for any requirement are left out (they cannot join
 anything).
@@ -163,6 +184,7 @@ JOINT_SLACK = True  # arrangeable's default `joint_slack`: the joint rule with l
 JOINT = True  # arrangeable's default `joint` (see the module doc)
 JOINT_CHILDREN = True  # arrangeable's default `joint_children`: the joint check's verdict on each child placement (module doc)
 CLOSING = True  # arrangeable's default `closing`: children that close an area (its only open field excluded or covered by a field not counting for it) are judged at the parent (module doc)
+BLOCKING = True  # arrangeable's default `blocking`: children whose tile blocks every short path between areas of another requirement's group are judged at the parent (module doc)
 JOINT_TIGHT = True  # arrangeable's default `joint_tight`: in `joint_children`, a tile's joined fields of a requirement must lie within spare - (their number) + 1 of the group (module doc)
 
 
@@ -320,7 +342,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 bridge: bool = True, bridge_bfs: int = 8, fewest_spare: bool = True,
                 joint: bool | None = None, joint_slack: bool | None = None,
                 joint_children: bool | None = None, joint_tight: bool | None = None,
-                closing: bool | None = None) -> Outcome:
+                closing: bool | None = None, blocking: bool | None = None) -> Outcome:
     """Is there an arrangement of `tiles` (any offsets and turns, no overlap; order and touching
     ignored) where, for the requirements (upto, t) together, at most `loss` fields counting for t
     on tiles[:upto] lie outside that type's largest area among tiles[:upto]? See the module doc
@@ -337,6 +359,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         joint_tight = JOINT_TIGHT
     if closing is None:
         closing = CLOSING
+    if blocking is None:
+        blocking = BLOCKING
     jokers = frozenset(catalog.joker_types)
     reqs = []
     for upto, t in requirements:
@@ -805,6 +829,58 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             extra += closing_lost(kept, rj, areas_j) - kept[rj][0]
         return total_lost + extra > loss
 
+    def corridor(entry) -> set:
+        # `blocking`: the free, not excluded fields within (spare + 1) // 2 steps of an area of a
+        # group of two or more areas (every field of a link path between two areas of one group is
+        # that close to one of its ends), built on first use and kept in entry[6]
+        got = entry[6]
+        if got is not None:
+            return got
+        ri, _, _, groups, spare, _, _ = entry
+        ex = reqs[ri].excluded
+        layer = {d for g in groups if len(g) > 1 for comp in g for cx, cy in comp
+                 for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
+        layer = {d for d in layer if d not in occ and d not in ex and d not in label[ri]}
+        seen = set(layer)
+        for _ in range((spare + 1) // 2 - 1):
+            nxt = {d for cx, cy in layer for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
+            layer = {d for d in nxt if d not in seen and d not in occ and d not in ex and d not in label[ri]}
+            seen |= layer
+        entry[6] = seen
+        return seen
+
+    def blocks(blockers: list, total_lost: int, i: int, x: int, y: int, rot: int) -> bool:
+        # `blocking` (module doc): tile i at (x, y, rot) occupies, with fields not counting for
+        # requirement r, fields of r's link paths: r's groups below the child are at most those of
+        # the paths of at most the node's spare that avoid those fields (the tile's fields counting
+        # for r may lie on a path: they are among the spare), and r's bound there, with the node's
+        # other bounds, exceeds the loss
+        extra = 0
+        for entry in blockers:
+            ri, lost_r, shut_lb, groups, spare, growing, _ = entry
+            cells = [(x + dx, y + dy) for dx, dy, ris in member[i][rot] if ri not in ris]
+            if not cells:
+                continue
+            near = corridor(entry)
+            for c in cells:
+                if c in near:
+                    break
+            else:
+                continue
+            for c in cells:
+                occ[c] = (i, "")
+            try:
+                split = path_components(growing, label[ri], occ, reqs[ri].excluded, spare)
+            finally:
+                for c in cells:
+                    del occ[c]
+            got = min(shut_lb + [shut_lb[0] - sum(len(a) for a in g) for g in split])
+            if got > lost_r:
+                extra += got - lost_r
+                if total_lost + extra > loss:
+                    return True
+        return False
+
     def rec() -> bool:
         nonlocal nodes, roots, carry
         inherited, carry = carry, None
@@ -824,6 +900,9 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             # (its bound, held, closed areas' sizes, groups of its growing areas or None = all one group)
             sole = [None] * len(reqs) if closing else None
             kept = [None] * len(reqs) if closing else None
+            # for `blocking`: [requirement, its bound, closed options' values (held first), its groups
+            # (path_components), spare, its growing areas, corridor (built on first use)]
+            blockers = [] if blocking else None
             pick = None  # (open fields, requirement, first open field, its counting fields left to place)
             for ri, r in enumerate(reqs):
                 closed = []
@@ -905,6 +984,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         if lost_r < cap and spare <= bridge_bfs:
                             groups = path_components(growing, label[ri], occ, ex, spare)
                             lost_r = max(lost_r, lost_with(groups))
+                            if blockers is not None and any(len(g) > 1 for g in groups):
+                                blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
                         grp = groups
                         if joint:
                             options.append((ri, lost_r, held, shut_lb, groups))
@@ -961,6 +1042,11 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             _, ri, f, _ = pick
             r = reqs[ri]
             shut = [(rj, sole[rj]) for rj in range(len(reqs)) if sole[rj] is not None] if sole is not None else None
+            if blockers:
+                # only a requirement whose bound, with every group split into single areas, would
+                # exceed the loss with the others' bounds can refute a child by blocking
+                blockers = [e for e in blockers
+                            if total_lost - e[1] + min(e[2] + [e[2][0] - len(a) for a in e[5]]) > loss]
             tried = set()
             for i in relevant:
                 if i in placed or i not in r.tiles or signature[i] in tried:
@@ -971,6 +1057,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     if not fits(i, x, y, rot) or (hold is not None and doomed(hold, mine, i, x, y, rot)):
                         continue
                     if shut and closes(kept, shut, total_lost, i, x, y, rot):
+                        continue
+                    if blockers and blocks(blockers, total_lost, i, x, y, rot):
                         continue
                     put(i, x, y, rot, layout)
                     if rec():

@@ -8,10 +8,11 @@ import random
 
 from solver.games.versailles.data import default_catalog
 from solver.games.versailles.heuristic import greedy_garden
-from solver.games.versailles.refute import arrangeable, plans
+from solver.games.versailles.refute import arrangeable, plans, refute_above
 from solver.games.versailles.scoring import solo_checkpoints
 
-from .test_refute import _loss
+from .test_model import oracle
+from .test_refute import TILE_IDS, TWO_STAGE, _loss
 
 CAT = default_catalog()
 IDS = sorted(CAT.tiles)
@@ -65,3 +66,38 @@ def least_loss(tiles, cat, reqs, limit: int, **flags):
         if out.status == "feasible":
             return loss
     return None
+
+
+def assert_least_loss_stands(tiles, cat, garden, count: int, limit: int, flag: str) -> None:
+    """At the least loss the search finds without the rule `flag` (an `arrangeable` keyword) for each
+    of the `count` plans the garden comes closest to, the search with it is not infeasible (at a
+    plan's least loss only a few arrangements are left: a prune too strict shows here)."""
+    for _, chosen, reqs in own_losses(tiles, cat, garden)[:count]:
+        off = least_loss(tiles, cat, reqs, limit, **{flag: False})
+        if off is None:
+            continue
+        on = arrangeable(tiles, cat, reqs, off, node_limit=limit, **{flag: True})
+        assert on.status != "infeasible", (chosen, off)
+
+
+def assert_oracle_value_stands(seed: int, monkeypatch, attr: str) -> None:
+    """The 3-tile exhaustive oracle's value (`test_model.oracle`, tiles drawn with
+    random.Random(seed)) is not refuted with the module flag `attr` of refute.py on."""
+    from solver.games.versailles import refute
+    monkeypatch.setattr(refute, attr, True)
+    tiles = [TWO_STAGE.tiles[i] for i in random.Random(seed).sample(TILE_IDS, 3)]
+    best = oracle(tiles, TWO_STAGE)
+    assert not refute_above(tiles, TWO_STAGE, best, node_limit=None)[0]
+
+
+def assert_least_loss_witness(base: int, seed: int, plan, loss: int, limit: int, flag: str) -> None:
+    """STAGE3 instance (base, seed), plan `plan`: with and without the rule `flag` an arrangement
+    with `loss` is found and none with loss - 1 (the witness sits at the plan's least loss)."""
+    tiles, garden = stage3_instance(base, seed)
+    reqs = next(reqs for _, chosen, reqs in own_losses(tiles, STAGE3, garden) if chosen == plan)
+    for on in (False, True):
+        out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=limit, **{flag: on})
+        assert out.status == "feasible", on
+        if loss:
+            below = arrangeable(tiles, STAGE3, reqs, loss - 1, node_limit=limit, **{flag: on})
+            assert below.status == "infeasible", on

@@ -18,12 +18,10 @@ import random
 
 import pytest
 
-from solver.games.versailles.refute import arrangeable, refute_above
+from solver.games.versailles.refute import arrangeable
 
-from ._instances import (CAT, IDS, STAGE3, assert_own_losses_stand, eight_tile_instance, least_loss, own_losses,
-                         stage3_instance)
-from .test_model import oracle
-from .test_refute import TILE_IDS, TWO_STAGE
+from ._instances import (CAT, IDS, STAGE3, assert_least_loss_stands, assert_least_loss_witness,
+                         assert_oracle_value_stands, assert_own_losses_stand, eight_tile_instance, stage3_instance)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -40,23 +38,13 @@ def test_an_8_tile_gardens_own_loss_is_never_refuted(seed):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_the_least_loss_is_the_same_with_and_without_it(seed):
-    # at a plan's least loss only a few arrangements are left: a prune too strict shows here
     tiles, garden = stage3_instance(1250, seed)
-    for _, chosen, reqs in own_losses(tiles, STAGE3, garden)[:4]:
-        off = least_loss(tiles, STAGE3, reqs, 5_000, closing=False)
-        if off is None:
-            continue
-        on = arrangeable(tiles, STAGE3, reqs, off, node_limit=5_000, closing=True)
-        assert on.status != "infeasible", (chosen, off)
+    assert_least_loss_stands(tiles, STAGE3, garden, 4, 5_000, "closing")
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_oracle_value_is_never_refuted(seed, monkeypatch):
-    from solver.games.versailles import refute
-    monkeypatch.setattr(refute, "CLOSING", True)
-    tiles = [TWO_STAGE.tiles[i] for i in random.Random(400 + seed).sample(TILE_IDS, 3)]
-    best = oracle(tiles, TWO_STAGE)
-    assert not refute_above(tiles, TWO_STAGE, best, node_limit=None)[0]
+    assert_oracle_value_stands(400 + seed, monkeypatch, "CLOSING")
 
 
 # (STAGE3 base, seed, plan, least loss): each refuted by one of the unsound versions named above
@@ -70,21 +58,15 @@ WITNESSES = [
 
 @pytest.mark.parametrize("base, seed, plan, loss", WITNESSES)
 def test_least_loss_witnesses(base, seed, plan, loss):
-    tiles, garden = stage3_instance(base, seed)
-    reqs = next(reqs for _, chosen, reqs in own_losses(tiles, STAGE3, garden) if chosen == plan)
-    for closing in (False, True):
-        out = arrangeable(tiles, STAGE3, reqs, loss, node_limit=5_000, closing=closing)
-        assert out.status == "feasible", closing
-        if loss:
-            below = arrangeable(tiles, STAGE3, reqs, loss - 1, node_limit=5_000, closing=closing)
-            assert below.status == "infeasible", closing  # the witness sits at the least loss
+    assert_least_loss_witness(base, seed, plan, loss, 5_000, "closing")
 
 
 def test_it_drops_exactly_the_children_that_die_at_once():
     # 8 tiles seed 0 at its counting bound 37, first plan (B+W / G+B+W): the same answer with
-    # fewer nodes (2,633 -> 2,053: the 580 children it drops, each a node that died at once)
+    # fewer nodes (2,633 -> 2,053: the 580 children it drops, each a node that died at once);
+    # `blocking` off, as when this was measured
     tiles = [CAT.tiles[i] for i in random.Random(0).sample(IDS, 8)]
     reqs = [(7, "B"), (7, "W"), (8, "G"), (8, "B"), (8, "W")]
-    off = arrangeable(tiles, CAT, reqs, 0, node_limit=None, closing=False)
-    on = arrangeable(tiles, CAT, reqs, 0, node_limit=None, closing=True)
+    off = arrangeable(tiles, CAT, reqs, 0, node_limit=None, closing=False, blocking=False)
+    on = arrangeable(tiles, CAT, reqs, 0, node_limit=None, closing=True, blocking=False)
     assert (off.status, off.nodes, on.status, on.nodes) == ("infeasible", 2633, "infeasible", 2053)
