@@ -7,35 +7,18 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from solver.core.solve import SolveControl
 from solver.games.horticulture import model as model_module
 from solver.games.horticulture.garden import PathDrawing, Plan
-from solver.games.horticulture.model import DaySpec, HorticultureModel
-from solver.games.horticulture.scoring import score_sheet
-from solver.games.horticulture.rules import replay
-from solver.games.horticulture.state import Day, Planting, Setup
+from solver.games.horticulture.model import HorticultureModel
+from solver.games.horticulture.state import Planting, Setup
 
-from .helpers import C, S, T, U, oracle, random_instance, tiny_catalog
+from .helpers import C, S, T, U, control, fixed_game, oracle, pairs, random_instance, tiny_sheet_fixture
 
 CUTS = ("COUNT_REGIONS", "COUNT_GNOME_REACH", "COUNT_COLUMNS", "COUNT_NEIGHBOURS", "COUNT_COMPONENTS", "COUNT_LINES")
 
 
-@pytest.fixture(scope="module")
-def tiny4(tmp_path_factory):
-    return tiny_catalog(tmp_path_factory.mktemp("cuts4x2"), 4, 2)
-
-
-@pytest.fixture(scope="module")
-def tiny5(tmp_path_factory):
-    return tiny_catalog(tmp_path_factory.mktemp("cuts5x2"), 5, 2)
-
-
-def pairs(nursery):
-    return [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, len(nursery), 2)]
-
-
-def control(work=20.0):
-    return SolveControl(time_limit_s=300.0, deterministic_limit=work, num_workers=1, random_seed=0)
+tiny4 = tiny_sheet_fixture("tiny4", 4)
+tiny5 = tiny_sheet_fixture("tiny5", 5)
 
 
 def count_value(catalog, drawing, days, gnome, plan, monkeypatch, cuts) -> float:
@@ -80,21 +63,6 @@ def test_a_gnome_splitting_a_region_repeats_groups_on_each_side(tiny4, monkeypat
     assert best == 18
     for k in range(1, len(CUTS) + 1):
         assert count_value(tiny4, drawing, pairs(nursery), gnome, plan, monkeypatch, CUTS[:k]) >= best
-
-
-def fixed_game(catalog, drawing, gnome, plan, plantings):
-    """One day per two plantings, cards whose plants match (the reference deck has every pair twice)."""
-    days, specs = [], []
-    for a, b in zip(plantings[::2], plantings[1::2]):
-        cid = next(c for c in sorted(catalog.deck.cards) if sorted(catalog.card(c).plants) == sorted((a.plant, b.plant)))
-        if catalog.card(cid).plants != (a.plant, b.plant):
-            a, b = b, a
-        days.append(Day(cid, (a, b)))
-        specs.append(DaySpec((cid,), (a, b)))
-    setup = Setup("T", drawing, gnome, plan)
-    sheet, violations = replay(catalog, setup, days)
-    assert violations == []
-    return specs, score_sheet(catalog, sheet).total
 
 
 def test_regions_do_not_count_a_group_across_the_path(tiny4, monkeypatch):
