@@ -5,11 +5,11 @@ avoid those fields) and its bound below the child, with the node's other bounds,
 Witnesses: a legal garden's own loss is never refuted (greedy gardens of 5-6 tiles with 3-tile
 stages and of 8 tiles), the least loss of four plans per instance as found without it is not
 refuted with it, and the 3-tile exhaustive oracle is never refuted. Deliberately unsound versions
-and the pinned witnesses below that catch them (found by a hunt over STAGE3 instances 950, 1100
-and 1250 + 0..23 x 6 plans, at their least loss and at the greedy garden's own loss; see
+and the pinned witnesses below that catch them (found by a hunt over STAGE3 instances 950 + 0..11,
+1100 + 0..23 and 1250 + 0..23, x 6 plans, at their least loss and at the greedy garden's own loss; see
 docs/versailles.md, "children whose tile blocks a requirement's paths", 30 Nov / 1 Dec): the
-tile's fields that count for the requirement taken as blocking too (2 hits), paths one field
-shorter than spare (1), a group's value one too large (1). Three were not caught by any witness
+tile's fields that count for the requirement taken as blocking too (8 hits), paths one field
+shorter than spare (1), a group's value one too large (2). Three were not caught by any witness
 (the hunt's instances, and 8-tile seeds 0-1): the prune at bound = loss, and the options "one
 closed area" and "none of the placed fields" (held) left out; they rest on the argument in the
 module doc."""
