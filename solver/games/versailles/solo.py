@@ -373,7 +373,7 @@ SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the sear
 
 REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
 REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic answers stay as they were)
-REFUTE_NODES_PER_UNIT = 9_000  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py, 30 Nov 21:40): CP-SAT 0.74-0.83 s of CPU per unit on 8- and 10-tile solo models, the compiled search 10.9-11.1k nodes/s (pure Python 6.9k) on the four unit-check searches -> ~8,900 (was 15,000: ~2.2 s of CPU per unit, set against an older, slower CP-SAT figure)
+REFUTE_NODES_PER_UNIT = 8_000  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py, 30 Nov): CP-SAT 0.74-0.83 s of CPU per unit on 8- and 10-tile solo models, the compiled search 10.9-11.1k nodes/s before `blocking` (-> 8,900; pure Python 6.9k) and 10.3k after it (-> 8,000; the helper's interleaved check: +13% CPU per node). Was 15,000 (~1.7x a CP-SAT unit's CPU compiled, ~2.7x pure)
 REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the greedy garden is 1 below the counting bound
 REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation
 REFUTE_SHARED = True  # refute plans in bulk through a scoring's choice several open plans share (refute._refute_shared)
