@@ -89,10 +89,6 @@ def install() -> None:
         sys.meta_path.insert(0, _FINDER)
 
 
-def is_compiled(module) -> bool:
-    return not str(getattr(module, "__file__", "")).endswith(".py")
-
-
 def build(names: tuple[str, ...] = COMPILED) -> int:
     """Compile each module's source with Cython into build/compiled; returns how many were built.
     A module whose artefact is already up to date is left alone."""

@@ -2,6 +2,7 @@
 same nodes, same verdicts, same plans, flags on the module object still obeyed; and it is used
 only when it was built from the source as it is now."""
 
+import importlib.machinery
 import json
 import os
 import subprocess
@@ -40,7 +41,7 @@ def test_the_compiled_search_visits_the_same_nodes_as_the_pure_one(tmp_path):
 def _fake_build(root: Path, digest: str) -> Path:
     where = root.joinpath(*NAME.split(".")[:-1])
     where.mkdir(parents=True)
-    so = where / ("refute" + compiled.importlib.machinery.EXTENSION_SUFFIXES[0])
+    so = where / ("refute" + importlib.machinery.EXTENSION_SUFFIXES[0])
     so.write_bytes(b"not loaded by this test")
     (where / "refute.sha256").write_text(digest + "\n")
     return so
