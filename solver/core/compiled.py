@@ -8,11 +8,12 @@ module loads the compiled copy only when that hash equals the hash of the source
 now; otherwise (source edited since the build, no build, no compiler, `GARDENS_PURE=1` in the
 environment) the import falls through to the `.py` file as if this module did not exist.
 
-The compiled copy is the same program: Cython compiles the Python source as it is (no type
-declarations), so every search visits the same nodes in the same order and a deterministic
+The compiled copy is the same program: Cython compiles the Python source as it is, so every search visits the same nodes in the same order and a deterministic
 request (whose budgets count nodes, never seconds) gives the same answer with or without it;
 only the CPU time per node differs (1.65x fewer seconds per node measured on the 8-tile
-refutations, 30 Nov). Module attributes stay writable (the tests and benchmarks set the search's
+refutations, 30 Nov). An augmenting `<name>.pxd` beside the source, if present, gives Cython C types
+for the copy (it is part of the hash); such declarations must keep the program's meaning (no
+overflow: the values declared as C integers are small counts and indices). Module attributes stay writable (the tests and benchmarks set the search's
 flags on the module object) because Cython reads module globals from the module's dictionary.
 """
 
@@ -44,8 +45,22 @@ def artefact_dir(name: str) -> Path:
     return BUILD.joinpath(*name.split(".")[:-1])
 
 
+def declarations_path(name: str) -> Path:
+    """The optional augmenting `.pxd` beside the source: Cython type declarations for the compiled
+    copy only (the `.py` stays the program that runs when the copy is not used)."""
+    return source_path(name).with_suffix(".pxd")
+
+
+def _digest(source: Path, declarations: Path) -> str:
+    data = source.read_bytes()
+    if declarations.is_file():  # without declarations the hash is the source's own, as before
+        data += b"\0pxd\0" + declarations.read_bytes()
+    return hashlib.sha256(data).hexdigest()
+
+
 def source_hash(name: str) -> str:
-    return hashlib.sha256(source_path(name).read_bytes()).hexdigest()
+    """What a compiled copy must have been built from: the source, and its declarations if any."""
+    return _digest(source_path(name), declarations_path(name))
 
 
 def _stamp(name: str) -> Path:
@@ -108,7 +123,9 @@ def build(names: tuple[str, ...] = COMPILED) -> int:
                 (Path(tmp).joinpath(*parts[:depth]) / "__init__.py").touch()
             copy = pkg / (parts[-1] + ".py")
             shutil.copyfile(source_path(name), copy)
-            digest = hashlib.sha256(copy.read_bytes()).hexdigest()  # of what is compiled, even if edited meanwhile
+            if declarations_path(name).is_file():
+                shutil.copyfile(declarations_path(name), copy.with_suffix(".pxd"))
+            digest = _digest(copy, copy.with_suffix(".pxd"))  # of what is compiled, even if edited meanwhile
             subprocess.run([sys.executable, "-m", "cython", "-3", "--module-name", name,
                             "-X", "annotation_typing=False", "-X", "language_level=3", str(copy)],
                            check=True, cwd=tmp)

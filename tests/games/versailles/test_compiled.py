@@ -60,3 +60,18 @@ def test_a_copy_is_used_only_when_built_from_the_current_source(tmp_path, monkey
     assert compiled.compiled_file(NAME) is None
     assert compiled._Finder().find_spec(NAME) is None
     assert compiled._Finder().find_spec("solver.games.versailles.rules") is None  # not a compiled module
+
+
+def test_declarations_beside_the_source_are_part_of_what_a_copy_was_built_from(tmp_path, monkeypatch):
+    src = tmp_path.joinpath(*NAME.split(".")).with_suffix(".py")
+    src.parent.mkdir(parents=True)
+    src.write_bytes(compiled.source_path(NAME).read_bytes())
+    monkeypatch.setattr(compiled, "ROOT", tmp_path)
+    bare = compiled.source_hash(NAME)
+    assert bare == compiled.hashlib.sha256(src.read_bytes()).hexdigest()  # no .pxd: the source's own hash
+    pxd = src.with_suffix(".pxd")
+    pxd.write_text("import cython\n")
+    declared = compiled.source_hash(NAME)
+    assert declared != bare
+    pxd.write_text("import cython\n# edited\n")
+    assert compiled.source_hash(NAME) not in (bare, declared)  # editing the declarations makes a copy stale
