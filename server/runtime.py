@@ -143,3 +143,17 @@ class Runtime:
                     cb()
                 break
         return control
+
+
+class GameServicer:
+    """What every game's servicer shares: the runtime, its config, and the game's domain functions.
+    A subclass names its game in `game` (the domain key of Runtime.function)."""
+
+    game: str
+
+    def __init__(self, runtime: Runtime):
+        self.rt = runtime
+        self.config = runtime.config
+
+    def _fn(self, name: str):
+        return self.rt.function(self.game, name)

@@ -7,7 +7,7 @@ from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
 from generators import atlas
 from generators.store import Store
 from server import convert
-from server.runtime import Runtime
+from server.runtime import GameServicer, Runtime
 from server.services.puzzles import settings_for
 
 GAME = "gardeners"
@@ -19,11 +19,12 @@ LIGHT_METHODS = ["ListTiles", "ListCards", "CheckGarden", "ListLegalMoves", "Val
 _GARDEN = {"garden": "garden", "placements": "garden.placements", "size": "garden.size"}
 
 
-class GardenersServicer(gardeners_pb2_grpc.GardenersServiceServicer):
+class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceServicer):
+    game = GAME
+
     def __init__(self, runtime: Runtime):
-        self.rt = runtime
-        config = runtime.config
-        self.config = config
+        super().__init__(runtime)
+        config = self.config
         # The server's data files (flags/env); None = the reference catalogs shipped with the solver.
         self.tiles = {"catalog": config.tiles_file or None}
         self.data = {"catalog": config.tiles_file or None, "cards": config.cards_file or None}
@@ -40,9 +41,6 @@ class GardenersServicer(gardeners_pb2_grpc.GardenersServiceServicer):
                     self._fn(fn)(**kwargs)
                 except (ValueError, OSError) as exc:
                     raise ValueError(f"{flag} {path}: {exc}") from None
-
-    def _fn(self, name: str):
-        return self.rt.function(GAME, name)
 
     def ListTiles(self, request, context):
         tiles = self._fn("list_tiles")(**self.tiles)

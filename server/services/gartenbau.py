@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from gardens.v1 import common_pb2, gartenbau_pb2 as pb, gartenbau_pb2_grpc
 from server import convert
-from server.runtime import Runtime
+from server.runtime import GameServicer, Runtime
 from solver.errors import InputError
 
 GAME = "gartenbau"
@@ -97,13 +97,8 @@ def placement_msg(doc: dict) -> pb.GartenbauTilePlacement:
     return msg
 
 
-class GartenbauServicer(gartenbau_pb2_grpc.GartenbauServiceServicer):
-    def __init__(self, runtime: Runtime):
-        self.rt = runtime
-        self.config = runtime.config
-
-    def _fn(self, name: str):
-        return self.rt.function(GAME, name)
+class GartenbauServicer(GameServicer, gartenbau_pb2_grpc.GartenbauServiceServicer):
+    game = GAME
 
     def Validate(self, request, context):
         result = self._fn("validate")(garden(request.garden))

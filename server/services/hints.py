@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from gardens.v1 import common_pb2, hints_pb2, hints_pb2_grpc
 from server import convert
-from server.runtime import Runtime
+from server.runtime import GameServicer, Runtime
 from solver.errors import InputError
 
 GAME = "gardeners"
@@ -31,14 +31,12 @@ def _cells(cells) -> list[common_pb2.Cell]:
     return [convert.cell(c) for c in cells]
 
 
-class HintServicer(hints_pb2_grpc.HintServiceServicer):
-    def __init__(self, runtime: Runtime):
-        self.rt = runtime
-        self.config = runtime.config
-        self.data = {"catalog": self.config.tiles_file or None, "cards": self.config.cards_file or None}
+class HintServicer(GameServicer, hints_pb2_grpc.HintServiceServicer):
+    game = GAME
 
-    def _fn(self, name: str):
-        return self.rt.function(GAME, name)
+    def __init__(self, runtime: Runtime):
+        super().__init__(runtime)
+        self.data = {"catalog": self.config.tiles_file or None, "cards": self.config.cards_file or None}
 
     def _args(self, request):
         return (convert.garden(request.garden, self.config), convert.card_ids(request.card_ids, self.config),

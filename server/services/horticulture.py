@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from gardens.v1 import common_pb2, horticulture_pb2 as pb, horticulture_pb2_grpc
-from server.runtime import Runtime
+from server.runtime import GameServicer, Runtime
 from server.services.versailles import value_errors_under
 from solver.errors import InputError
 
@@ -102,13 +102,8 @@ def solution_fields(r: dict) -> dict:
             "score_sheet": score_msg(r.get("score_sheet"))}
 
 
-class HorticultureServicer(horticulture_pb2_grpc.HorticultureServiceServicer):
-    def __init__(self, runtime: Runtime):
-        self.rt = runtime
-        self.config = runtime.config
-
-    def _fn(self, name: str):
-        return self.rt.function(GAME, name)
+class HorticultureServicer(GameServicer, horticulture_pb2_grpc.HorticultureServiceServicer):
+    game = GAME
 
     def ValidatePath(self, request, context):
         r = self._fn("validate_path")(setup(request, ("side", "path")))

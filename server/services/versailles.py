@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 from gardens.v1 import versailles_pb2 as pb, versailles_pb2_grpc
 from server import convert
-from server.runtime import Runtime
+from server.runtime import GameServicer, Runtime
 from solver.errors import InputError
 
 GAME = "versailles"
@@ -116,13 +116,8 @@ def _holders(doc: dict) -> dict[str, str]:
     return {t: p for t, p in doc.items() if p is not None}
 
 
-class VersaillesServicer(versailles_pb2_grpc.VersaillesServiceServicer):
-    def __init__(self, runtime: Runtime):
-        self.rt = runtime
-        self.config = runtime.config
-
-    def _fn(self, name: str):
-        return self.rt.function(GAME, name)
+class VersaillesServicer(GameServicer, versailles_pb2_grpc.VersaillesServiceServicer):
+    game = GAME
 
     def Validate(self, request, context):
         with value_errors_under(_PLACEMENTS):
