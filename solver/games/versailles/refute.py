@@ -180,6 +180,24 @@ Cell = tuple[int, int]
 OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))  # footprint order: TL, TR, BL, BR
 RING = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))  # a tile's 8 edge neighbours (from its anchor)
 FAR = 1000  # a new root's offset: farther than any arrangement of the tiles reaches
+# Inside `arrangeable` a field (x, y) is one int, (x + BIAS) * SPAN + (y + BIAS) (`_cell`): its
+# neighbours are +-SPAN and +-1, and int order is the (x, y) tuples' order, as long as every y the
+# search touches has 0 <= y + BIAS < SPAN (checked: the roots sit FAR apart, the tiles reach at
+# most 2 fields per tile from them). Sets and dicts of ints hash without building tuples; the
+# search visits the same nodes in the same order (the order of a set of fields decides nothing
+# but the caches of `fillable`; the tie-break between equal areas keeps the (x, y) sets).
+SPAN = 1 << 16
+BIAS = 1 << 12
+OFFSET_CELLS = tuple(dx * SPAN + dy for dx, dy in OFFSETS)
+RING_CELLS = tuple(dx * SPAN + dy for dx, dy in RING)
+
+
+def _cell(x: int, y: int) -> int:
+    return (x + BIAS) * SPAN + (y + BIAS)
+
+
+def _xy(c: int) -> tuple[int, int]:
+    return c // SPAN - BIAS, c % SPAN - BIAS
 JOINT_SLACK = True  # arrangeable's default `joint_slack`: the joint rule with loss left too (module doc)
 JOINT = True  # arrangeable's default `joint` (see the module doc)
 JOINT_CHILDREN = True  # arrangeable's default `joint_children`: the joint check's verdict on each child placement (module doc)
@@ -230,32 +248,34 @@ def path_components(areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, e
     A and B end in one group. Adjacent fields' distances differ by at most 1, so every link
     involves only fields at most (spare + 1) // 2 from an area: the search stops there, or as soon
     as every area is in one group."""
+    enc = [{_cell(x, y) for x, y in a} for a in areas]
+    by_id = {id(a): e for a, e in zip(areas, enc)}
+    label_cells = {}
+    for (x, y), a in label.items():  # an area not among `areas` gets its own copy (it joins nothing)
+        label_cells[_cell(x, y)] = by_id.setdefault(id(a), set())
+    groups = _path_groups(enc, label_cells, dict.fromkeys(_cell(x, y) for x, y in occ),
+                          {_cell(x, y) for x, y in excluded}, spare)
+    back = {id(e): a for a, e in zip(areas, enc)}
+    return [[back[id(e)] for e in g] for g in groups]
+
+
+def _path_groups(areas: list, label: dict, occ, excluded, spare: int) -> list:
+    """`path_components` on int fields (`_cell`): the search's own."""
     n = len(areas)
     index = {id(a): k for k, a in enumerate(areas)}
     parent = list(range(n))
-
-    def find(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
-
-    left = [n]  # groups left
-
-    def link(a: int, b: int) -> None:
-        a, b = find(a), find(b)
-        if a != b:
-            parent[max(a, b)] = min(a, b)
-            left[0] -= 1
+    left = n  # groups left
 
     reach = (spare + 1) // 2
     if spare > 0 and n > 1:
-        owner: dict[Cell, int] = {}  # free field -> nearest area (index); its distance is its layer's
-        dist: dict[Cell, int] = {}
+        owner: dict[int, int] = {}  # free field -> nearest area (index); its distance is its layer's
+        dist: dict[int, int] = {}
         layer = []
+        steps = (SPAN, -SPAN, 1, -1)
         for k, comp in enumerate(areas):
-            for cx, cy in comp:
-                for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+            for c in comp:
+                for step in steps:
+                    d = c + step
                     if d in occ or d in excluded:
                         continue
                     o = owner.get(d)
@@ -264,24 +284,24 @@ def path_components(areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, e
                         dist[d] = 1
                         layer.append(d)
                     elif o != k:
-                        link(o, k)  # one field between the two areas
+                        left -= _link(parent, o, k)  # one field between the two areas
         length = 1
-        while layer and left[0] > 1:
+        while layer and left > 1:
             nxt = []
             for c in layer:
-                cx, cy = c
                 k = owner[c]
-                for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                for step in steps:
+                    d = c + step
                     o = owner.get(d)
                     if o is not None:
                         if o != k and length + dist[d] <= spare:
-                            link(o, k)
+                            left -= _link(parent, o, k)
                         continue
                     comp = label.get(d)
                     if comp is not None:
                         j = index.get(id(comp))
                         if j is not None and j != k and length <= spare:
-                            link(j, k)
+                            left -= _link(parent, j, k)
                         continue
                     if length < reach and d not in occ and d not in excluded:
                         owner[d] = k
@@ -289,19 +309,132 @@ def path_components(areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, e
                         nxt.append(d)
             layer = nxt
             length += 1
-    groups: dict[int, list[set[Cell]]] = {}
+    groups: dict[int, list] = {}
     for k, comp in enumerate(areas):
-        groups.setdefault(find(k), []).append(comp)
+        groups.setdefault(_find(parent, k), []).append(comp)
     return list(groups.values())
+
+
+def _find(parent: list, k: int) -> int:
+    """Union-find (`_path_groups`): the root of k, halving the path."""
+    while parent[k] != k:
+        parent[k] = parent[parent[k]]
+        k = parent[k]
+    return k
+
+
+def _link(parent: list, a: int, b: int) -> int:
+    """Union-find: join the classes of a and b under the smaller root; 1 if they were apart."""
+    a, b = _find(parent, a), _find(parent, b)
+    if a == b:
+        return 0
+    parent[max(a, b)] = min(a, b)
+    return 1
+
+
+def _clear(chk, a: int, occ) -> bool:
+    """No field of a tile anchored at int field `a` (`chk`: per field its offset and the exclusion
+    sets of the requirements it counts for) is occupied or excluded for such a requirement."""
+    for off, exs in chk:
+        c = a + off
+        if c in occ:
+            return False
+        for ex in exs:
+            if c in ex:
+                return False
+    return True
+
+
+def _fewest_far(places, ox: int, check: list, best: int, chk, occ) -> int:
+    """`far_fields`' inner loop: the fewest (offset, reach) pairs of `check` out of reach over the
+    anchors p - ox (p in `places`) where the tile fits (`_clear`), if fewer than `best`, else `best`."""
+    for p in places:
+        a = p - ox
+        far = 0
+        for off, reach in check:
+            if a + off not in reach:
+                far += 1
+                if far >= best:
+                    break
+        if far < best and _clear(chk, a, occ):
+            best = far
+            if not best:
+                return 0
+    return best
+
+
+def _reach(group, occ, ex, spare: int) -> dict:
+    """The free (not in `occ`), not excluded (`ex`) int fields within `spare` steps of the areas of
+    `group`, each with its distance in fields (breadth-first, layer by layer)."""
+    reach = {}
+    layer = []
+    steps = (SPAN, -SPAN, 1, -1)
+    for comp in group:
+        for c in comp:
+            for step in steps:
+                d = c + step
+                if d not in reach and d not in occ and d not in ex:
+                    reach[d] = 1
+                    layer.append(d)
+    length = 2
+    while length <= spare:
+        nxt = []
+        for c in layer:
+            for step in steps:
+                d = c + step
+                if d not in reach and d not in occ and d not in ex:
+                    reach[d] = length
+                    nxt.append(d)
+        layer = nxt
+        length += 1
+    return reach
+
+
+def _corridor(areas, occ, ex, label, steps: int) -> set:
+    """The int fields within `steps` steps of `areas` that are free (not in `occ`), not excluded
+    (`ex`) and not a placed field of the requirement (`label`), by breadth-first layers."""
+    seen = set()
+    layer = []
+    nb = (SPAN, -SPAN, 1, -1)
+    for comp in areas:
+        for c in comp:
+            for step in nb:
+                d = c + step
+                if d not in seen and d not in occ and d not in ex and d not in label:
+                    seen.add(d)
+                    layer.append(d)
+    for _ in range(steps - 1):
+        nxt = []
+        for c in layer:
+            for step in nb:
+                d = c + step
+                if d not in seen and d not in occ and d not in ex and d not in label:
+                    seen.add(d)
+                    nxt.append(d)
+        layer = nxt
+    return seen
+
+
+def _open_fields(comp, occ, ex, nof) -> set:
+    """The int fields next to area `comp` that are free (not in `occ`), not excluded (`ex`) and not
+    known unfillable (`nof`)."""
+    opens = set()
+    steps = (SPAN, -SPAN, 1, -1)
+    for c in comp:
+        for step in steps:
+            d = c + step
+            if d not in occ and d not in ex and d not in nof:
+                opens.add(d)
+    return opens
 
 
 def box_components(areas: list[set[Cell]], spare: int) -> list[list[set[Cell]]]:
     """`path_components` with `fields_between` of the areas' bounding boxes as path lengths (a
-    lower bound of every path's length: coarser groups, no search)."""
+    lower bound of every path's length: coarser groups, no search); int fields (`_cell`)."""
     boxes = []
-    for comp in areas:
-        xs = [c[0] for c in comp]
-        ys = [c[1] for c in comp]
+    for comp in areas:  # int fields (`_cell`): x + BIAS and y + BIAS (the same differences)
+        xs = [c // SPAN for c in comp]
+        ys = [c % SPAN for c in comp]
         boxes.append((min(xs), max(xs), min(ys), max(ys)))
     groups, grouped = [], set()
     for k in range(len(areas)):
@@ -391,47 +524,46 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # per tile and distinct turn: each field's offset and the exclusion sets it must avoid (the
     # requirements it counts for); per requirement and tile: the (turn, field offset) pairs that
     # put a counting field on a given field
-    checks = {i: {rot: tuple((dx, dy, tuple(r.excluded for r in reqs if code in r.codes and i in r.tiles))
-                             for (dx, dy), code in zip(OFFSETS, layout))
+    # (fields and anchors are ints, `_cell`; a field offset is dx * SPAN + dy)
+    if FAR * (len(tiles) + 1) + 4 * len(tiles) + 8 >= SPAN - BIAS:
+        raise ValueError("too many tiles for the field encoding (SPAN)")
+    checks = {i: {rot: tuple((off, tuple(r.excluded for r in reqs if code in r.codes and i in r.tiles))
+                             for off, code in zip(OFFSET_CELLS, layout))
                   for rot, layout in layouts[i]} for i in relevant}
-    slots = {(ri, i): [(rot, layout, dx, dy) for rot, layout in layouts[i]
-                       for (dx, dy), code in zip(OFFSETS, layout) if code in r.codes]
+    slots = {(ri, i): [(rot, layout, off) for rot, layout in layouts[i]
+                       for off, code in zip(OFFSET_CELLS, layout) if code in r.codes]
              for ri, r in enumerate(reqs) for i in relevant if i in r.tiles}
 
-    def fits(i: int, x: int, y: int, rot: int) -> bool:
-        for dx, dy, exs in checks[i][rot]:
-            c = (x + dx, y + dy)
-            if c in occ:
-                return False
-            for ex in exs:
-                if c in ex:
-                    return False
-        return True
+    def fits(i: int, a: int, rot: int) -> bool:
+        return _clear(checks[i][rot], a, occ)
 
     counted = [set() for _ in reqs]  # per requirement: the placed fields counting for it
-    member = {i: {rot: tuple((dx, dy, tuple(ri for ri, r in enumerate(reqs) if code in r.codes and i in r.tiles))
-                             for (dx, dy), code in zip(OFFSETS, layout))
+    member = {i: {rot: tuple((off, dxy, tuple(ri for ri, r in enumerate(reqs) if code in r.codes and i in r.tiles))
+                             for off, dxy, code in zip(OFFSET_CELLS, OFFSETS, layout))
                   for rot, layout in layouts[i]} for i in relevant}
     # incremental areas: per requirement, each placed counting field's area (a set shared by its
     # fields) and the areas by id; `put` joins each new field to the areas it touches (merging them
-    # into the largest, in place), `take` undoes that in reverse (undo stack)
-    label: list[dict[Cell, set[Cell]]] = [{} for _ in reqs]
-    comps: list[dict[int, set[Cell]]] = [{} for _ in reqs]
+    # into the largest, in place), `take` undoes that in reverse (undo stack); `counted` keeps the
+    # (x, y) fields (its set's order breaks ties between equal areas), the rest int fields
+    label: list[dict[int, set[int]]] = [{} for _ in reqs]
+    comps: list[dict[int, set[int]]] = [{} for _ in reqs]
     undo: list[list] = []
+    at: dict[int, int] = {}  # placed tile -> its anchor (int field)
 
-    def put(i: int, x: int, y: int, rot: int, layout) -> None:
+    def put(i: int, a: int, rot: int, layout) -> None:
+        x, y = _xy(a)
         placed[i] = (x, y, rot)
-        for (dx, dy), code in zip(OFFSETS, layout):
-            occ[(x + dx, y + dy)] = (i, code)
+        at[i] = a
+        for off, code in zip(OFFSET_CELLS, layout):
+            occ[a + off] = (i, code)
         steps = []  # undo records: (kind, requirement, area, field or merged area)
-        for dx, dy, ris in member[i][rot]:
-            c = (x + dx, y + dy)
-            cx, cy = c
+        for off, (dx, dy), ris in member[i][rot]:
+            c = a + off
             for ri in ris:
-                counted[ri].add(c)
+                counted[ri].add((x + dx, y + dy))
                 lab = label[ri]
                 near = {}
-                for n in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                for n in (c + SPAN, c - SPAN, c + 1, c - 1):
                     comp = lab.get(n)
                     if comp is not None:
                         near[id(comp)] = comp
@@ -457,9 +589,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     def take(i: int) -> None:
         x, y, rot = placed.pop(i)
-        for dx, dy in OFFSETS:
-            del occ[(x + dx, y + dy)]
-        for dx, dy, ris in member[i][rot]:
+        a = at.pop(i)
+        for off in OFFSET_CELLS:
+            del occ[a + off]
+        for _, (dx, dy), ris in member[i][rot]:
             for ri in ris:
                 counted[ri].discard((x + dx, y + dy))
         for kind, ri, comp, what in reversed(undo.pop()):
@@ -478,38 +611,38 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     def stranded(i: int) -> bool:
         # tile i can no longer touch a tile placed before it: every neighbour field is covered, by later tiles
-        x, y, _ = placed[i]
-        for dx, dy in RING:
-            j = occ.get((x + dx, y + dy))
+        a = at[i]
+        for off in RING_CELLS:
+            j = occ.get(a + off)
             if j is None or j[0] < i:
                 return False
         return True
 
     def touches_earlier(i: int) -> bool:
-        x, y, _ = placed[i]
-        return any(occ.get((x + dx, y + dy), (len(tiles),))[0] < i for dx, dy in RING)
+        a = at[i]
+        return any(occ.get(a + off, (len(tiles),))[0] < i for off in RING_CELLS)
 
     def can_touch(i: int) -> bool:
         # tile i touches a tile before it, or an unplaced tile before it still fits on a free
         # neighbour field of it
         if touches_earlier(i):
             return True
-        x, y, _ = placed[i]
-        for rx, ry in RING:
-            c = (x + rx, y + ry)
+        a = at[i]
+        for ring in RING_CELLS:
+            c = a + ring
             if c in occ:
                 continue
             for j in range(i):
                 if j in placed:
                     continue
                 for rot, _ in layouts[j]:
-                    for dx, dy in OFFSETS:
-                        if fits(j, c[0] - dx, c[1] - dy, rot):
+                    for off in OFFSET_CELLS:
+                        if fits(j, c - off, rot):
                             return True
         return False
 
     # per requirement: (tile, [(the turn's field checks, field offset)]) for the tiles of its scoring
-    fill_slots = [[(i, [(checks[i][rot], dx, dy) for rot, _, dx, dy in slots[(ri, i)]])
+    fill_slots = [[(i, [(checks[i][rot], off) for rot, _, off in slots[(ri, i)]])
                    for i in relevant if (ri, i) in slots] for ri in range(len(reqs))]
 
     def prefix_ok() -> bool:
@@ -554,48 +687,26 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # and excluded fields on the way down, so a field that no unplaced tile can fill stays so in
     # the whole subtree: `nofill` holds those, each dropped when the node that found it returns;
     # a field found fillable keeps its witness placement, which is re-checked (4 fields) on use)
-    nofill: list[set[Cell]] = [set() for _ in reqs]
-    witness: list[dict[Cell, tuple]] = [{} for _ in reqs]
-    frames: list[list[tuple[int, Cell]]] = []  # per node on the path: the (requirement, field) it put in nofill
+    nofill: list[set[int]] = [set() for _ in reqs]
+    witness: list[dict[int, tuple]] = [{} for _ in reqs]
+    frames: list[list[tuple[int, int]]] = []  # per node on the path: the (requirement, field) it put in nofill
 
-    def fillable(ri: int, f: Cell) -> bool:
+    def fillable(ri: int, f: int) -> bool:
         # some unplaced tile of the requirement's scoring can put a field counting for it on f
         if f in nofill[ri]:
             return False
         w = witness[ri].get(f)
         if w is not None:
-            i, x, y, chk = w
-            if i not in placed:
-                for ddx, ddy, exs in chk:
-                    c = (x + ddx, y + ddy)
-                    if c in occ:
-                        break
-                    for ex in exs:
-                        if c in ex:
-                            break
-                    else:
-                        continue
-                    break
-                else:
-                    return True
-        fx, fy = f
+            i, a, chk = w
+            if i not in placed and _clear(chk, a, occ):
+                return True
         for i, sl in fill_slots[ri]:
             if i in placed:
                 continue
-            for chk, dx, dy in sl:
-                x, y = fx - dx, fy - dy
-                for ddx, ddy, exs in chk:
-                    c = (x + ddx, y + ddy)
-                    if c in occ:
-                        break
-                    for ex in exs:
-                        if c in ex:
-                            break
-                    else:
-                        continue
-                    break
-                else:
-                    witness[ri][f] = (i, x, y, chk)
+            for chk, off in sl:
+                a = f - off
+                if _clear(chk, a, occ):
+                    witness[ri][f] = (i, a, chk)
                     return True
         nofill[ri].add(f)
         frames[-1].append((ri, f))
@@ -611,9 +722,11 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     # per tile and turn: its (field offset, requirement) pairs, one per requirement a field counts
     # for; per tile: those requirements
-    held_fields = {i: {rot: tuple((dx, dy, ri) for dx, dy, ris in member[i][rot] for ri in ris)
+    held_xy = {i: {rot: tuple((dx, dy, ri) for _, (dx, dy), ris in member[i][rot] for ri in ris)
+                   for rot, _ in layouts[i]} for i in relevant}
+    held_fields = {i: {rot: tuple((off, ri) for off, _, ris in member[i][rot] for ri in ris)
                        for rot, _ in layouts[i]} for i in relevant}
-    held_reqs = {i: frozenset(ri for rot in held_fields[i] for _, _, ri in held_fields[i][rot]) for i in relevant}
+    held_reqs = {i: frozenset(ri for rot in held_fields[i] for _, ri in held_fields[i][rot]) for i in relevant}
 
     # per tile and turn: (requirement, cluster) for each set of the tile's fields counting for a
     # requirement that are joined inside the tile (field offsets), for `joint_tight`
@@ -633,14 +746,15 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                             todo.append(d)
                 # the cluster's neighbour fields outside the tile (offsets from the anchor)
                 outside = sorted({d for c in cluster for d in neighbours(c) if not (0 <= d[0] <= 1 and 0 <= d[1] <= 1)})
-                out.append((ri, tuple(sorted(cluster)), tuple(outside)))
+                out.append((ri, tuple(dx * SPAN + dy for dx, dy in sorted(cluster)),
+                            tuple(dx * SPAN + dy for dx, dy in outside)))
         return out
 
-    clusters = {i: {rot: _clusters(held_fields[i][rot]) for rot in held_fields[i]} for i in relevant}
+    clusters = {i: {rot: _clusters(held_xy[i][rot]) for rot in held_xy[i]} for i in relevant}
 
     def held_pairs(i: int, rot: int, near: dict, reach_of) -> list:
         # tile i's (field offset, reach set) pairs in this turn, one per requirement held to a group
-        return [(dx, dy, reach_of(ri)) for dx, dy, ri in held_fields[i][rot] if ri in near]
+        return [(off, reach_of(ri)) for off, ri in held_fields[i][rot] if ri in near]
 
     def far_fields(i: int, near: dict, reach_of, cap: int) -> int:
         # the fewest of tile i's (field, requirement) pairs held to a group that lie out of reach,
@@ -657,27 +771,18 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             if len(need) < best:
                 best = len(need)
             if best == 1:
-                k = min(range(len(need)), key=lambda k: len(need[k][2])) if len(need) > 1 else 0
-                ox, oy, places = need[k]  # a place is (x, y) = (px - ox, py - oy)
+                k = min(range(len(need)), key=lambda k: len(need[k][1])) if len(need) > 1 else 0
+                ox, places = need[k]  # a place is the anchor p - ox
                 check = need[:k] + need[k + 1:]
             else:
-                ox = oy = 0
+                ox = 0
                 places = set()
-                for dx, dy, reach in need:
-                    places.update([(px - dx, py - dy) for px, py in reach])
+                for off, reach in need:
+                    places.update([p - off for p in reach])
                 check = need
-            for px, py in places:
-                x, y = px - ox, py - oy
-                far = 0
-                for dx, dy, reach in check:
-                    if (x + dx, y + dy) not in reach:
-                        far += 1
-                        if far >= best:
-                            break
-                if far < best and fits(i, x, y, rot):
-                    best = far
-                    if not best:
-                        return 0
+            best = _fewest_far(places, ox, check, best, checks[i][rot], occ)
+            if not best:
+                return 0
         return best
 
     # the reach sets of a node's joint check, handed to its exclusion child (same placed tiles, one
@@ -728,15 +833,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         and (ri != inherited[0] or inherited[1] not in old[2])):
                     built[ri] = old
                     return old[2]
-            layer = {d for comp in group for cx, cy in comp
-                     for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
-            layer = {d for d in layer if d not in occ and d not in ex}
-            reach = dict.fromkeys(layer, 1)  # field -> its distance (in fields) from the group's areas
-            for step in range(2, spare + 1):
-                nxt = {d for cx, cy in layer for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
-                nxt.difference_update(reach)
-                layer = {d for d in nxt if d not in occ and d not in ex}
-                reach.update(dict.fromkeys(layer, step))
+            reach = _reach(group, occ, ex, spare)
             built[ri] = (group, spare, reach)
             return reach
 
@@ -755,8 +852,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 share[i] = got
         return True, built, (near, budget, far, share) if share is not None else None
 
-    def doomed(hold, built, i: int, x: int, y: int, rot: int) -> bool:
-        # `joint_children` (module doc): tile i placed at (x, y, rot) below a node whose joint check
+    def doomed(hold, built, i: int, a: int, rot: int) -> bool:
+        # `joint_children` (module doc): tile i placed at (a, rot) below a node whose joint check
         # passed with `hold` = (near, budget, far, share) and reach sets `built`: its (field,
         # requirement) pairs out of reach, with the other tiles' shares, exceed the budget
         near, budget, far, share = hold
@@ -776,20 +873,20 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 lim = got[1] - len(cluster) + 1
                 # a field of C touches g's areas exactly when its own distance is 1 (it is empty
                 # and not excluded); otherwise a neighbour outside the tile within lim - 1
-                for dx, dy in cluster:
-                    if dist.get((x + dx, y + dy)) == 1:
+                for off in cluster:
+                    if dist.get(a + off) == 1:
                         break
                 else:
-                    for dx, dy in outside:
-                        if dist.get((x + dx, y + dy), lim) < lim:
+                    for off in outside:
+                        if dist.get(a + off, lim) < lim:
                             break
                     else:
                         k += len(cluster)
                         if k > budget:
                             return True
             return False
-        for dx, dy, ri in held_fields[i][rot]:
-            if ri in near and (x + dx, y + dy) not in built[ri][2]:
+        for off, ri in held_fields[i][rot]:
+            if ri in near and a + off not in built[ri][2]:
                 k += 1
                 if k > budget:
                     return True
@@ -809,13 +906,13 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         values += [held - sum(len(a) for a in g if id(a) not in gone) for g in grp]
         return max(lost_r, min(values))
 
-    def closes(kept: list, shut: list, total_lost: int, i: int, x: int, y: int, rot: int) -> bool:
-        # `closing`: tile i at (x, y, rot) covers the one open field of some areas with a field not
+    def closes(kept: list, shut: list, total_lost: int, i: int, a: int, rot: int) -> bool:
+        # `closing`: tile i at (a, rot) covers the one open field of some areas with a field not
         # counting for their requirement; their requirements' bounds below the child, with the
         # node's other bounds, exceed the loss
         hit = None
-        for dx, dy, ris in member[i][rot]:
-            c = (x + dx, y + dy)
+        for off, _, ris in member[i][rot]:
+            c = a + off
             for rj, by_field in shut:
                 got = by_field.get(c)
                 if got is not None and rj not in ris:
@@ -838,19 +935,12 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             return got
         ri, _, _, groups, spare, _, _ = entry
         ex = reqs[ri].excluded
-        layer = {d for g in groups if len(g) > 1 for comp in g for cx, cy in comp
-                 for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
-        layer = {d for d in layer if d not in occ and d not in ex and d not in label[ri]}
-        seen = set(layer)
-        for _ in range((spare + 1) // 2 - 1):
-            nxt = {d for cx, cy in layer for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1))}
-            layer = {d for d in nxt if d not in seen and d not in occ and d not in ex and d not in label[ri]}
-            seen |= layer
+        seen = _corridor([comp for g in groups if len(g) > 1 for comp in g], occ, ex, label[ri], (spare + 1) // 2)
         entry[6] = seen
         return seen
 
-    def blocks(blockers: list, total_lost: int, i: int, x: int, y: int, rot: int) -> bool:
-        # `blocking` (module doc): tile i at (x, y, rot) occupies, with fields not counting for
+    def blocks(blockers: list, total_lost: int, i: int, a: int, rot: int) -> bool:
+        # `blocking` (module doc): tile i at (a, rot) occupies, with fields not counting for
         # requirement r, fields of r's link paths: r's groups below the child are at most those of
         # the paths of at most the node's spare that avoid those fields (the tile's fields counting
         # for r may lie on a path: they are among the spare), and r's bound there, with the node's
@@ -858,7 +948,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         extra = 0
         for entry in blockers:
             ri, lost_r, shut_lb, groups, spare, growing, _ = entry
-            cells = [(x + dx, y + dy) for dx, dy, ris in member[i][rot] if ri not in ris]
+            cells = [a + off for off, _, ris in member[i][rot] if ri not in ris]
             if not cells:
                 continue
             near = corridor(entry)
@@ -870,11 +960,11 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             for c in cells:
                 occ[c] = (i, "")
             try:
-                split = path_components(growing, label[ri], occ, reqs[ri].excluded, spare)
+                split = _path_groups(growing, label[ri], occ, reqs[ri].excluded, spare)
             finally:
                 for c in cells:
                     del occ[c]
-            got = min(shut_lb + [shut_lb[0] - sum(len(a) for a in g) for g in split])
+            got = min(shut_lb + [shut_lb[0] - sum(len(c) for c in g) for g in split])
             if got > lost_r:
                 extra += got - lost_r
                 if total_lost + extra > loss:
@@ -922,11 +1012,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 for comp in comps[ri].values():
                     if len(comp) == r.count:
                         continue
-                    opens = set()
-                    for cx, cy in comp:
-                        for d in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                            if d not in occ and d not in ex and d not in nof:
-                                opens.add(d)
+                    opens = _open_fields(comp, occ, ex, nof)
                     # open fields, counted only as far as they decide: none (closed), or up to one more than best
                     count, first = 0, None
                     for d in opens:
@@ -954,8 +1040,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         # requirement's fields (scoring.cell_groups on a copy of the set) meets them
                         ids = {id(comp): k for k, (comp, _) in enumerate(ties)}
                         lab = label[ri]
-                        for c in set(counted[ri]):
-                            k = ids.get(id(lab[c]))
+                        for cx, cy in set(counted[ri]):
+                            k = ids.get(id(lab[_cell(cx, cy)]))
                             if k is not None:
                                 ties = [ties[k]]
                                 break
@@ -982,7 +1068,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         groups = box_components(growing, spare)
                         lost_r = max(lost_r, lost_with(groups))
                         if lost_r < cap and spare <= bridge_bfs:
-                            groups = path_components(growing, label[ri], occ, ex, spare)
+                            groups = _path_groups(growing, label[ri], occ, ex, spare)
                             lost_r = max(lost_r, lost_with(groups))
                             if blockers is not None and any(len(g) > 1 for g in groups):
                                 blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
@@ -1012,28 +1098,28 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 if len(relevant) == len(tiles):
                     # every tile takes part: a garden's tiles are one connected group (each touches an
                     # earlier one), so some unplaced tile touches a placed one: try each, everywhere
-                    anchors = sorted({(c[0] - dx, c[1] - dy) for cell in occ for c in neighbours(cell) if c not in occ
-                                      for dx, dy in OFFSETS})
+                    anchors = sorted({c - off for cell in occ for c in (cell + SPAN, cell - SPAN, cell + 1, cell - 1)
+                                      if c not in occ for off in OFFSET_CELLS})
                     tried = set()
                     for i in rest:
                         if signature[i] in tried:
                             continue
                         tried.add(signature[i])
                         for rot, layout in layouts[i]:
-                            for x, y in anchors:
-                                if fits(i, x, y, rot) and (hold is None or not doomed(hold, mine, i, x, y, rot)):
-                                    put(i, x, y, rot, layout)
+                            for a in anchors:
+                                if fits(i, a, rot) and (hold is None or not doomed(hold, mine, i, a, rot)):
+                                    put(i, a, rot, layout)
                                     if rec():
                                         return True
                                     take(i)
                     return False
                 i = rest[0]
                 roots += 1
-                base = FAR * roots
+                base = _cell(FAR * roots, FAR * roots)
                 for rot, layout in layouts[i]:
-                    if hold is not None and doomed(hold, mine, i, base, base, rot):
+                    if hold is not None and doomed(hold, mine, i, base, rot):
                         continue
-                    put(i, base, base, rot, layout)
+                    put(i, base, rot, layout)
                     if rec():
                         return True
                     take(i)
@@ -1052,15 +1138,15 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 if i in placed or i not in r.tiles or signature[i] in tried:
                     continue
                 tried.add(signature[i])
-                for rot, layout, dx, dy in slots[(ri, i)]:
-                    x, y = f[0] - dx, f[1] - dy
-                    if not fits(i, x, y, rot) or (hold is not None and doomed(hold, mine, i, x, y, rot)):
+                for rot, layout, off in slots[(ri, i)]:
+                    a = f - off
+                    if not fits(i, a, rot) or (hold is not None and doomed(hold, mine, i, a, rot)):
                         continue
-                    if shut and closes(kept, shut, total_lost, i, x, y, rot):
+                    if shut and closes(kept, shut, total_lost, i, a, rot):
                         continue
-                    if blockers and blocks(blockers, total_lost, i, x, y, rot):
+                    if blockers and blocks(blockers, total_lost, i, a, rot):
                         continue
-                    put(i, x, y, rot, layout)
+                    put(i, a, rot, layout)
                     if rec():
                         return True
                     take(i)
@@ -1086,7 +1172,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         return Outcome("feasible", 0, {}, 0)
     first = relevant[0]
     try:
-        put(first, 0, 0, 0, tiles[first].oriented(0))
+        put(first, _cell(0, 0), 0, tiles[first].oriented(0))
         ok = rec()
     except NodeLimit:
         return Outcome("unknown", nodes)
