@@ -37,14 +37,17 @@ ORDER_CUT_SHARE: float | None = 0.1
 # (Removed in the session of 30 Nov 20:30: PREFIX_REASON, the day-prefix cuts' core cut off an unplantable relaxed
 # optimum in that loop instead of the whole garden; measured in the session of 19:00 and never a gain: the one run
 # reaching the loop, 32-card seed 3 at random seed 0, stays 81/85. docs/horticulture.md.)
-# Lazy connectivity cuts of the count-first steps' bound (_connect; None or 0: off): when the count relaxation with
-# cuts is proven optimal at B, the (kind, region) pairs whose credited groups its optimum cannot hold connected
-# (fewer linked same-kind pairs than (min - 1) x groups) get the linked-pairs cut (model.add_pair_cut) and
-# "a solution >= B?" is asked again (B - 1 after "none"), with up to this share of the budget. Every cut is valid
-# for every garden, so each "none" is a proven bound. Off: with 0.15 and CONNECT_BROKEN 4 (session of 30 Nov 21:40,
-# docs/horticulture.md; 32 cards, seeds 0-9, random seeds 0/1) the bound sums drop at work 20 and 40 with the same
-# scores and proofs, but at work 80 seed 5 loses its proof (94 optimal in 63.71 units -> 94/97: the loop's 12 units
-# come out of the whole relaxation, whose first run needs about 38 of its 38.1).
+# Lazy connectivity cuts of the count-first steps' bound (_connect; None or 0: off), in their own room: with
+# CONNECT_SHARE = e, every step up to and including the day-by-day search runs exactly as the default would with the
+# budget B / (1 + e), and only then, when the answer is not proven, the loop gets what is left of B (about e / (1 + e)
+# x B): the (kind, region) pairs whose credited groups the proven count optimum (with cuts) cannot hold connected
+# (fewer linked same-kind pairs than (min - 1) x groups) get the linked-pairs cut (model.add_pair_cut) and "a solution
+# >= target?" is asked from the answer's bound down to the score found + 1 (a "none" at score + 1 proves the game).
+# Every cut is valid for every garden, so each "none" is a proven bound. No step before the loop can lose anything
+# to it at B / (1 + e); the cost is that those steps get B / (1 + e) instead of B. (Until the session of 30 Nov
+# 23:05 the loop ran right after the count step, before the cards search: with 0.15 it cost seed 2's 84 at work 40
+# and seed 5's proof at work 80, docs/horticulture.md.) The steps never leave time unspent on an unproven answer
+# (the day-by-day search takes all that is left and stops early only when proven), so the loop has no free room.
 CONNECT_SHARE: float | None = None
 # With CONNECT_SHARE set, the loop runs only when the proven optimum breaks at most this many (kind, region) cuts
 # (None: always). Measured (session of 30 Nov 21:40, docs/horticulture.md; 32 cards, seeds 0-9, work 20/40, random
@@ -274,7 +277,11 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     objective must equal that score (ModelMismatch otherwise).
     """
     control = control or SolveControl(time_limit_s=10.0)
-    budget = _budget(control) * share
+    total = _budget(control) * share
+    # CONNECT_SHARE: the steps below run as the default would with total / (1 + e); the lazy pair cuts get the rest
+    after = bool(CONNECT_SHARE) and len(days) >= COUNT_FIRST_MIN_DAYS
+    budget = total / (1 + CONNECT_SHARE) if after else total
+    kept: list = [] if after else None
     clock = time.perf_counter()
     deterministic = control.deterministic_limit is not None
     meter = _Meter(control)
@@ -331,7 +338,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         counted, candidates, spent = _count_first(
             relaxed, catalog, side, drawing, days, gnome, plan, control, budget, counted,
             greedy0[:3] if greedy0 else None,
-            limit=min(budget * max(COUNT_RELAXED_SHARE, BENDERS_SHARE), budget - build) - meter.used)
+            limit=min(budget * max(COUNT_RELAXED_SHARE, BENDERS_SHARE), budget - build) - meter.used, keep=kept)
         meter.charge(spent)
         known = counted
         floor = start.objective_value if start is not None else -1
@@ -462,6 +469,13 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         log.debug("the first greedy game stays best: %s", found_score)
     if found is None:
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
+    room = total - build - meter.used
+    if kept and bound is not None and found_score < bound and room >= minimum:
+        # the lazy pair cuts in their own room: every step above ran as the default's with `budget`
+        value, cost = _connect(*kept[0], control, room, broken=CONNECT_BROKEN, target=bound, floor=found_score)
+        meter.charge(cost)
+        bound = min(bound, value)
+        log.debug("lazy pair cuts after the other steps: bound %s after %.2f", bound, meter.used)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
 
@@ -487,7 +501,7 @@ def _planting(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DayS
 def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawing: PathDrawing,
                  days: list[DaySpec], gnome: Cell | None, plan: Plan | None, control: SolveControl,
                  budget: float, counted: int, hint: tuple | None = None,
-                 limit: float | None = None) -> tuple[int, list[_Values], float]:
+                 limit: float | None = None, keep: list | None = None) -> tuple[int, list[_Values], float]:
     """The count relaxation (groups counted, not connected) for a bound and a set of cards, then the
     final-garden relaxation with those cards pinned for a good garden.
 
@@ -497,6 +511,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     `relaxed` (not always plantable day by day), its bound proves nothing.
     Steps get shares of `budget`; together they never use more than `limit` (default: budget x
     COUNT_RELAXED_SHARE); a step that would get less than MIN_STEP is skipped.
+    `keep`: a list that gets (model, solver) of the count relaxation with cuts (BOUND_CUTS) when one of its steps
+    proves it optimal (for _connect; nothing else changes).
     """
     meter = _Meter(control)
     limit = budget * COUNT_RELAXED_SHARE if limit is None else limit
@@ -548,15 +564,11 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
             cut_cards, cut_value = cut.chosen_cards(s_cut), s_cut.objective_value
         log.debug("count relaxation with cuts: %s bound %s after %.2f", STATUS.get(st_cut), counted, spent)
-    if CONNECT_SHARE:
+    if keep is not None:  # the proven count optimum with cuts, for the lazy pair cuts after every other step
         proven = (count, sc) if as_count and st == cp_model.OPTIMAL else \
             (cut, s_cut) if cut is not None and st_cut == cp_model.OPTIMAL else None
-        if proven is not None and grant(budget * CONNECT_SHARE) > 0:
-            value, cost = _connect(proven[0], proven[1], control, grant(budget * CONNECT_SHARE),
-                                   broken=CONNECT_BROKEN)
-            spent = meter.charge(cost)
-            counted = min(counted, value)
-            log.debug("count relaxation with lazy pair cuts: bound %s after %.2f", counted, spent)
+        if proven is not None:
+            keep.append(proven)
     collect = _Collect(counted - BENDERS_GAP)
     seconds = grant(budget * max(0.05, CARDS_SHARE - cut_share))
     if seconds <= 0:
@@ -601,7 +613,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 
 
 def _connect(count: HorticultureModel, solved, control: SolveControl, room: float,
-             broken: int | None = None) -> tuple[int, float]:
+             broken: int | None = None, target: int | None = None, floor: int | None = None) -> tuple[int, float]:
     """Lazy connectivity cuts: `count` is a count relaxation (groups="count") that `solved` proved optimal, at B.
     Asks "a solution >= target?" from target = B down: each solution whose credited groups the linked same-kind
     pairs of their region cannot connect (`count.pair_violations`) gets those linked-pairs cuts
@@ -612,12 +624,15 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
     means no game reaches target. CP-SAT's search_branching is MASTER_BRANCHING (as the Benders master's: the
     same kind of question). `count` keeps the cuts (valid constraints) but not the targets (asked on clones).
     `broken` (None: no limit): when `solved` breaks more (kind, region) cuts than this, nothing is asked and the
-    bound stays B (cost 0; pure Python only)."""
+    bound stays B (cost 0; pure Python only). `target` (None: B): the first question's target, at most B (e.g. a
+    lower bound proven since; asking below B is the same proof). `floor` (None: none): a known game's score; the
+    questions stop once the target is at or below it (the bound then meets the game: proven)."""
     meter = _Meter(control)
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
-    target = int(solved.best_objective_bound + 1e-6)
+    proven = int(solved.best_objective_bound + 1e-6)
+    target = proven if target is None else min(target, proven)
     rounds = 0
-    while room - meter.used >= minimum:
+    while room - meter.used >= minimum and (floor is None or target > floor):
         violated = count.pair_violations(solved) if solved is not None else []
         if solved is not None and not violated:
             break

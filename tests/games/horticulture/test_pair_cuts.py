@@ -1,14 +1,17 @@
-"""Lazy connectivity cuts of the count relaxation (model.add_pair_cut, optimiser._connect, CONNECT_SHARE):
+"""Lazy connectivity cuts of the count relaxation (model.add_pair_cut, optimiser._connect, CONNECT_SHARE: after every
+other step, in its own share of the budget):
 (min(t) - 1) x groups of t in a region <= linked pairs there with t on both squares. Held against the exhaustive
 oracle (never below the best game), shown to bite on a scattered pair, and tight on a group of exactly min(t)
 squares in a line (a cut with min(t) instead of min(t) - 1 would fall below the pure score there)."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 
 import pytest
 from ortools.sat.python import cp_model
 
+from solver.core.solve import SolveControl
 from solver.games.horticulture import optimiser as optimiser_module
 from solver.games.horticulture.garden import PathDrawing, Plan
 from solver.games.horticulture.model import HorticultureModel
@@ -99,16 +102,110 @@ def test_a_scattered_pair_is_no_group_and_a_line_of_min_squares_is_one(tiny4):
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_solve_with_the_lazy_cuts_keeps_the_oracle_optimum(tiny4, seed, monkeypatch):
-    """The count-first steps forced on a tiny sheet with the cut step and CONNECT_SHARE on: the bound is never
-    below the oracle, and solve returns the oracle's optimum, proven."""
+def test_count_first_keeps_its_proven_count_optimum_for_the_loop(tiny4, seed, monkeypatch):
+    """The count-first steps forced on a tiny sheet with the cut step: with `keep` they hand out the proven count
+    relaxation with cuts (model and solution, proven optimal) and change nothing else (same bound, same gardens);
+    the loop from it stays at or above the oracle."""
     force_count_first(monkeypatch)
-    monkeypatch.setattr(optimiser_module, "CONNECT_SHARE", 0.1)
     nursery, plan, drawing, gnome = two_day_instance(tiny4, seed)
     best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
-    relaxed = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=False)
-    bound, found, _ = optimiser_module._count_first(relaxed, tiny4, "T", drawing, pairs(nursery), gnome, plan,
-                                                    control(), 20.0, 10 ** 6)
-    assert bound >= best and found
-    sol = optimiser_module.solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control())
-    assert sol.status == "optimal" and sol.score == sol.bound == best
+    runs = []
+    for keep in (None, []):
+        relaxed = HorticultureModel(tiny4, "T", drawing, pairs(nursery), gnome, plan, timed=False)
+        bound, found, cost = optimiser_module._count_first(relaxed, tiny4, "T", drawing, pairs(nursery), gnome, plan,
+                                                           control(), 20.0, 10 ** 6, keep=keep)
+        runs.append((bound, [g.objective_value for g in found], cost))
+    assert runs[0] == runs[1] and runs[0][0] >= best
+    (model, solved), = keep
+    assert model.count_cuts == CUTS and int(solved.best_objective_bound + 1e-6) == int(solved.objective_value)
+    bound, _ = optimiser_module._connect(model, solved, control(), 10.0)
+    assert best <= bound <= runs[0][0]
+
+
+def test_the_loop_s_first_target_and_its_floor(tiny4):
+    """The scattered pair (count = pure + 2, pure with the pair cut): a first target above the count's proven
+    optimum is capped at it (asked nothing with broken=0: the count's value); a lower first target is asked
+    directly; the questions stop at the floor (a known game's score) and not before it."""
+    drawing, gnome, plan = PathDrawing(2, "DD"), (3, 1), Plan(T, T, (T, T))
+    scattered = [Planting(U, (1, 0)), Planting(T, (1, 1)), Planting(U, (0, 1)), Planting(T, (2, 0))]
+    specs, pure = fixed_game(tiny4, drawing, gnome, plan, scattered)
+
+    def connect(**options):
+        model = count_model(tiny4, drawing, specs, gnome, plan, False)
+        status, solver = control().solve(model.m)
+        assert status == cp_model.OPTIMAL and solver.objective_value == pure + 2
+        return optimiser_module._connect(model, solver, control(), 10.0, **options)[0]
+
+    assert connect(target=pure + 5, broken=0) == pure + 2
+    assert connect(target=pure + 1) == pure
+    assert connect(floor=pure) == pure
+    assert connect(floor=pure + 1) == pure + 1  # stops once the target meets the floor
+    assert connect(target=pure + 1, floor=pure + 1) == pure + 1  # nothing asked
+
+
+def pair_instance(catalog, columns: int, seed: int):
+    """A random 2-3 day game on a columns x 2 sheet (the generator of the oracle test above)."""
+    rng = random.Random(seed)
+    kinds = [S, U, C, T]
+    nursery = rng.sample(sorted(catalog.deck.cards), 6 if columns == 4 else 4)
+    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
+    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD"), (columns - 1, "DLD")]))
+    return nursery, plan, drawing, (rng.randrange(columns), rng.randrange(2))
+
+
+def no_search(model, control, seconds, rng, known_bound=None, start=None, first_share=0.3):
+    """optimiser._search doing nothing (as with no time left): the start stands, with the known bound."""
+    return (cp_model.FEASIBLE, start, 0.0, known_bound) if start is not None else \
+        (cp_model.UNKNOWN, None, 0.0, known_bound)
+
+
+@pytest.mark.parametrize("columns,seed,without,with_loop", [(4, 5, 11, 10), (5, 10, 11, 11), (4, 0, 13, 13)])
+def test_the_loop_after_every_step_in_solve(tiny4, tiny5, columns, seed, without, with_loop, monkeypatch):
+    """solve with the count-first steps forced and both searches doing nothing (so the answer is the count step's
+    cards' garden, left unproven at the count bound): with CONNECT_SHARE the loop runs after every other step and
+    lowers the bound, never below the oracle. Pinned: 4x2 seed 5 is 10 with bound 11 without the loop and proven
+    (10 = the oracle) with it; 5x2 seed 10 keeps 11 (the loop lowers nothing there; its oracle is 10)."""
+    force_count_first(monkeypatch)
+    monkeypatch.setattr(optimiser_module, "_search", no_search)
+    catalog = tiny4 if columns == 4 else tiny5
+    nursery, plan, drawing, gnome = pair_instance(catalog, columns, seed)
+    best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
+    answers = []
+    for share in (None, 0.1):
+        monkeypatch.setattr(optimiser_module, "CONNECT_SHARE", share)
+        sol = optimiser_module.solve(catalog, "T", drawing, pairs(nursery), gnome, plan, control(1.0))
+        assert sol.score <= best <= sol.bound
+        answers.append((sol.score, sol.bound))
+    assert answers == [(answers[0][0], without), (answers[0][0], with_loop)]
+
+
+@dataclass
+class Recording(SolveControl):
+    """A control that records each CP-SAT call: its deterministic limit, status, objective and time used."""
+
+    calls: list = field(default_factory=list)
+
+    def solve(self, model, solver=None, callback=None):
+        status, solver = super().solve(model, solver, callback)
+        self.calls.append((solver.parameters.max_deterministic_time, status, solver.objective_value,
+                           solver.deterministic_time))
+        return status, solver
+
+
+@pytest.mark.parametrize("columns,seed", [(4, 5), (5, 10)])
+def test_the_steps_before_the_loop_are_the_default_run_at_the_smaller_budget(tiny4, tiny5, columns, seed,
+                                                                             monkeypatch):
+    """With CONNECT_SHARE = e and budget W x (1 + e), every CP-SAT call before the loop is the default run's at W:
+    the same deterministic limits, statuses, objectives and work (a version giving the steps the whole budget
+    fails on the limits). Work 0.5: the exact re-scoring's own limit (max(1, budget)) is 1 in both runs."""
+    force_count_first(monkeypatch)
+    catalog = tiny4 if columns == 4 else tiny5
+    nursery, plan, drawing, gnome = pair_instance(catalog, columns, seed)
+    runs = []
+    for share, work in ((None, 0.5), (0.25, 0.625)):
+        monkeypatch.setattr(optimiser_module, "CONNECT_SHARE", share)
+        recording = Recording(time_limit_s=300.0, deterministic_limit=work, num_workers=1, random_seed=0)
+        sol = optimiser_module.solve(catalog, "T", drawing, pairs(nursery), gnome, plan, recording)
+        runs.append((recording.calls, sol.score, sol.bound))
+    (default, score, bound), (loop, score2, bound2) = runs
+    assert loop[:len(default)] == default and score2 == score and bound2 <= bound
