@@ -373,11 +373,11 @@ SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the sear
 
 REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
 REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic answers stay as they were)
-REFUTE_NODES_PER_UNIT = 8_000  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py, 30 Nov): CP-SAT 0.74-0.83 s of CPU per unit on 8- and 10-tile solo models, the compiled search 10.9-11.1k nodes/s before `blocking` (-> 8,900; pure Python 6.9k) and 10.3k after it (-> 8,000; the helper's interleaved check: +13% CPU per node). Was 15,000 (~1.7x a CP-SAT unit's CPU compiled, ~2.7x pure)
+REFUTE_NODES_PER_UNIT = 10_500  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py): 30 Nov 23:24 after the int fields and refute.pxd (docs/versailles.md, 30 Nov 23:20 - 1 Dec 01:05): CP-SAT 0.77-0.83 s of CPU per unit, the compiled search 14.1k nodes/s -> 10,772 and 11,676 (round down); pure Python gives the same deterministic answers, only slower. Was 8,000 (30 Nov 22:35, the compiled search 10.3k nodes/s after `blocking`), 9,000, 15,000
 REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the greedy garden is 1 below the counting bound
 REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation
 REFUTE_SHARED = True  # refute plans in bulk through a scoring's choice several open plans share (refute._refute_shared)
-REFUTE_NODES_PER_SECOND = 10_000  # with a wall-clock limit (measured 10-17k/s at load 5-6)
+REFUTE_NODES_PER_SECOND = 14_000  # with a wall-clock limit (the clock stops the search too): the compiled search after the int fields, 12-14k/s at load 3-4 (1.44x the 10,000 set for the build before them, measured 10-17k/s at load 5-6)
 
 
 def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement], points: int, board: int,
