@@ -679,6 +679,41 @@ class HorticultureModel:
                 both.append(e)
         m.add((self.minimum[t] - 1) * self.region_groups[r][t] <= sum(both))
 
+    def component_violations(self, solver: cp_model.CpSolver) -> list[tuple[str, int]]:
+        """(kind, region) pairs whose credited groups in the count solution of `solver` break a components cut of
+        `add_component_cut` (evaluated on the solution's squares: groups of t in r > squares of t there with a
+        linked square of t, minus the pairs of t of one of its combs). Only kinds with min(t) >= 2."""
+        idx, out = self.garden.index, []
+        for r, cells in enumerate(self.count_regions):
+            for t in self.types:
+                if self.minimum[t] < 2 or t not in self.region_groups[r]:
+                    continue
+                held = {i for i in cells if solver.value(self.y[i][t])}
+                paired = sum(1 for i in held if any(idx[c] in held for c in self.garden.linked(self.cells[i])))
+                both = [(idx[a], idx[b]) for a, b in self.garden.edges() if idx[a] in held and idx[b] in held]
+                if solver.value(self.region_groups[r][t]) > min(paired - len(comb) for comb in self._combs(both)):
+                    out.append((t, r))
+        return out
+
+    def _combs(self, pairs: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+        """The forests of `_component_cuts` among linked pairs (square indices): every vertical pair plus the
+        horizontal pairs of one row, and every horizontal pair plus the vertical pairs of one column."""
+        cells = self.cells
+        vertical = [p for p in pairs if cells[p[0]][0] == cells[p[1]][0]]
+        horizontal = [p for p in pairs if cells[p[0]][0] != cells[p[1]][0]]
+        rows = sorted({cells[i][1] for i in range(self.n)})
+        cols = sorted({cells[i][0] for i in range(self.n)})
+        return [vertical + [p for p in horizontal if cells[p[0]][1] == row] for row in rows] + \
+            [horizontal + [p for p in vertical if cells[p[0]][0] == col] for col in cols]
+
+    def add_component_cut(self, t: str, r: int) -> None:
+        """Components cut of the count relaxation for kind t in region r, added lazily (`_component_cuts` on that
+        kind and region only): groups of t in r <= its squares of t with a linked square of t, minus the pairs of t
+        of a forest of linked pairs (one per comb). Valid for every garden: a complete group of t is a component
+        of 2+ squares of t in r, a forest's components on those squares number its squares minus its edges among
+        them, and they only split the real components (see `_component_cuts`)."""
+        self._component_cuts(t, self.count_regions[r], self.region_groups[r][t], self.y_paired(t))
+
     def _same_kind_pairs(self, t: str, cells: list[int],
                          vertical: bool = False) -> dict[tuple[int, int], cp_model.IntVar]:
         """Per linked pair of squares among `cells` (indices, each pair once; `vertical`: only pairs in one

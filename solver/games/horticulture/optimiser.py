@@ -49,6 +49,9 @@ ORDER_CUT_SHARE: float | None = 0.1
 # and seed 5's proof at work 80, docs/horticulture.md.) The steps never leave time unspent on an unproven answer
 # (the day-by-day search takes all that is left and stops early only when proven), so the loop has no free room.
 CONNECT_SHARE: float | None = None
+# The loop's cut (_connect): "pairs" (model.add_pair_cut) or "components" (model.add_component_cut: groups <= squares
+# of t with a linked square of t minus the pairs of t of a comb forest, per broken kind and region).
+CONNECT_CUT = "pairs"
 # With CONNECT_SHARE set, the loop runs only when the proven optimum breaks at most this many (kind, region) cuts
 # (None: always). Measured (session of 30 Nov 21:40, docs/horticulture.md; 32 cards, seeds 0-9, work 20/40, random
 # seeds 0/1): every refutation came on optima breaking 2-4 (seeds 0, 5, 8), the optima breaking 5-6 (seeds 2, 9,
@@ -472,7 +475,8 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     room = total - build - meter.used
     if kept and bound is not None and found_score < bound and room >= minimum:
         # the lazy pair cuts in their own room: every step above ran as the default's with `budget`
-        value, cost = _connect(*kept[0], control, room, broken=CONNECT_BROKEN, target=bound, floor=found_score)
+        value, cost = _connect(*kept[0], control, room, broken=CONNECT_BROKEN, target=bound, floor=found_score,
+                               cut=CONNECT_CUT)
         meter.charge(cost)
         bound = min(bound, value)
         log.debug("lazy pair cuts after the other steps: bound %s after %.2f", bound, meter.used)
@@ -613,7 +617,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 
 
 def _connect(count: HorticultureModel, solved, control: SolveControl, room: float,
-             broken: int | None = None, target: int | None = None, floor: int | None = None) -> tuple[int, float]:
+             broken: int | None = None, target: int | None = None, floor: int | None = None,
+             cut: str = "pairs") -> tuple[int, float]:
     """Lazy connectivity cuts: `count` is a count relaxation (groups="count") that `solved` proved optimal, at B.
     Asks "a solution >= target?" from target = B down: each solution whose credited groups the linked same-kind
     pairs of their region cannot connect (`count.pair_violations`) gets those linked-pairs cuts
@@ -626,14 +631,19 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
     `broken` (None: no limit): when `solved` breaks more (kind, region) cuts than this, nothing is asked and the
     bound stays B (cost 0; pure Python only). `target` (None: B): the first question's target, at most B (e.g. a
     lower bound proven since; asking below B is the same proof). `floor` (None: none): a known game's score; the
-    questions stop once the target is at or below it (the bound then meets the game: proven)."""
+    questions stop once the target is at or below it (the bound then meets the game: proven). `cut`: "pairs" as
+    above, or "components" (count.component_violations / count.add_component_cut, valid for every garden too)."""
+    if cut not in ("pairs", "components"):
+        raise ValueError(f"cut: expected pairs or components, got {cut!r}")
+    breaks = count.pair_violations if cut == "pairs" else count.component_violations
+    add = count.add_pair_cut if cut == "pairs" else count.add_component_cut
     meter = _Meter(control)
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
     proven = int(solved.best_objective_bound + 1e-6)
     target = proven if target is None else min(target, proven)
     rounds = 0
     while room - meter.used >= minimum and (floor is None or target > floor):
-        violated = count.pair_violations(solved) if solved is not None else []
+        violated = breaks(solved) if solved is not None else []
         if solved is not None and not violated:
             break
         if rounds == 0 and broken is not None and len(violated) > broken:
@@ -641,7 +651,7 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
                       len(violated), broken)
             break
         for t, r in violated:
-            count.add_pair_cut(t, r)
+            add(t, r)
         ask = count.m.clone()
         ask.clear_hints()
         ask.add(count.objective >= target)

@@ -209,3 +209,52 @@ def test_the_steps_before_the_loop_are_the_default_run_at_the_smaller_budget(tin
         runs.append((recording.calls, sol.score, sol.bound))
     (default, score, bound), (loop, score2, bound2) = runs
     assert loop[:len(default)] == default and score2 == score and bound2 <= bound
+
+
+def component_model(catalog, drawing, days, gnome, plan):
+    model = HorticultureModel(catalog, "T", drawing, days, gnome, plan, timed=False, groups="count", count_cuts=CUTS)
+    for r in range(len(model.count_regions)):
+        for t in model.types:
+            if model.minimum[t] > 1:
+                model.add_component_cut(t, r)
+    return model
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lazy_component_cuts_never_fall_below_the_best_game(tiny4, tiny5, seed):
+    """The components cut added per (kind, region) (model.add_component_cut, CONNECT_CUT "components"): the count
+    relaxation with it everywhere stays at or above the oracle and at or below the count without it; the loop
+    with it from the proven cut relaxation too."""
+    catalog = tiny4 if seed % 2 == 0 else tiny5
+    nursery, plan, drawing, gnome = pair_instance(catalog, 4 if seed % 2 == 0 else 5, seed)
+    best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
+    plain = count_value(catalog, drawing, pairs(nursery), gnome, plan, False)
+    status, solver = control().solve(component_model(catalog, drawing, pairs(nursery), gnome, plan).m)
+    assert status == cp_model.OPTIMAL and best <= solver.objective_value <= plain
+    model = count_model(catalog, drawing, pairs(nursery), gnome, plan, False)
+    status, solver = control().solve(model.m)
+    bound, _ = optimiser_module._connect(model, solver, control(), 10.0, cut="components")
+    assert best <= bound <= plain
+
+
+def test_the_components_cut_on_a_scattered_pair_and_a_block(tiny4):
+    """The scattered turnips (count = pure + 2): component_violations names exactly (turnip, that region) and the
+    loop with the components cut ends at the pure score. A 2x2 block of carrots (min 3) is one group: the cut keeps
+    its points (with every linked pair as the forest, 4 squares - 4 pairs = 0 groups, it would not), and so does
+    an L of 3 carrots."""
+    drawing, gnome, plan = PathDrawing(2, "DD"), (3, 1), Plan(T, T, (T, T))
+    scattered = [Planting(U, (1, 0)), Planting(T, (1, 1)), Planting(U, (0, 1)), Planting(T, (2, 0))]
+    specs, pure = fixed_game(tiny4, drawing, gnome, plan, scattered)
+    model = count_model(tiny4, drawing, specs, gnome, plan, False)
+    status, solver = control().solve(model.m)
+    assert status == cp_model.OPTIMAL and solver.objective_value == pure + 2
+    left = next(r for r, cells in enumerate(model.count_regions) if model.garden.index[(0, 0)] in cells)
+    assert model.component_violations(solver) == [(U, left)]
+    assert optimiser_module._connect(model, solver, control(), 10.0, cut="components")[0] == pure
+    block = [Planting(C, (1, 0)), Planting(C, (0, 0)), Planting(C, (0, 1)), Planting(C, (1, 1))]
+    corner = [Planting(C, (1, 0)), Planting(C, (0, 0)), Planting(C, (0, 1)), Planting(T, (2, 0))]
+    for game in (block, corner):
+        specs, pure = fixed_game(tiny4, drawing, gnome, plan, game)
+        assert pure > 0
+        status, solver = control().solve(component_model(tiny4, drawing, specs, gnome, plan).m)
+        assert status == cp_model.OPTIMAL and solver.objective_value == pure
