@@ -466,7 +466,7 @@ class _Req:
     tiles: frozenset[int]
     codes: frozenset[str]
     count: int
-    excluded: set[Cell] = field(default_factory=set)
+    excluded: set[int] = field(default_factory=set)  # int fields (`_cell`)
 
 
 def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
