@@ -373,7 +373,7 @@ SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the sear
 
 REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
 REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic answers stay as they were)
-REFUTE_NODES_PER_UNIT = 10_500  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py): 30 Nov 23:24 after the int fields and refute.pxd (docs/versailles.md, 30 Nov 23:20 - 1 Dec 01:05): CP-SAT 0.77-0.83 s of CPU per unit, the compiled search 14.1k nodes/s -> 10,772 and 11,676 (round down); pure Python gives the same deterministic answers, only slower. Was 8,000 (30 Nov 22:35, the compiled search 10.3k nodes/s after `blocking`), 9,000, 15,000
+REFUTE_NODES_PER_UNIT = 10_000  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py, 30 Nov 23:24 - 1 Dec 00:04, the compiled search on int fields, docs/versailles.md): honest unit 10,415 / 13,431 / 10,470 / 8,187 / 12,224 over five rounds of the final build (median 10,470; CP-SAT 0.74-0.92 s of CPU per unit, the search 8.9-14.9k nodes/s with the load), rounded down; pure Python gives the same deterministic answers, only slower. Was 8,000 (30 Nov 22:35, the tuple-field search, 10.3k nodes/s), 9,000, 15,000
 REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the greedy garden is 1 below the counting bound
 REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation
 REFUTE_SHARED = True  # refute plans in bulk through a scoring's choice several open plans share (refute._refute_shared)
