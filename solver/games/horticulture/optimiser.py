@@ -45,12 +45,20 @@ ORDER_CUT_SHARE: float | None = 0.1
 # >= target?" is asked from the answer's bound down to the score found + 1 (a "none" at score + 1 proves the game).
 # Every cut is valid for every garden, so each "none" is a proven bound. No step before the loop can lose anything
 # to it at B / (1 + e); the cost is that those steps get B / (1 + e) instead of B. (Until the session of 30 Nov
-# 23:05 the loop ran right after the count step, before the cards search: with 0.15 it cost seed 2's 84 at work 40
+# 23:20 the loop ran right after the count step, before the cards search: with 0.15 it cost seed 2's 84 at work 40
 # and seed 5's proof at work 80, docs/horticulture.md.) The steps never leave time unspent on an unproven answer
 # (the day-by-day search takes all that is left and stops early only when proven), so the loop has no free room.
+# Off: measured with e = 0.1 against the default at the same total work (session of 30 Nov 23:20, 32 cards, seeds
+# 0-9, random seeds 0 + 1): work 44 scores/bounds 1742/1831 -> 1737/1829, work 22 1727/1842 -> 1730/1844 (the loop
+# lowered no bound with 2 units), no proof gained; work 80, random seed 0: seed 5 loses its proof (94 optimal in
+# 63.71 units -> 94/97: the steps at 72.73 no longer prove it). Kept (tested) as the one placement that cannot change
+# the steps' CP-SAT calls, for a use with a larger gain per unit (docs: what to try next).
 CONNECT_SHARE: float | None = None
-# The loop's cut (_connect): "pairs" (model.add_pair_cut) or "components" (model.add_component_cut: groups <= squares
-# of t with a linked square of t minus the pairs of t of a comb forest, per broken kind and region).
+# The loop's cut (_connect): "pairs" (model.add_pair_cut), "components" (model.add_component_cut: groups <= squares
+# of t with a linked square of t minus the pairs of t of a comb forest, per broken kind and region) or "both".
+# Measured in the loop (e = 0.1, work 44, random seed 0, seeds 0/2/3/5/8/9; session of 30 Nov 23:20): pairs 516/544,
+# components 516/545 (seed 0 96 -> 95 where the pairs stay open; seeds 5 and 8 keep 98 / 88 where the pairs give
+# 97 / 87), both (seeds 0/3/5/8) 350/366 against pairs 350/365: "pairs" stays.
 CONNECT_CUT = "pairs"
 # With CONNECT_SHARE set, the loop runs only when the proven optimum breaks at most this many (kind, region) cuts
 # (None: always). Measured (session of 30 Nov 21:40, docs/horticulture.md; 32 cards, seeds 0-9, work 20/40, random
@@ -632,11 +640,17 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
     bound stays B (cost 0; pure Python only). `target` (None: B): the first question's target, at most B (e.g. a
     lower bound proven since; asking below B is the same proof). `floor` (None: none): a known game's score; the
     questions stop once the target is at or below it (the bound then meets the game: proven). `cut`: "pairs" as
-    above, or "components" (count.component_violations / count.add_component_cut, valid for every garden too)."""
-    if cut not in ("pairs", "components"):
-        raise ValueError(f"cut: expected pairs or components, got {cut!r}")
-    breaks = count.pair_violations if cut == "pairs" else count.component_violations
-    add = count.add_pair_cut if cut == "pairs" else count.add_component_cut
+    above, "components" (count.component_violations / count.add_component_cut, valid for every garden too) or
+    "both" (each broken cut of either kind is added; `broken` counts the (kind, region) pairs with any broken cut)."""
+    if cut not in ("pairs", "components", "both"):
+        raise ValueError(f"cut: expected pairs, components or both, got {cut!r}")
+    kinds = {"pairs": [(count.pair_violations, count.add_pair_cut)],
+             "components": [(count.component_violations, count.add_component_cut)]}
+    kinds["both"] = kinds["pairs"] + kinds["components"]
+
+    def breaks(solution) -> list[tuple]:
+        return [(add, t, r) for violations, add in kinds[cut] for t, r in violations(solution)]
+
     meter = _Meter(control)
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
     proven = int(solved.best_objective_bound + 1e-6)
@@ -646,11 +660,11 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
         violated = breaks(solved) if solved is not None else []
         if solved is not None and not violated:
             break
-        if rounds == 0 and broken is not None and len(violated) > broken:
-            log.debug("lazy pair cuts: the proven optimum breaks %d cuts (more than %d): not asked",
-                      len(violated), broken)
+        if rounds == 0 and broken is not None and len({(t, r) for _, t, r in violated}) > broken:
+            log.debug("lazy pair cuts: the proven optimum breaks cuts on %d kinds and regions (more than %d): not "
+                      "asked", len({(t, r) for _, t, r in violated}), broken)
             break
-        for t, r in violated:
+        for add, t, r in violated:
             add(t, r)
         ask = count.m.clone()
         ask.clear_hints()
@@ -661,8 +675,8 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
                                                 branching=MASTER_BRANCHING), _StopAt(target))
         meter.add(answer)
         rounds += 1
-        log.debug("lazy pair cuts round %d: %d new cuts %s, %d? %s after %.2f", rounds, len(violated), violated,
-                  target, STATUS.get(st), meter.used)
+        log.debug("lazy pair cuts round %d: %d new cuts %s, %d? %s after %.2f", rounds, len(violated),
+                  [(add.__name__, t, r) for add, t, r in violated], target, STATUS.get(st), meter.used)
         if st == cp_model.INFEASIBLE:
             target, solved = target - 1, None
         elif st in (cp_model.OPTIMAL, cp_model.FEASIBLE):

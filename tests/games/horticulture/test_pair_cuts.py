@@ -224,7 +224,7 @@ def component_model(catalog, drawing, days, gnome, plan):
 def test_lazy_component_cuts_never_fall_below_the_best_game(tiny4, tiny5, seed):
     """The components cut added per (kind, region) (model.add_component_cut, CONNECT_CUT "components"): the count
     relaxation with it everywhere stays at or above the oracle and at or below the count without it; the loop
-    with it from the proven cut relaxation too."""
+    with it (and with both cuts, CONNECT_CUT "both") from the proven cut relaxation too."""
     catalog = tiny4 if seed % 2 == 0 else tiny5
     nursery, plan, drawing, gnome = pair_instance(catalog, 4 if seed % 2 == 0 else 5, seed)
     best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
@@ -234,6 +234,10 @@ def test_lazy_component_cuts_never_fall_below_the_best_game(tiny4, tiny5, seed):
     model = count_model(catalog, drawing, pairs(nursery), gnome, plan, False)
     status, solver = control().solve(model.m)
     bound, _ = optimiser_module._connect(model, solver, control(), 10.0, cut="components")
+    assert best <= bound <= plain
+    model = count_model(catalog, drawing, pairs(nursery), gnome, plan, False)
+    status, solver = control().solve(model.m)
+    bound, _ = optimiser_module._connect(model, solver, control(), 10.0, cut="both")
     assert best <= bound <= plain
 
 
@@ -251,6 +255,10 @@ def test_the_components_cut_on_a_scattered_pair_and_a_block(tiny4):
     left = next(r for r, cells in enumerate(model.count_regions) if model.garden.index[(0, 0)] in cells)
     assert model.component_violations(solver) == [(U, left)]
     assert optimiser_module._connect(model, solver, control(), 10.0, cut="components")[0] == pure
+    # "both": the pair and the components cut broken on (turnip, left) count once for the limit
+    model = count_model(tiny4, drawing, specs, gnome, plan, False)
+    status, solver = control().solve(model.m)
+    assert optimiser_module._connect(model, solver, control(), 10.0, cut="both", broken=1)[0] == pure
     block = [Planting(C, (1, 0)), Planting(C, (0, 0)), Planting(C, (0, 1)), Planting(C, (1, 1))]
     corner = [Planting(C, (1, 0)), Planting(C, (0, 0)), Planting(C, (0, 1)), Planting(T, (2, 0))]
     for game in (block, corner):
