@@ -36,17 +36,34 @@ class Failure:
     status: grpc.Status | None = None
 
 
+# Bounds on what an error sends back. A status travels in the trailing metadata, which gRPC clients
+# cap (16 KiB by default, a hard limit: past it the client sees RESOURCE_EXHAUSTED "Stream removed"
+# instead of the error). A 64 KiB request can name thousands of bad elements or one 60 KB string, so
+# the violations, each text and the message are cut to fit well under that cap.
+MAX_VIOLATIONS = 20
+MAX_TEXT = 200  # characters of a field path, a description or a quoted value
+MAX_MESSAGE = 2000
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    """`text` cut to at most `limit` characters, marked with "..." when cut."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def bad_request(errors: list[InputError]) -> Failure:
     violations = [
         error_details_pb2.BadRequest.FieldViolation(
-            field=e.field,
-            description=e.description + ("" if e.value is None else f" (got {e.value!r})"),
+            field=clip(e.field),
+            description=clip(clip(e.description) + ("" if e.value is None else f" (got {clip(repr(e.value), 80)})")),
         )
-        for e in errors
+        for e in errors[:MAX_VIOLATIONS]
     ]
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(field_violations=violations))
     message = "; ".join(f"{v.field}: {v.description}" if v.field else v.description for v in violations)
+    if len(errors) > MAX_VIOLATIONS:
+        message += f"; and {len(errors) - MAX_VIOLATIONS} more violations not listed"
+    message = clip(message, MAX_MESSAGE)
     status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail])
     return Failure(grpc.StatusCode.INVALID_ARGUMENT, message, rpc_status.to_status(status))
 
@@ -55,7 +72,7 @@ def failure_for(exc: BaseException, context: grpc.ServicerContext, method: str,
                 budget_expired: bool = False) -> Failure:
     """The status for an exception raised while serving `method`; unexpected ones are logged with a trace."""
     if isinstance(exc, ServiceError):
-        return Failure(exc.code, exc.message)
+        return Failure(exc.code, clip(exc.message, MAX_MESSAGE))
     if isinstance(exc, InputErrors):
         return bad_request(exc.errors)
     if isinstance(exc, InputError):

@@ -1,0 +1,73 @@
+"""Defects found by the service audit of 1 Dec 2026 (docs/service.md, "Audit"), each on a real server
+over a real channel, each failing without its fix."""
+from __future__ import annotations
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc, gartenbau_pb2, gartenbau_pb2_grpc
+
+GARDEN = {"starter": {"id": "ST1", "side": "a", "cells": [{"row": 0, "col": 0}, {"row": 0, "col": 1}]},
+          "seedlings": [{"id": "S07", "cells": [{"row": 1, "col": 0}, {"row": 1, "col": 1}]}]}
+
+
+def bad_request(err: grpc.RpcError) -> error_details_pb2.BadRequest:
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (err.code(), err.details()[:300])
+    status = rpc_status.from_call(err)
+    assert status is not None
+    out = error_details_pb2.BadRequest()
+    assert status.details[0].Unpack(out)
+    return out
+
+
+def test_a_garden_with_144_violations_gets_a_bounded_bad_request(start_server):
+    """Before: one violation per bad field; 36 placements (the limit) with a bad tile, row, col and
+    rotation each made a 24 KB status, past the client's 16 KiB metadata cap, so the client got
+    RESOURCE_EXHAUSTED "Stream removed" instead of INVALID_ARGUMENT."""
+    srv = start_server(with_probe=False)
+    stub = gardeners_pb2_grpc.GardenersServiceStub(srv.channel())
+    garden = {"size": 6, "placements": [{"tile": f"nope-{i}" + "y" * 60, "row": -1, "col": 99, "rotation": 7}
+                                        for i in range(36)]}
+    with pytest.raises(grpc.RpcError) as err:
+        stub.CheckGarden(json_format.ParseDict({"garden": garden}, gardeners_pb2.CheckGardenRequest()), timeout=30)
+    detail = bad_request(err.value)
+    assert len(detail.field_violations) == 20
+    assert detail.field_violations[0].field == "garden.placements[0].tile"
+    assert detail.field_violations[1].field == "garden.placements[0].row"
+    assert err.value.details().endswith("; and 124 more violations not listed")
+    assert srv.health() == 1  # SERVING
+
+
+def test_a_60_kb_request_of_bad_elements_gets_a_bounded_status(start_server):
+    """Before: Score's ValueError listed every rule broken by 3,500 copies of a seedling tile in one
+    description (~370 KB status): RESOURCE_EXHAUSTED "Stream removed" on the client."""
+    srv = start_server(with_probe=False)
+    stub = gartenbau_pb2_grpc.GartenbauServiceStub(srv.channel())
+    request = json_format.ParseDict({"garden": GARDEN}, gartenbau_pb2.GartenbauScoreRequest())
+    while request.ByteSize() < 60_000:
+        request.garden.seedlings.add().CopyFrom(request.garden.seedlings[0])
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Score(request, timeout=30)
+    detail = bad_request(err.value)
+    assert [v.field for v in detail.field_violations] == ["garden"]
+    assert detail.field_violations[0].description.startswith("unique_tile: tile S07 is used more than once")
+    assert len(detail.field_violations[0].description) <= 200
+    assert srv.health() == 1
+
+
+def test_a_huge_bad_string_is_quoted_short(start_server):
+    """Before: the bad value was quoted whole in the description and the message (twice), so a 40 KB
+    tile id made an 80 KB+ status and the client again saw RESOURCE_EXHAUSTED instead of the error."""
+    srv = start_server(with_probe=False)
+    stub = gardeners_pb2_grpc.GardenersServiceStub(srv.channel())
+    garden = {"size": 6, "placements": [{"tile": "x" * 40_000, "row": 0, "col": 0}]}
+    request = json_format.ParseDict({"garden": garden}, gardeners_pb2.CheckGardenRequest())
+    with pytest.raises(grpc.RpcError) as err:
+        stub.CheckGarden(request, timeout=30)
+    detail = bad_request(err.value)
+    assert detail.field_violations[0].field == "garden.placements[0].tile"
+    assert len(detail.field_violations[0].description) <= 200
+    assert srv.health() == 1
