@@ -168,7 +168,7 @@ anything).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Callable, Sequence
 
@@ -190,6 +190,25 @@ SPAN = 1 << 16
 BIAS = 1 << 12
 OFFSET_CELLS = tuple(dx * SPAN + dy for dx, dy in OFFSETS)
 RING_CELLS = tuple(dx * SPAN + dy for dx, dy in RING)
+_FAR = FAR  # `_ix`'s copy (a C constant in the compiled copy)
+# The search's state array (`_state`): besides the dicts and sets it keeps, `arrangeable` marks each
+# occupied field, and per requirement each excluded field (bit 1) and each field known unfillable in
+# the subtree (bit 2), in one bytearray over a window of the plane (`_ix`), so the hot helpers look
+# fields up by index instead of hashing them (the compiled copy: C reads, refute.pxd). The window:
+# every field the search reads lies within 2 * tiles + bridge_bfs + 2 of a root (placed fields within
+# 2 * tiles, breadth-first searches at most bridge_bfs steps beyond them, a tile's anchor and fields
+# within 2 of those); WINDOW_MARGIN adds to that.
+WINDOW_MARGIN = 8
+
+
+def _state(reach: int, blocks: int, planes: int) -> tuple[bytearray, int, int]:
+    """A zeroed state array for fields within `reach` of each of `blocks` roots, with `planes`
+    planes (plane 0: occupied; plane 1 + r: requirement r's bits), its `lo` and window width `w`
+    for `_ix`; a plane is blocks * w * w entries."""
+    if 2 * reach + 1 >= FAR:
+        raise ValueError("the search's window is wider than FAR")
+    w = 2 * reach + 1
+    return bytearray(blocks * w * w * planes), BIAS - reach, w
 
 
 def _cell(x: int, y: int) -> int:
@@ -253,14 +272,35 @@ def path_components(areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, e
     label_cells = {}
     for (x, y), a in label.items():  # an area not among `areas` gets its own copy (it joins nothing)
         label_cells[_cell(x, y)] = by_id.setdefault(id(a), set())
-    groups = _path_groups(enc, label_cells, dict.fromkeys(_cell(x, y) for x, y in occ),
-                          {_cell(x, y) for x, y in excluded}, spare)
+    fields = [xy for a in areas for xy in a] + list(label) + list(occ) + list(excluded)
+    reach = max((max(abs(x), abs(y)) for x, y in fields), default=0) + spare + 2
+    st, lo, w = _state(reach, 1, 2)
+    plane = w * w
+    for x, y in occ:
+        st[_ix(_cell(x, y), lo, w)] = 1
+    for x, y in excluded:
+        st[plane + _ix(_cell(x, y), lo, w)] = 1
+    groups = _path_groups(enc, label_cells, st, plane, lo, w, spare)
     back = {id(e): a for a, e in zip(areas, enc)}
     return [[back[id(e)] for e in g] for g in groups]
 
 
-def _path_groups(areas: list, label: dict, occ, excluded, spare: int) -> list:
-    """`path_components` on int fields (`_cell`): the search's own."""
+def _ix(d: int, lo: int, w: int) -> int:
+    """The index of int field `d` (`_cell`) in a search's state array (`_state`): a window of w x w
+    fields per root, field (x, y) of the first root at (x + BIAS - lo) * w + (y + BIAS - lo); the
+    k-th far root's window (fields within w of (FAR * k, FAR * k), connected=False only) is the k-th
+    block of w * w."""
+    u = (d >> 16) - lo
+    v = (d & 65535) - lo
+    if u >= _FAR:
+        k = u // _FAR
+        return (k * w + u - k * _FAR) * w + v - k * _FAR
+    return u * w + v
+
+
+def _path_groups(areas: list, label: dict, st, plane: int, lo: int, w: int, spare: int) -> list:
+    """`path_components` on int fields (`_cell`): the search's own; occupied fields are the nonzero
+    entries of `st` (`_state`), excluded ones those with bit 1 at `plane` + the field's index."""
     n = len(areas)
     index = {id(a): k for k, a in enumerate(areas)}
     parent = list(range(n))
@@ -276,7 +316,8 @@ def _path_groups(areas: list, label: dict, occ, excluded, spare: int) -> list:
             for c in comp:
                 for step in steps:
                     d = c + step
-                    if d in occ or d in excluded:
+                    j = _ix(d, lo, w)
+                    if st[j] or st[plane + j] & 1:
                         continue
                     o = owner.get(d)
                     if o is None:
@@ -299,14 +340,16 @@ def _path_groups(areas: list, label: dict, occ, excluded, spare: int) -> list:
                         continue
                     comp = label.get(d)
                     if comp is not None:
-                        j = index.get(id(comp))
-                        if j is not None and j != k and length <= spare:
-                            left -= _link(parent, j, k)
+                        i = index.get(id(comp))
+                        if i is not None and i != k and length <= spare:
+                            left -= _link(parent, i, k)
                         continue
-                    if length < reach and d not in occ and d not in excluded:
-                        owner[d] = k
-                        dist[d] = length + 1
-                        nxt.append(d)
+                    if length < reach:
+                        j = _ix(d, lo, w)
+                        if not st[j] and not st[plane + j] & 1:
+                            owner[d] = k
+                            dist[d] = length + 1
+                            nxt.append(d)
             layer = nxt
             length += 1
     groups: dict[int, list] = {}
@@ -332,20 +375,20 @@ def _link(parent: list, a: int, b: int) -> int:
     return 1
 
 
-def _clear(chk, a: int, occ) -> bool:
+def _clear(chk, a: int, st, lo: int, w: int) -> bool:
     """No field of a tile anchored at int field `a` (`chk`: per field its offset and the exclusion
-    sets of the requirements it counts for) is occupied or excluded for such a requirement."""
-    for off, exs in chk:
-        c = a + off
-        if c in occ:
+    planes of the requirements it counts for) is occupied or excluded for such a requirement (`st`)."""
+    for off, planes in chk:
+        j = _ix(a + off, lo, w)
+        if st[j]:
             return False
-        for ex in exs:
-            if c in ex:
+        for p in planes:
+            if st[p + j] & 1:
                 return False
     return True
 
 
-def _fewest_far(places, ox: int, check: list, best: int, chk, occ) -> int:
+def _fewest_far(places, ox: int, check: list, best: int, chk, st, lo: int, w: int) -> int:
     """`far_fields`' inner loop: the fewest (offset, reach) pairs of `check` out of reach over the
     anchors p - ox (p in `places`) where the tile fits (`_clear`), if fewer than `best`, else `best`."""
     for p in places:
@@ -356,15 +399,15 @@ def _fewest_far(places, ox: int, check: list, best: int, chk, occ) -> int:
                 far += 1
                 if far >= best:
                     break
-        if far < best and _clear(chk, a, occ):
+        if far < best and _clear(chk, a, st, lo, w):
             best = far
             if not best:
                 return 0
     return best
 
 
-def _reach(group, occ, ex, spare: int) -> dict:
-    """The free (not in `occ`), not excluded (`ex`) int fields within `spare` steps of the areas of
+def _reach(group, st, plane: int, lo: int, w: int, spare: int) -> dict:
+    """The free, not excluded (`st`, `plane`) int fields within `spare` steps of the areas of
     `group`, each with its distance in fields (breadth-first, layer by layer)."""
     reach = {}
     layer = []
@@ -373,7 +416,8 @@ def _reach(group, occ, ex, spare: int) -> dict:
         for c in comp:
             for step in steps:
                 d = c + step
-                if d not in reach and d not in occ and d not in ex:
+                j = _ix(d, lo, w)
+                if not st[j] and not st[plane + j] & 1 and d not in reach:
                     reach[d] = 1
                     layer.append(d)
     length = 2
@@ -382,7 +426,8 @@ def _reach(group, occ, ex, spare: int) -> dict:
         for c in layer:
             for step in steps:
                 d = c + step
-                if d not in reach and d not in occ and d not in ex:
+                j = _ix(d, lo, w)
+                if not st[j] and not st[plane + j] & 1 and d not in reach:
                     reach[d] = length
                     nxt.append(d)
         layer = nxt
@@ -390,9 +435,9 @@ def _reach(group, occ, ex, spare: int) -> dict:
     return reach
 
 
-def _corridor(areas, occ, ex, label, steps: int) -> set:
-    """The int fields within `steps` steps of `areas` that are free (not in `occ`), not excluded
-    (`ex`) and not a placed field of the requirement (`label`), by breadth-first layers."""
+def _corridor(areas, st, plane: int, lo: int, w: int, label, steps: int) -> set:
+    """The int fields within `steps` steps of `areas` that are free, not excluded (`st`, `plane`)
+    and not a placed field of the requirement (`label`), by breadth-first layers."""
     seen = set()
     layer = []
     nb = (SPAN, -SPAN, 1, -1)
@@ -400,7 +445,8 @@ def _corridor(areas, occ, ex, label, steps: int) -> set:
         for c in comp:
             for step in nb:
                 d = c + step
-                if d not in seen and d not in occ and d not in ex and d not in label:
+                j = _ix(d, lo, w)
+                if not st[j] and not st[plane + j] & 1 and d not in seen and d not in label:
                     seen.add(d)
                     layer.append(d)
     for _ in range(steps - 1):
@@ -408,22 +454,24 @@ def _corridor(areas, occ, ex, label, steps: int) -> set:
         for c in layer:
             for step in nb:
                 d = c + step
-                if d not in seen and d not in occ and d not in ex and d not in label:
+                j = _ix(d, lo, w)
+                if not st[j] and not st[plane + j] & 1 and d not in seen and d not in label:
                     seen.add(d)
                     nxt.append(d)
         layer = nxt
     return seen
 
 
-def _open_fields(comp, occ, ex, nof) -> set:
-    """The int fields next to area `comp` that are free (not in `occ`), not excluded (`ex`) and not
-    known unfillable (`nof`)."""
+def _open_fields(comp, st, plane: int, lo: int, w: int) -> set:
+    """The int fields next to area `comp` that are free, not excluded and not known unfillable
+    (`st`: occupied nonzero; at `plane`, bit 1 excluded, bit 2 known unfillable)."""
     opens = set()
     steps = (SPAN, -SPAN, 1, -1)
     for c in comp:
         for step in steps:
             d = c + step
-            if d not in occ and d not in ex and d not in nof:
+            j = _ix(d, lo, w)
+            if not st[j] and not st[plane + j]:
                 opens.add(d)
     return opens
 
@@ -465,8 +513,7 @@ class Outcome:
 class _Req:
     tiles: frozenset[int]
     codes: frozenset[str]
-    count: int
-    excluded: set[int] = field(default_factory=set)  # int fields (`_cell`)
+    count: int  # its excluded fields: bit 1 of its plane of the search's state array (`_state`)
 
 
 def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[tuple[int, str]], loss: int = 0,
@@ -527,7 +574,12 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # (fields and anchors are ints, `_cell`; a field offset is dx * SPAN + dy)
     if FAR * (len(tiles) + 1) + 4 * len(tiles) + 8 >= SPAN - BIAS:
         raise ValueError("too many tiles for the field encoding (SPAN)")
-    checks = {i: {rot: tuple((off, tuple(r.excluded for r in reqs if code in r.codes and i in r.tiles))
+    # the state array (`_state`): one window when every tile takes part (no far roots), else one per
+    # possible root; plane 0 occupied, plane 1 + ri requirement ri's excluded (1) / unfillable (2) bits
+    st, lo, w = _state(2 * len(tiles) + bridge_bfs + WINDOW_MARGIN,
+                       1 if len(relevant) == len(tiles) else len(relevant) + 1, 1 + len(reqs))
+    planes = [len(st) // (1 + len(reqs)) * (1 + ri) for ri in range(len(reqs))]
+    checks = {i: {rot: tuple((off, tuple(planes[ri] for ri, r in enumerate(reqs) if code in r.codes and i in r.tiles))
                              for off, code in zip(OFFSET_CELLS, layout))
                   for rot, layout in layouts[i]} for i in relevant}
     slots = {(ri, i): [(rot, layout, off) for rot, layout in layouts[i]
@@ -535,7 +587,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
              for ri, r in enumerate(reqs) for i in relevant if i in r.tiles}
 
     def fits(i: int, a: int, rot: int) -> bool:
-        return _clear(checks[i][rot], a, occ)
+        return _clear(checks[i][rot], a, st, lo, w)
 
     counted = [set() for _ in reqs]  # per requirement: the placed fields counting for it
     member = {i: {rot: tuple((off, dxy, tuple(ri for ri, r in enumerate(reqs) if code in r.codes and i in r.tiles))
@@ -556,6 +608,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         at[i] = a
         for off, code in zip(OFFSET_CELLS, layout):
             occ[a + off] = (i, code)
+            st[_ix(a + off, lo, w)] = 1
         steps = []  # undo records: (kind, requirement, area, field or merged area)
         for off, (dx, dy), ris in member[i][rot]:
             c = a + off
@@ -592,6 +645,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         a = at.pop(i)
         for off in OFFSET_CELLS:
             del occ[a + off]
+            st[_ix(a + off, lo, w)] = 0
         for _, (dx, dy), ris in member[i][rot]:
             for ri in ris:
                 counted[ri].discard((x + dx, y + dy))
@@ -685,31 +739,31 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     # fillable's answers, cached without changing any (the search only adds placed tiles, occupied
     # and excluded fields on the way down, so a field that no unplaced tile can fill stays so in
-    # the whole subtree: `nofill` holds those, each dropped when the node that found it returns;
+    # the whole subtree: bit 2 of the state array marks those, each dropped when the node that found it returns;
     # a field found fillable keeps its witness placement, which is re-checked (4 fields) on use)
-    nofill: list[set[int]] = [set() for _ in reqs]
     witness: list[dict[int, tuple]] = [{} for _ in reqs]
-    frames: list[list[tuple[int, int]]] = []  # per node on the path: the (requirement, field) it put in nofill
+    frames: list[list[int]] = []  # per node on the path: the state entries it marked unfillable
 
     def fillable(ri: int, f: int) -> bool:
         # some unplaced tile of the requirement's scoring can put a field counting for it on f
-        if f in nofill[ri]:
+        j = planes[ri] + _ix(f, lo, w)
+        if st[j] & 2:
             return False
-        w = witness[ri].get(f)
-        if w is not None:
-            i, a, chk = w
-            if i not in placed and _clear(chk, a, occ):
+        got = witness[ri].get(f)
+        if got is not None:
+            i, a, chk = got
+            if i not in placed and _clear(chk, a, st, lo, w):
                 return True
         for i, sl in fill_slots[ri]:
             if i in placed:
                 continue
             for chk, off in sl:
                 a = f - off
-                if _clear(chk, a, occ):
+                if _clear(chk, a, st, lo, w):
                     witness[ri][f] = (i, a, chk)
                     return True
-        nofill[ri].add(f)
-        frames[-1].append((ri, f))
+        st[j] |= 2
+        frames[-1].append(j)
         return False
 
     def areas(ri: int) -> list[set[Cell]]:
@@ -780,7 +834,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 for off, reach in need:
                     places.update([p - off for p in reach])
                 check = need
-            best = _fewest_far(places, ox, check, best, checks[i][rot], occ)
+            best = _fewest_far(places, ox, check, best, checks[i][rot], st, lo, w)
             if not best:
                 return 0
         return best
@@ -816,7 +870,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             elif low != lost_r or values.count(low) > 1 or min(shut_lb) <= low:
                 continue
             # the reach (breadth-first, `spare` steps from g's areas) is built on first use
-            near[ri] = (groups[values.index(low)], spare, r.excluded)
+            near[ri] = (groups[values.index(low)], spare, planes[ri])
         if not near:
             return True, None, None
         built = {}
@@ -833,7 +887,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         and (ri != inherited[0] or inherited[1] not in old[2])):
                     built[ri] = old
                     return old[2]
-            reach = _reach(group, occ, ex, spare)
+            reach = _reach(group, st, ex, lo, w, spare)
             built[ri] = (group, spare, reach)
             return reach
 
@@ -934,8 +988,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         if got is not None:
             return got
         ri, _, _, groups, spare, _, _ = entry
-        ex = reqs[ri].excluded
-        seen = _corridor([comp for g in groups if len(g) > 1 for comp in g], occ, ex, label[ri], (spare + 1) // 2)
+        seen = _corridor([comp for g in groups if len(g) > 1 for comp in g], st, planes[ri], lo, w, label[ri],
+                         (spare + 1) // 2)
         entry[6] = seen
         return seen
 
@@ -958,12 +1012,12 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             else:
                 continue
             for c in cells:
-                occ[c] = (i, "")
+                st[_ix(c, lo, w)] = 1
             try:
-                split = _path_groups(growing, label[ri], occ, reqs[ri].excluded, spare)
+                split = _path_groups(growing, label[ri], st, planes[ri], lo, w, spare)
             finally:
                 for c in cells:
-                    del occ[c]
+                    st[_ix(c, lo, w)] = 0
             got = min(shut_lb + [shut_lb[0] - sum(len(c) for c in g) for g in split])
             if got > lost_r:
                 extra += got - lost_r
@@ -976,7 +1030,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         inherited, carry = carry, None
         mine = None  # this node's reach sets, when its joint check ran and passed
         hold = None  # for `joint_children`: what the joint check held the unplaced tiles to
-        frame: list[tuple[int, Cell]] = []
+        frame: list[int] = []
         frames.append(frame)
         try:
             nodes += 1
@@ -996,8 +1050,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             pick = None  # (open fields, requirement, first open field, its counting fields left to place)
             for ri, r in enumerate(reqs):
                 closed = []
-                ex = r.excluded
-                nof = nofill[ri]  # known not fillable in this subtree: not open
+                plane = planes[ri]  # its excluded and known not fillable (in this subtree) fields: not open
                 # an area is picked only with fewer open fields than the pick so far, or as few and
                 # (fewest_spare) fewer counting fields of the requirement left to place
                 spare_r = r.count - len(counted[ri])
@@ -1012,7 +1065,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 for comp in comps[ri].values():
                     if len(comp) == r.count:
                         continue
-                    opens = _open_fields(comp, occ, ex, nof)
+                    opens = _open_fields(comp, st, plane, lo, w)
                     # open fields, counted only as far as they decide: none (closed), or up to one more than best
                     count, first = 0, None
                     for d in opens:
@@ -1068,7 +1121,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         groups = box_components(growing, spare)
                         lost_r = max(lost_r, lost_with(groups))
                         if lost_r < cap and spare <= bridge_bfs:
-                            groups = _path_groups(growing, label[ri], occ, ex, spare)
+                            groups = _path_groups(growing, label[ri], st, plane, lo, w, spare)
                             lost_r = max(lost_r, lost_with(groups))
                             if blockers is not None and any(len(g) > 1 for g in groups):
                                 blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
@@ -1154,19 +1207,20 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 # `closing`: excluding f closes the areas whose only open field it is
                 if total_lost - kept[ri][0] + closing_lost(kept, ri, sole[ri][f]) > loss:
                     return False
-            r.excluded.add(f)
+            j = planes[ri] + _ix(f, lo, w)
+            st[j] |= 1
             if mine:
                 carry = (ri, f, mine)
             try:
                 if rec():
                     return True
             finally:
-                r.excluded.discard(f)
+                st[j] &= ~1
             return False
         finally:
             frames.pop()
-            for ri, f in frame:
-                nofill[ri].discard(f)
+            for e in frame:
+                st[e] &= ~2
 
     if not reqs:
         return Outcome("feasible", 0, {}, 0)

@@ -54,3 +54,67 @@ def test_searches_with_far_roots_are_pinned(seed, status, nodes, arrangement):
     types = rng.sample(sorted(CAT.garden_types), 2)
     out = refute.arrangeable(tiles, CAT, [(n, types[0]), (n, types[1])], 0, 5000, connected=False, ordered=False)
     assert (out.status, out.nodes, out.arrangement) == (status, nodes, arrangement)
+
+
+# The state array (1 Dec 00:17 UTC): `_ix` maps a field to its entry in a window of 2 * reach + 1
+# fields a side around each root, reach = 2 * tiles + bridge_bfs + WINDOW_MARGIN; the module doc
+# argues every field the search reads lies within 2 * tiles + bridge_bfs + 2 of its root. A field
+# outside would silently read another field's entry (a negative index wraps), so the claim is
+# checked on real searches: the pure module (loaded from the source, so the check runs with or
+# without a compiled copy) with `_ix` wrapped to record how far from its root each field read lies.
+def _pure_refute():
+    import importlib.util
+    import sys
+
+    from solver.core import compiled
+
+    spec = importlib.util.spec_from_file_location("_refute_window_probe", compiled.source_path(refute.__name__))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_every_field_the_search_reads_lies_in_its_window():
+    mod = _pure_refute()
+    inner = mod._ix
+    seen = []
+
+    def probe(d, lo, w):
+        x, y = mod._xy(d)
+        k = round(x / mod.FAR)  # its root: (FAR * k, FAR * k)
+        seen.append(max(abs(x - mod.FAR * k), abs(y - mod.FAR * k)))
+        return inner(d, lo, w)
+
+    mod._ix = probe
+    worst = {}
+    runs = [(2, 8, 40, {}), (5, 8, 35, {}), (0, 8, 37, {"bridge_bfs": 3}), (1, 8, 35, {"bridge_bfs": 12}),
+            (4, 6, 30, {"connected": False, "ordered": False})]
+    for seed, n, target, kw in runs:
+        tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, n)]
+        cps = mod.solo_checkpoints(n, CAT)
+        for count, chosen in mod.plans(tiles, CAT)[:2]:
+            reqs = [(cps[cp][0], t) for cp, types in enumerate(chosen) for t in types]
+            seen.clear()
+            mod.arrangeable(tiles, CAT, reqs, max(0, count - target), 800, **kw)
+            bound = 2 * n + kw.get("bridge_bfs", 8) + 2
+            assert max(seen) <= bound
+            worst[(seed, kw.get("bridge_bfs", 8))] = max(worst.get((seed, kw.get("bridge_bfs", 8)), 0), max(seen) - bound)
+    # the bound is met exactly in every run (so a window cut below it would be caught here), and
+    # the window adds WINDOW_MARGIN >= 2 beyond it
+    assert set(worst.values()) == {0}
+    assert mod.WINDOW_MARGIN >= 2
+
+
+def test_the_state_index_is_one_to_one_over_the_windows():
+    mod = _pure_refute()
+    reach, blocks = 5, 3
+    st, lo, w = mod._state(reach, blocks, 1)
+    got = set()
+    for k in range(blocks):
+        for x in range(-reach, reach + 1):
+            for y in range(-reach, reach + 1):
+                j = mod._ix(mod._cell(mod.FAR * k + x, mod.FAR * k + y), lo, w)
+                assert 0 <= j < len(st)
+                got.add(j)
+    assert len(got) == len(st)

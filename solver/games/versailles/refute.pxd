@@ -1,0 +1,47 @@
+# Cython declarations for the compiled copy of refute.py (solver/core/compiled.py); the .py stays the
+# program that runs in pure mode, and with these the copy visits the same nodes in the same order.
+#
+# Only module-level helpers are declared (the search's closures inside `arrangeable` cannot be);
+# the module's flags and constants stay ordinary Python globals but for `_FAR` (`_ix`'s copy of FAR).
+# What pays is the state array (`_state`, a bytearray): `st[j]` with a C index compiles to a C read,
+# so the helpers' occupied / excluded / unfillable tests neither hash nor allocate. Why the C
+# integer types fit:
+# - long long for int fields, offsets, window indices and planes (`_cell`): arrangeable refuses tile
+#   counts for which a field's (x + BIAS) or (y + BIAS) could leave [0, SPAN), so every field is
+#   below SPAN ** 2 = 2 ** 32 and every index below the state array's length.
+# - int for counts, distances, spare, budgets and indices: at most the fields of a requirement
+#   (4 per tile) or the number of areas, far below 2 ** 31.
+# Division keeps Python semantics (no cdivision) and indexing keeps bounds checks.
+cimport cython
+
+cdef long long _FAR
+
+@cython.locals(u=cython.longlong, v=cython.longlong, k=cython.longlong)
+cdef long long _ix(long long d, long long lo, long long w)
+
+@cython.locals(n=cython.int, left=cython.int, reach=cython.int, k=cython.int, length=cython.int,
+               c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong)
+cdef list _path_groups(list areas, dict label, bytearray st, long long plane, long long lo, long long w, int spare)
+
+cdef int _find(list parent, int k) except -1
+
+@cython.locals(a=cython.int, b=cython.int)
+cdef int _link(list parent, int a, int b) except -1
+
+@cython.locals(off=cython.longlong, j=cython.longlong, p=cython.longlong)
+cdef bint _clear(tuple chk, long long a, bytearray st, long long lo, long long w) except -1
+
+@cython.locals(p=cython.longlong, a=cython.longlong, far=cython.int, off=cython.longlong)
+cdef int _fewest_far(object places, long long ox, list check, int best, tuple chk, bytearray st,
+                     long long lo, long long w) except -1
+
+@cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, length=cython.int, j=cython.longlong)
+cdef dict _reach(list group, bytearray st, long long plane, long long lo, long long w, int spare)
+
+@cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong)
+cdef set _corridor(list areas, bytearray st, long long plane, long long lo, long long w, dict label, int steps)
+
+@cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong)
+cdef set _open_fields(set comp, bytearray st, long long plane, long long lo, long long w)
+
+cpdef int tiles_between(int dx, int dy) except? -2
