@@ -10,6 +10,7 @@ import grpc
 
 from server import errors
 from server.runtime import Runtime
+from solver.errors import InputError
 
 access_log = logging.getLogger("gardens.server.access")
 
@@ -70,7 +71,7 @@ class CallInterceptor(grpc.ServerInterceptor):
         request_id = next((v for k, v in details.invocation_metadata or () if k == "x-request-id"), None)
         return grpc.unary_unary_rpc_method_handler(
             self._wrap(details.method, handler.unary_unary, authorized, request_id),
-            request_deserializer=handler.request_deserializer,
+            request_deserializer=_lenient(handler.request_deserializer),
             response_serializer=handler.response_serializer,
         )
 
@@ -87,6 +88,9 @@ class CallInterceptor(grpc.ServerInterceptor):
             try:
                 if not authorized:
                     failure = errors.Failure(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
+                elif isinstance(request, _Undecodable):
+                    failure = errors.bad_request([InputError("", f"the request body is not a valid protobuf message: "
+                                                                 f"{request.error}")])
                 elif pool is not None and not pool.try_acquire():
                     runtime.metrics.rejected.labels(method).inc()
                     failure = errors.Failure(grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -121,6 +125,29 @@ class CallInterceptor(grpc.ServerInterceptor):
             if request_id:  # a client's correlation id (metadata x-request-id), to follow a call across logs
                 line += f',"request_id":{_q(str(request_id)[:128])}'
             access_log.info(f'{line},"peer":{_q(context.peer())}}}')
+
+
+class _Undecodable:
+    """A request body the message class could not parse (see `_lenient`)."""
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+
+def _lenient(deserialize):
+    """`deserialize` returning an `_Undecodable` instead of raising: grpc answers a deserializer's
+    exception with INTERNAL before any interceptor runs, while bad bytes from a client are its bad
+    input (INVALID_ARGUMENT, refused before a slot is taken, logged and counted like any call)."""
+    if deserialize is None:
+        return None
+
+    def parse(data: bytes):
+        try:
+            return deserialize(data)
+        except Exception as exc:  # DecodeError, or a RuntimeError from the upb/cpp parsers
+            return _Undecodable(exc)
+
+    return parse
 
 
 def _deny(handler):

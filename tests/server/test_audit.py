@@ -71,3 +71,20 @@ def test_a_huge_bad_string_is_quoted_short(start_server):
     assert detail.field_violations[0].field == "garden.placements[0].tile"
     assert len(detail.field_violations[0].description) <= 200
     assert srv.health() == 1
+
+
+@pytest.mark.parametrize("method", ["/gardens.v1.GardenersService/CheckGarden", "/gardens.v1.PuzzleService/ListPuzzles",
+                                    "/gardens.v1.VersaillesService/SolveOptimal"])
+def test_a_body_that_is_not_protobuf_is_invalid_argument(start_server, method):
+    """Before: grpc answered a deserializer's exception with INTERNAL "Exception deserializing
+    request!" (no details, not logged or counted by the interceptor)."""
+    srv = start_server(with_probe=False, workers=1)
+    raw = srv.channel().unary_unary(method)  # bytes in, bytes out
+    for body in (b"\xff\xff\xff", b"\x0a\x05ab", b"\x0a\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01"):
+        with pytest.raises(grpc.RpcError) as err:
+            raw(body, timeout=10)
+        detail = bad_request(err.value)
+        assert detail.field_violations[0].description.startswith("the request body is not a valid protobuf message")
+    assert srv.runtime.metrics.calls.labels(method, "INVALID_ARGUMENT")._value.get() == 3
+    assert all(pool.in_use == 0 for pool in srv.runtime.pools.values())
+    assert srv.health() == 1
