@@ -26,9 +26,15 @@ class PuzzleId:
         return f"{self.game}/{self.variant}/{self.difficulty}/{self.date.isoformat()}"
 
 
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
 def parse_date(text, field: str = "date") -> dt.date:
     if isinstance(text, dt.date):
         return text
+    # fromisoformat alone (Python 3.11+) also takes 20261201 and week dates such as 2026-W49-2
+    if not _ISO_DATE.fullmatch(str(text)):
+        raise InputError(field, "must be a calendar date YYYY-MM-DD", text)
     try:
         return dt.date.fromisoformat(str(text))
     except ValueError:

@@ -8,7 +8,8 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc, gartenbau_pb2, gartenbau_pb2_grpc
+from gardens.v1 import (gardeners_pb2, gardeners_pb2_grpc, gartenbau_pb2, gartenbau_pb2_grpc, puzzles_pb2,
+                        puzzles_pb2_grpc)
 
 GARDEN = {"starter": {"id": "ST1", "side": "a", "cells": [{"row": 0, "col": 0}, {"row": 0, "col": 1}]},
           "seedlings": [{"id": "S07", "cells": [{"row": 1, "col": 0}, {"row": 1, "col": 1}]}]}
@@ -88,3 +89,23 @@ def test_a_body_that_is_not_protobuf_is_invalid_argument(start_server, method):
     assert srv.runtime.metrics.calls.labels(method, "INVALID_ARGUMENT")._value.get() == 3
     assert all(pool.in_use == 0 for pool in srv.runtime.pools.values())
     assert srv.health() == 1
+
+
+def test_dates_are_only_yyyy_mm_dd(start_server, tmp_path):
+    """Before: Python 3.11's date.fromisoformat took 20261201 and the week date 2026-W49-2 too, so
+    ListPuzzles listed from them and a puzzle had several ids (…/20261201 = …/2026-12-01)."""
+    srv = start_server(with_probe=False, puzzles_db=str(tmp_path / "p.sqlite"))
+    stub = puzzles_pb2_grpc.PuzzleServiceStub(srv.channel())
+    calls = [(stub.ListPuzzles, puzzles_pb2.ListPuzzlesRequest(date_from="20261201"), "date_from"),
+             (stub.ListPuzzles, puzzles_pb2.ListPuzzlesRequest(date_to="2026-W49-2"), "date_to"),
+             (stub.GetDailyPuzzle, puzzles_pb2.GetDailyPuzzleRequest(
+                 game=puzzles_pb2.PUZZLE_GAME_GARDENERS, difficulty=puzzles_pb2.PUZZLE_DIFFICULTY_EASY,
+                 date="2026-W49-2"), "date"),
+             (stub.CheckAnswer, puzzles_pb2.CheckAnswerRequest(puzzle_id="gardeners/decree/easy/20261201"), "puzzle_id")]
+    for rpc, request, field in calls:
+        with pytest.raises(grpc.RpcError) as err:
+            rpc(request, timeout=30)
+        detail = bad_request(err.value)
+        assert detail.field_violations[0].field == field
+        assert detail.field_violations[0].description.startswith("must be a calendar date YYYY-MM-DD")
+    assert stub.ListPuzzles(puzzles_pb2.ListPuzzlesRequest(date_from="2026-12-01"), timeout=30).puzzles == []
