@@ -35,6 +35,11 @@ cdef bint _clear(tuple chk, long long a, bytearray st, long long lo, long long w
 cdef int _fewest_far(object places, long long ox, list check, int best, tuple chk, bytearray st,
                      long long lo, long long w) except -1
 
+@cython.locals(p=cython.longlong, a=cython.longlong, ox=cython.longlong, far=cython.int, off=cython.longlong,
+               j=cython.longlong)
+cdef int _fewest_far_any(list need, int best, tuple chk, bytearray st, long long lo, long long w, bytearray mark,
+                         int gen) except -1
+
 @cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, length=cython.int, j=cython.longlong)
 cdef dict _reach(list group, bytearray st, long long plane, long long lo, long long w, int spare)
 

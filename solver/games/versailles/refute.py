@@ -406,6 +406,29 @@ def _fewest_far(places, ox: int, check: list, best: int, chk, st, lo: int, w: in
     return best
 
 
+def _fewest_far_any(need: list, best: int, chk, st, lo: int, w: int, mark, gen: int) -> int:
+    """`_fewest_far` over the union of the anchors p - off ((off, reach) in `need`, p in reach),
+    checking every pair of `need`; each anchor is judged once (its `mark` entry set to `gen`)."""
+    for ox, places in need:
+        for p in places:
+            a = p - ox
+            j = _ix(a, lo, w)
+            if mark[j] == gen:
+                continue
+            mark[j] = gen
+            far = 0
+            for off, reach in need:
+                if a + off not in reach:
+                    far += 1
+                    if far >= best:
+                        break
+            if far < best and _clear(chk, a, st, lo, w):
+                best = far
+                if not best:
+                    return 0
+    return best
+
+
 def _reach(group, st, plane: int, lo: int, w: int, spare: int) -> dict:
     """The free, not excluded (`st`, `plane`) int fields within `spare` steps of the areas of
     `group`, each with its distance in fields (breadth-first, layer by layer)."""
@@ -810,6 +833,9 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         # tile i's (field offset, reach set) pairs in this turn, one per requirement held to a group
         return [(off, reach_of(ri)) for off, ri in held_fields[i][rot] if ri in near]
 
+    mark = bytearray(len(st) // (1 + len(reqs)))  # far_fields' places seen, one entry per field of the window
+    stamp = [0]  # the stamp of the places seen in the current far_fields union (1..255)
+
     def far_fields(i: int, near: dict, reach_of, cap: int) -> int:
         # the fewest of tile i's (field, requirement) pairs held to a group that lie out of reach,
         # over its fitting places (every pair, when no place puts one in reach), or `cap` when that
@@ -827,14 +853,15 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             if best == 1:
                 k = min(range(len(need)), key=lambda k: len(need[k][1])) if len(need) > 1 else 0
                 ox, places = need[k]  # a place is the anchor p - ox
-                check = need[:k] + need[k + 1:]
+                best = _fewest_far(places, ox, need[:k] + need[k + 1:], best, checks[i][rot], st, lo, w)
             else:
-                ox = 0
-                places = set()
-                for off, reach in need:
-                    places.update([p - off for p in reach])
-                check = need
-            best = _fewest_far(places, ox, check, best, checks[i][rot], st, lo, w)
+                # the union of the places, each judged once (a fresh stamp in `mark`; the answer is a
+                # minimum, so the order they are met in decides nothing)
+                stamp[0] += 1
+                if stamp[0] == 256:
+                    mark[:] = bytes(len(mark))
+                    stamp[0] = 1
+                best = _fewest_far_any(need, best, checks[i][rot], st, lo, w, mark, stamp[0])
             if not best:
                 return 0
         return best
