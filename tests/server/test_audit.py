@@ -9,7 +9,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from gardens.v1 import (gardeners_pb2, gardeners_pb2_grpc, gartenbau_pb2, gartenbau_pb2_grpc, puzzles_pb2,
-                        puzzles_pb2_grpc)
+                        horticulture_pb2, horticulture_pb2_grpc, puzzles_pb2_grpc)
 
 GARDEN = {"starter": {"id": "ST1", "side": "a", "cells": [{"row": 0, "col": 0}, {"row": 0, "col": 1}]},
           "seedlings": [{"id": "S07", "cells": [{"row": 1, "col": 0}, {"row": 1, "col": 1}]}]}
@@ -109,3 +109,21 @@ def test_dates_are_only_yyyy_mm_dd(start_server, tmp_path):
         assert detail.field_violations[0].field == field
         assert detail.field_violations[0].description.startswith("must be a calendar date YYYY-MM-DD")
     assert stub.ListPuzzles(puzzles_pb2.ListPuzzlesRequest(date_from="2026-12-01"), timeout=30).puzzles == []
+
+
+def test_horticulture_solutions_name_each_days_cards(start_server):
+    """Before: the docs/games-service.md SolveOptimal example (nursery [24, 4]) answered days[0].cards
+    empty (the engine fills them only from some search paths; a two-day nursery had them)."""
+    srv = start_server(with_probe=False)
+    stub = horticulture_pb2_grpc.HorticultureServiceStub(srv.channel())
+    setup = {"side": "A", "path": {"start": 3, "moves": "DDDDDDD"}}
+    plan = {"gnome": {"row": 5, "col": 3},
+            "plan": {"border": "sweet_potato", "path": "turnip", "companions": ["topiary", "carrot"]}}
+    for nursery in ([24, 4], [24, 4, 48, 10]):
+        r = stub.SolveOptimal(json_format.ParseDict(dict(setup, **plan, nursery=nursery),
+                                                    horticulture_pb2.HorticultureSolveOptimalRequest()), timeout=60)
+        assert [list(d.cards) for d in r.days] == [nursery[i:i + 2] for i in range(0, len(nursery), 2)]
+        assert all(d.chosen in d.cards for d in r.days)
+    r = stub.SolveBestPlan(json_format.ParseDict(dict(setup, nursery=[24, 4]),
+                                                 horticulture_pb2.HorticultureSolveBestPlanRequest()), timeout=60)
+    assert [list(d.cards) for d in r.days] == [[24, 4]]
