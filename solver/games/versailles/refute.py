@@ -280,7 +280,7 @@ def path_components(areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, e
         st[_ix(_cell(x, y), lo, w)] = 1
     for x, y in excluded:
         st[plane + _ix(_cell(x, y), lo, w)] = 1
-    groups = _path_groups(enc, label_cells, st, plane, lo, w, spare)
+    groups = _path_groups(enc, label_cells, st, plane, lo, w, spare, bytearray(3 * plane), 1)
     back = {id(e): a for a, e in zip(areas, enc)}
     return [[back[id(e)] for e in g] for g in groups]
 
@@ -298,9 +298,12 @@ def _ix(d: int, lo: int, w: int) -> int:
     return u * w + v
 
 
-def _path_groups(areas: list, label: dict, st, plane: int, lo: int, w: int, spare: int) -> list:
+def _path_groups(areas: list, label: dict, st, plane: int, lo: int, w: int, spare: int, scratch, gen: int) -> list:
     """`path_components` on int fields (`_cell`): the search's own; occupied fields are the nonzero
-    entries of `st` (`_state`), excluded ones those with bit 1 at `plane` + the field's index."""
+    entries of `st` (`_state`), excluded ones those with bit 1 at `plane` + the field's index. The
+    breadth-first search's fields (their nearest area and distance) are kept in `scratch` (three
+    planes of a window: a field's entries count when its first-plane entry is `gen`; an area index
+    and a distance fit a byte: at most 4 * 60 areas, distances at most spare + 1 <= 255)."""
     n = len(areas)
     index = {id(a): k for k, a in enumerate(areas)}
     parent = list(range(n))
@@ -308,8 +311,8 @@ def _path_groups(areas: list, label: dict, st, plane: int, lo: int, w: int, spar
 
     reach = (spare + 1) // 2
     if spare > 0 and n > 1:
-        owner: dict[int, int] = {}  # free field -> nearest area (index); its distance is its layer's
-        dist: dict[int, int] = {}
+        # a free field's nearest area (index) at size + its index, its distance at 2 * size + its index
+        size = len(scratch) // 3
         layer = []
         steps = (SPAN, -SPAN, 1, -1)
         for k, comp in enumerate(areas):
@@ -319,24 +322,24 @@ def _path_groups(areas: list, label: dict, st, plane: int, lo: int, w: int, spar
                     j = _ix(d, lo, w)
                     if st[j] or st[plane + j] & 1:
                         continue
-                    o = owner.get(d)
-                    if o is None:
-                        owner[d] = k
-                        dist[d] = 1
+                    if scratch[j] != gen:
+                        scratch[j] = gen
+                        scratch[size + j] = k
+                        scratch[2 * size + j] = 1
                         layer.append(d)
-                    elif o != k:
-                        left -= _link(parent, o, k)  # one field between the two areas
+                    elif scratch[size + j] != k:
+                        left -= _link(parent, scratch[size + j], k)  # one field between the two areas
         length = 1
         while layer and left > 1:
             nxt = []
             for c in layer:
-                k = owner[c]
+                k = scratch[size + _ix(c, lo, w)]
                 for step in steps:
                     d = c + step
-                    o = owner.get(d)
-                    if o is not None:
-                        if o != k and length + dist[d] <= spare:
-                            left -= _link(parent, o, k)
+                    j = _ix(d, lo, w)
+                    if scratch[j] == gen:
+                        if scratch[size + j] != k and length + scratch[2 * size + j] <= spare:
+                            left -= _link(parent, scratch[size + j], k)
                         continue
                     comp = label.get(d)
                     if comp is not None:
@@ -344,12 +347,11 @@ def _path_groups(areas: list, label: dict, st, plane: int, lo: int, w: int, spar
                         if i is not None and i != k and length <= spare:
                             left -= _link(parent, i, k)
                         continue
-                    if length < reach:
-                        j = _ix(d, lo, w)
-                        if not st[j] and not st[plane + j] & 1:
-                            owner[d] = k
-                            dist[d] = length + 1
-                            nxt.append(d)
+                    if length < reach and not st[j] and not st[plane + j] & 1:
+                        scratch[j] = gen
+                        scratch[size + j] = k
+                        scratch[2 * size + j] = length + 1
+                        nxt.append(d)
             layer = nxt
             length += 1
     groups: dict[int, list] = {}
@@ -835,6 +837,16 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     mark = bytearray(len(st) // (1 + len(reqs)))  # far_fields' places seen, one entry per field of the window
     stamp = [0]  # the stamp of the places seen in the current far_fields union (1..255)
+    scratch = bytearray(3 * len(mark))  # `_path_groups`' breadth-first fields, stamped (scratch_gen)
+    scratch_stamp = [0]
+
+    def scratch_gen() -> int:
+        # a fresh stamp for `scratch` (1..255; the stamps are cleared when they run out)
+        scratch_stamp[0] += 1
+        if scratch_stamp[0] == 256:
+            scratch[:len(mark)] = bytes(len(mark))
+            scratch_stamp[0] = 1
+        return scratch_stamp[0]
 
     def far_fields(i: int, near: dict, reach_of, cap: int) -> int:
         # the fewest of tile i's (field, requirement) pairs held to a group that lie out of reach,
@@ -1041,7 +1053,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             for c in cells:
                 st[_ix(c, lo, w)] = 1
             try:
-                split = _path_groups(growing, label[ri], st, planes[ri], lo, w, spare)
+                split = _path_groups(growing, label[ri], st, planes[ri], lo, w, spare, scratch, scratch_gen())
             finally:
                 for c in cells:
                     st[_ix(c, lo, w)] = 0
@@ -1148,7 +1160,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         groups = box_components(growing, spare)
                         lost_r = max(lost_r, lost_with(groups))
                         if lost_r < cap and spare <= bridge_bfs:
-                            groups = _path_groups(growing, label[ri], st, plane, lo, w, spare)
+                            groups = _path_groups(growing, label[ri], st, plane, lo, w, spare, scratch,
+                                                  scratch_gen())
                             lost_r = max(lost_r, lost_with(groups))
                             if blockers is not None and any(len(g) > 1 for g in groups):
                                 blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
