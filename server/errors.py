@@ -37,12 +37,17 @@ class Failure:
 
 
 # Bounds on what an error sends back. A status travels in the trailing metadata, which gRPC clients
-# cap (16 KiB by default, a hard limit: past it the client sees RESOURCE_EXHAUSTED "Stream removed"
-# instead of the error). A 64 KiB request can name thousands of bad elements or one 60 KB string, so
-# the violations, each text and the message are cut to fit well under that cap.
+# cap (8 KiB soft limit: past it calls fail at random; 16 KiB hard: all fail), failing with
+# RESOURCE_EXHAUSTED "Stream removed" instead of the error. A 64 KiB request can name thousands of bad elements or one 60 KB string, so
+# the violations, each text and the message are cut to fit well under that cap. Sizes count UTF-8
+# bytes: the message goes twice, percent-encoded in grpc-message (3 characters a non-ASCII byte)
+# and inside the base64 status with the violations; at these bounds the whole stays under 6 KB
+# (3 x 700 + 4/3 x (700 + 2000) plus framing).
 MAX_VIOLATIONS = 20
-MAX_TEXT = 200  # characters of a field path, a description or a quoted value
-MAX_MESSAGE = 2000
+MAX_TEXT = 200  # characters of a field path or a description
+MAX_VALUE = 80  # characters of a quoted bad value
+MAX_DETAIL_BYTES = 2000  # UTF-8 bytes of all the violations' fields and descriptions
+MAX_MESSAGE_BYTES = 700  # UTF-8 bytes of the message (before "; and N more violations not listed")
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:
@@ -50,20 +55,29 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def clip_bytes(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` UTF-8 bytes (never inside a character), marked with "..." when cut."""
+    data = text.encode()
+    return text if len(data) <= limit else data[:limit - 3].decode(errors="ignore") + "..."
+
+
 def bad_request(errors: list[InputError]) -> Failure:
-    violations = [
-        error_details_pb2.BadRequest.FieldViolation(
+    violations, size = [], 0
+    for e in errors[:MAX_VIOLATIONS]:
+        v = error_details_pb2.BadRequest.FieldViolation(
             field=clip(e.field),
-            description=clip(clip(e.description) + ("" if e.value is None else f" (got {clip(repr(e.value), 80)})")),
+            description=clip(clip(e.description) + ("" if e.value is None else f" (got {clip(repr(e.value), MAX_VALUE)})")),
         )
-        for e in errors[:MAX_VIOLATIONS]
-    ]
+        size += len(v.field.encode()) + len(v.description.encode())
+        if violations and size > MAX_DETAIL_BYTES:
+            break
+        violations.append(v)
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(field_violations=violations))
-    message = "; ".join(f"{v.field}: {v.description}" if v.field else v.description for v in violations)
-    if len(errors) > MAX_VIOLATIONS:
-        message += f"; and {len(errors) - MAX_VIOLATIONS} more violations not listed"
-    message = clip(message, MAX_MESSAGE)
+    message = clip_bytes("; ".join(f"{v.field}: {v.description}" if v.field else v.description
+                                   for v in violations), MAX_MESSAGE_BYTES)
+    if len(errors) > len(violations):
+        message += f"; and {len(errors) - len(violations)} more violations not listed"
     status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail])
     return Failure(grpc.StatusCode.INVALID_ARGUMENT, message, rpc_status.to_status(status))
 
@@ -72,7 +86,7 @@ def failure_for(exc: BaseException, context: grpc.ServicerContext, method: str,
                 budget_expired: bool = False) -> Failure:
     """The status for an exception raised while serving `method`; unexpected ones are logged with a trace."""
     if isinstance(exc, ServiceError):
-        return Failure(exc.code, clip(exc.message, MAX_MESSAGE))
+        return Failure(exc.code, clip_bytes(exc.message, MAX_MESSAGE_BYTES))
     if isinstance(exc, InputErrors):
         return bad_request(exc.errors)
     if isinstance(exc, InputError):
