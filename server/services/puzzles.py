@@ -133,7 +133,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
             return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
                                           verdicts=[_verdict(v) for v in result["verdicts"]])
         if kind == "gartenbau_garden":
-            doc = _integral(json_format.MessageToDict(request.gartenbau_garden))
+            doc = _struct(request, kind)
             with convert.fields_under({"garden": "gartenbau_garden"}):
                 result = daily.check_answer(puzzle, doc)
             outcome = "correct" if result["correct"] else "wrong"
@@ -141,7 +141,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
                                           score=result["score"], optimum=result["optimum"],
                                           violations=[f"{v['rule']}: {v['message']}" for v in result["violations"]])
         if kind in ("versailles_garden", "horticulture_game"):
-            doc = _integral(json_format.MessageToDict(getattr(request, kind)))
+            doc = _struct(request, kind)
             result = daily.check_answer(puzzle, doc)
             outcome = ("correct" if result["correct"] else
                        "incomplete" if result.get("complete") is False else "wrong")
@@ -179,6 +179,15 @@ def _name(table: dict, value: int, field: str, optional: bool = False) -> str:
         raise InputError(field, "must be one of " + ", ".join(sorted(
             (pb.PuzzleGame if table is _GAMES else pb.PuzzleDifficulty).Name(v) for v in table)), value)
     return table[value]
+
+
+def _struct(request, kind: str):
+    """The plain data of the request's Struct answer `kind`. A NaN or infinite number (which JSON
+    cannot carry) is the client's bad input, named by the field (it was a ValueError with no field)."""
+    try:
+        return _integral(json_format.MessageToDict(getattr(request, kind)))
+    except ValueError as exc:  # json_format: "Fail to serialize NaN for Value.number_value, ..."
+        raise InputError(kind, "numbers must be finite (no NaN or Infinity)") from exc
 
 
 def _integral(value):

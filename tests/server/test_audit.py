@@ -145,3 +145,19 @@ def test_horticulture_solutions_name_each_days_cards(start_server):
     r = stub.SolveBestPlan(json_format.ParseDict(dict(setup, nursery=[24, 4]),
                                                  horticulture_pb2.HorticultureSolveBestPlanRequest()), timeout=60)
     assert [list(d.cards) for d in r.days] == [[24, 4]]
+
+
+def test_a_nan_in_a_struct_answer_names_its_field(start_server, tmp_path):
+    """Before: CheckAnswer with a NaN or Infinity in `gartenbau_garden` (a google.protobuf.Struct)
+    was INVALID_ARGUMENT with an empty field ("Fail to serialize NaN for Value.number_value ...")."""
+    srv = start_server(with_probe=False, puzzles_db=str(tmp_path / "p.sqlite"))
+    stub = puzzles_pb2_grpc.PuzzleServiceStub(srv.channel())
+    puzzle = stub.GetDailyPuzzle(puzzles_pb2.GetDailyPuzzleRequest(
+        game=puzzles_pb2.PUZZLE_GAME_GARTENBAU, difficulty=puzzles_pb2.PUZZLE_DIFFICULTY_EASY), timeout=120)
+    for value in (float("nan"), float("inf")):
+        request = puzzles_pb2.CheckAnswerRequest(puzzle_id=puzzle.id)
+        request.gartenbau_garden.update({"starter": {"id": "ST1", "side": "a", "cells": [[0, value], [0, 1]]}})
+        with pytest.raises(grpc.RpcError) as err:
+            stub.CheckAnswer(request, timeout=30)
+        detail = bad_request(err.value)
+        assert [v.field for v in detail.field_violations] == ["gartenbau_garden"]
