@@ -158,6 +158,11 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
             raise InputError("page_size", "must not be negative", size)
         size = min(size or DEFAULT_PAGE, MAX_PAGE)
         game = _name(_GAMES, request.game, "game", optional=True)
+        if request.variant:
+            known = sorted({k.variant for (g, _), k in daily.KINDS.items() if game in (None, "", g)})
+            if request.variant not in known:
+                raise InputError("variant", f"expected one of {', '.join(known)}{f' for {game}' if game else ''}",
+                                 request.variant)
         difficulty = _name(_DIFFICULTIES, request.difficulty, "difficulty", optional=True)
         date_from = parse_date(request.date_from, "date_from").isoformat() if request.date_from else ""
         last = self.last_served()

@@ -161,3 +161,20 @@ def test_a_nan_in_a_struct_answer_names_its_field(start_server, tmp_path):
             stub.CheckAnswer(request, timeout=30)
         detail = bad_request(err.value)
         assert [v.field for v in detail.field_violations] == ["gartenbau_garden"]
+
+
+def test_list_puzzles_refuses_an_unknown_variant(start_server, tmp_path):
+    """Before: ListPuzzles(variant="decrees") (a typo) answered an empty page, as if no puzzle had been
+    published, instead of naming the field; a variant of another game is refused the same way."""
+    srv = start_server(with_probe=False, puzzles_db=str(tmp_path / "p.sqlite"))
+    stub = puzzles_pb2_grpc.PuzzleServiceStub(srv.channel())
+    for request in (puzzles_pb2.ListPuzzlesRequest(variant="decrees"),
+                    puzzles_pb2.ListPuzzlesRequest(game=puzzles_pb2.PUZZLE_GAME_GARDENERS, variant="nursery")):
+        with pytest.raises(grpc.RpcError) as err:
+            stub.ListPuzzles(request, timeout=30)
+        violation = bad_request(err.value).field_violations[0]
+        assert violation.field == "variant"
+        assert "decree" in violation.description
+    for variant in ("", "decree", "nursery"):  # known variants still list (nothing served yet: empty pages)
+        assert stub.ListPuzzles(puzzles_pb2.ListPuzzlesRequest(variant=variant), timeout=30).puzzles == []
+    assert srv.health() == 1

@@ -170,7 +170,7 @@ def _bad_record():
      "garden.placements[0]"),
     (lambda s: s.ScoreGame(record_msg(_bad_record())), "stages[0].rounds[1].cards.Ann"),
     (lambda s: s.ScoreGame(pb.VersaillesScoreGameRequest(players=["Ann"])), "players"),
-    (lambda s: s.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 4])), "tiles"),
+    (lambda s: s.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 4])), "tiles[1]"),
     (lambda s: s.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 999])), "tiles[1]"),
     (lambda s: s.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 5], board=99)), "board"),
     (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg(GARDEN), next_tile=4)), "next_tile"),

@@ -112,8 +112,11 @@ def _tile_sequence(tiles: Any, catalog: Catalog, where: str = "tiles", most: int
         if isinstance(t, bool) or not isinstance(t, int) or t not in catalog.tiles:
             raise ValueError(f"{where}[{i}]: unknown tile id {t!r}")
         out.append(catalog.tiles[t])
-    if len({t.id for t in out}) != len(out):
-        raise ValueError(f"{where}: each tile exists once; a tile id is repeated")
+    first: dict[int, int] = {}
+    for i, t in enumerate(out):
+        if t.id in first:
+            raise ValueError(f"{where}[{i}]: each tile exists once; tile {t.id} is repeated (first at [{first[t.id]}])")
+        first[t.id] = i
     return out
 
 
