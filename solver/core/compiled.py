@@ -2,19 +2,23 @@
 
 A module listed in COMPILED (today only the Versailles refutation search, a pure-Python branch
 and bound) is compiled by `python -m solver.core.compiled build` from its unchanged source into
-`build/compiled/<package path>/<name>.<ext suffix>` (or under `$GARDENS_COMPILED_DIR`), beside a file holding the SHA-256 of the
-source it was built from. `install()` puts a finder in front of the import system: importing the
+`build/compiled/<package path>/<name>.<ext suffix>` (or under `$GARDENS_COMPILED_DIR`), beside a
+file holding the SHA-256 of the source it was built from. `install()` puts a finder in front of the import system: importing the
 module loads the compiled copy only when that hash equals the hash of the source file as it is
 now; otherwise (source edited since the build, no build, no compiler, `GARDENS_PURE=1` in the
 environment) the import falls through to the `.py` file as if this module did not exist.
 
-The compiled copy is the same program: Cython compiles the Python source as it is, so every search visits the same nodes in the same order and a deterministic
-request (whose budgets count nodes, never seconds) gives the same answer with or without it;
-only the CPU time per node differs (1.65x fewer seconds per node measured on the 8-tile
-refutations, 30 Nov). An augmenting `<name>.pxd` beside the source, if present, gives Cython C types
-for the copy (it is part of the hash); such declarations must keep the program's meaning (no
-overflow: the values declared as C integers are small counts and indices). Module attributes stay writable (the tests and benchmarks set the search's
-flags on the module object) because Cython reads module globals from the module's dictionary.
+The compiled copy is the same program: Cython compiles the Python source as it is, so every
+search visits the same nodes in the same order and a deterministic request (whose budgets count
+nodes, never seconds) gives the same answer with or without it; only the CPU time per node
+differs. An augmenting `<name>.pxd` beside the source, if present, gives Cython C types for the
+copy (it is part of the hash); such declarations must keep the program's meaning (no overflow:
+the values declared as C integers are small counts, indices and field codes, bounded where the
+module says). The refutation search has one (its helpers over byte-array state, 1 Dec), and
+its source is written for it: compiled it is about 4x faster per node than the pure module
+(docs/versailles.md). Module attributes stay writable (the tests and benchmarks set the search's
+flags on the module object) because Cython reads undeclared module globals from the module's
+dictionary.
 """
 
 from __future__ import annotations
