@@ -93,14 +93,10 @@ def violations_msg(items) -> list[pb.HorticultureViolation]:
     return [pb.HorticultureViolation(where=v["where"], reason=v["reason"]) for v in items]
 
 
-def solution_fields(r: dict, nursery: list[int]) -> dict:
-    """The fields SolveOptimal and SolveBestPlan answers share. Day i was flipped from the request's
-    nursery[2i:2i+2]: the engine's game names them only from some of its search paths (the one-day
-    example of docs/games-service.md answered `cards` empty, a two-day nursery filled), so they are
-    filled here, always."""
-    days = [dict(d, cards=d.get("cards") or nursery[2 * i:2 * i + 2]) for i, d in enumerate(r["days"])]
+def solution_fields(r: dict) -> dict:
+    """The fields SolveOptimal and SolveBestPlan answers share (every day names its two cards: the engine's answer)."""
     return {"status": _STATUS[r["status"]], "score": r["score"], "bound": r["bound"],
-            "days": [day_msg(d) for d in days],
+            "days": [day_msg(d) for d in r["days"]],
             "gnome": cell_msg(r["gnome"]) if r.get("gnome") is not None else None,
             "plan": pb.HorticulturePlan(**r["plan"]) if r.get("plan") is not None else None,
             "score_sheet": score_msg(r.get("score_sheet"))}
@@ -136,12 +132,12 @@ class HorticultureServicer(GameServicer, horticulture_pb2_grpc.HorticultureServi
     def SolveOptimal(self, request, context):
         doc = dict(setup(request), nursery=list(request.nursery))
         r = self._fn("solve_optimal")(doc, control=self.rt.control(context))
-        return pb.HorticultureSolveOptimalResponse(**solution_fields(r, doc["nursery"]))
+        return pb.HorticultureSolveOptimalResponse(**solution_fields(r))
 
     def SolveBestPlan(self, request, context):
         doc = dict(setup(request), nursery=list(request.nursery))
         r = self._fn("best_plan")(doc, control=self.rt.control(context))
-        return pb.HorticultureSolveBestPlanResponse(**solution_fields(r, doc["nursery"]))
+        return pb.HorticultureSolveBestPlanResponse(**solution_fields(r))
 
     def Hint(self, request, context):
         doc = dict(setup(request), days=days(request.days), today=list(request.today),

@@ -143,13 +143,15 @@ def score(request: dict, catalog: Catalog | None = None) -> dict:
 
 # --- optimiser --------------------------------------------------------------------------------------
 
-def _solution_json(sol: Solution, catalog: Catalog) -> dict:
+def _solution_json(sol: Solution, catalog: Catalog, nursery: list[int]) -> dict:
+    """Day i was flipped from nursery[2i:2i+2]: every day names its two cards (the search paths set
+    Day.cards only where a day had a real choice; the audit of 1 Dec found a one-day answer without them)."""
     out: dict[str, Any] = {
         "status": sol.status,  # "optimal" only when CP-SAT proved it
         "score": sol.score,
         "bound": sol.bound,
         "wall_time_s": round(sol.wall_time, 3),
-        "days": [day_json(d) for d in sol.days],
+        "days": [dict(day_json(d), cards=list(d.cards or nursery[2 * i:2 * i + 2])) for i, d in enumerate(sol.days)],
     }
     if sol.gnome is not None:
         out["gnome"] = cell_json(sol.gnome)
@@ -179,7 +181,7 @@ def solve_optimal(request: dict, catalog: Catalog | None = None, control: SolveC
     nursery = _nursery(req.get("nursery"), cat)
     sol = solve(cat, setup.side, setup.drawing, _nursery_days(nursery), setup.gnome, setup.plan,
                 _control(req, 10.0, control))
-    return _solution_json(sol, cat)
+    return _solution_json(sol, cat, nursery)
 
 
 def best_plan(request: dict, catalog: Catalog | None = None, control: SolveControl | None = None) -> dict:
@@ -197,7 +199,7 @@ def best_plan(request: dict, catalog: Catalog | None = None, control: SolveContr
     gnome = parse_cell(req["gnome"], sheet, "gnome") if req.get("gnome") is not None else None
     plan = parse_plan(req["plan"], cat) if req.get("plan") is not None else None
     sol = solve(cat, sheet.side, drawing, _nursery_days(nursery), gnome, plan, _control(req, 20.0, control))
-    return _solution_json(sol, cat)
+    return _solution_json(sol, cat, nursery)
 
 
 def option_share(control: SolveControl, i: int, n: int, elapsed: float) -> float:
