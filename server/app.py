@@ -5,6 +5,7 @@ import argparse
 import logging
 import signal
 import sys
+import threading
 from concurrent import futures
 from pathlib import Path
 
@@ -71,8 +72,49 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
         raise OSError(f"cannot listen on {config.address}")
     if config.metrics_port >= 0:
         runtime.metrics_port = runtime.metrics.serve_http(config.metrics_address, config.metrics_port)
+    if config.health_port >= 0:
+        _add_health_port(server, runtime, config)
     server.runtime = runtime  # so serve() and tests reach health and metrics of this server
     return server, port
+
+
+def _add_health_port(server: grpc.Server, runtime: Runtime, config: ServerConfig) -> None:
+    """A second server with only the health service (the same servicer, so the same statuses) and two
+    threads of its own, started and stopped with `server`: the main port's concurrency cap counts
+    health checks, so under a burst of calls they were refused (RESOURCE_EXHAUSTED) or queued
+    behind the refusals; here nothing else competes for its threads or its cap."""
+    probe = grpc.server(futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="health-port"),
+                        options=[("grpc.so_reuseport", 0)], maximum_concurrent_rpcs=64)
+    health_pb2_grpc.add_HealthServicer_to_server(runtime.health, probe)
+    host = config.address.rsplit(":", 1)[0]
+    try:
+        bound = probe.add_insecure_port(f"{host}:{config.health_port}")
+    except RuntimeError as exc:
+        raise OSError(f"cannot listen on {host}:{config.health_port} (health port): the address is taken") from exc
+    if bound == 0:
+        raise OSError(f"cannot listen on {host}:{config.health_port} (health port)")
+    runtime.health_port = bound
+    start, stop = server.start, server.stop
+
+    def start_both():
+        start()
+        probe.start()
+
+    def stop_both(grace):
+        # the health port goes after the main port has drained, so that during the drain a probe
+        # sees NOT_SERVING (shutdown() sets it) rather than a closed port; the event returned is set
+        # once both are stopped
+        done, both = stop(grace), threading.Event()
+
+        def finish():
+            done.wait()
+            probe.stop(None).wait()
+            both.set()
+
+        threading.Thread(target=finish, name="health-port-stop", daemon=True).start()
+        return both
+
+    server.start, server.stop = start_both, stop_both
 
 
 def shutdown(server: grpc.Server, grace_s: float) -> None:
@@ -93,9 +135,10 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
     server.start()
     host = config.address.rsplit(":", 1)[0]
     metrics = getattr(server.runtime, "metrics_port", None)
-    log.info("serving gardens.v1 on %s:%d (tls=%s, auth=%s, workers=%d%s)", host, port,
+    probe = getattr(server.runtime, "health_port", None)
+    log.info("serving gardens.v1 on %s:%d (tls=%s, auth=%s, workers=%d%s%s)", host, port,
              bool(config.tls_cert), bool(config.auth_token), config.workers,
-             f", metrics on :{metrics}" if metrics else "")
+             f", metrics on :{metrics}" if metrics else "", f", health on :{probe}" if probe else "")
     if ready is None:
         # Printed for scripts and tests that start the server on port 0 and need the real port.
         print(f"LISTENING {port}", flush=True)

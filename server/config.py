@@ -45,6 +45,10 @@ class ServerConfig:
     puzzles_past_days: int = -1
     puzzles_future_days: int = -1
     metrics_port: int = -1  # -1 = no metrics endpoint; 0 = any free port
+    # A second gRPC port serving only grpc.health.v1 (the same statuses), on its own threads: probes
+    # answer even when a burst of calls fills the main port's cap (which counts health checks too).
+    # -1 = health on the main port only; 0 = any free port; bound on the main address's host.
+    health_port: int = -1
     metrics_address: str = "localhost"
     tls_cert: str = ""
     tls_key: str = ""
@@ -69,6 +73,8 @@ class ServerConfig:
             raise ValueError(f"time_cap_s must be > 0 (got {self.time_cap_s})")
         if bool(self.tls_cert) != bool(self.tls_key):
             raise ValueError("tls_cert and tls_key go together")
+        if not -1 <= self.health_port <= 65535:
+            raise ValueError(f"health_port must be -1 (off), 0 (any free port) or a port (got {self.health_port})")
         if self.max_request_bytes < 1024:
             raise ValueError(f"max_request_bytes must be >= 1024 (got {self.max_request_bytes})")
         return self

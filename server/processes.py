@@ -50,7 +50,9 @@ def serve_processes(config: ServerConfig) -> int:
         children = []
         for i in range(config.processes):
             metrics_port = config.metrics_port + i if config.metrics_port > 0 else config.metrics_port
-            child_config = replace(config, address=f"{host}:{port}", processes=1, metrics_port=metrics_port)
+            health_port = config.health_port + i if config.health_port > 0 else config.health_port
+            child_config = replace(config, address=f"{host}:{port}", processes=1, metrics_port=metrics_port,
+                                   health_port=health_port)
             proc = ctx.Process(target=_child, args=(child_config, i, ready), name=f"gardens-server-{i}")
             proc.start()
             children.append(proc)

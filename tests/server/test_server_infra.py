@@ -264,3 +264,66 @@ def test_calls_still_running_after_the_grace_period_are_stopped(start_server):
     wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=2)
     with pytest.raises(grpc.RpcError):
         future.result(timeout=5)
+
+
+def test_a_health_port_answers_while_the_main_ports_cap_is_full(start_server):
+    """The main port's concurrency cap (threads = workers + light slots + reserve) counts health checks:
+    with every place taken (here by three open reflection streams, which hold theirs) a probe on the main
+    port is refused; the health port (--health-port) answers from its own threads, with the same
+    statuses, and goes away with the server."""
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    srv = start_server(workers=1, light_workers=1, reserve_threads=1, health_port=0)
+    assert srv.runtime.health_port not in (None, 0, srv.port)
+    streams, gates = [], []
+    for _ in range(3):  # the cap: 1 + 1 + 1
+        gate = threading.Event()
+        gates.append(gate)
+
+        def requests(gate=gate):
+            yield reflection_pb2.ServerReflectionRequest(list_services="")
+            gate.wait(30)
+
+        stream = reflection_pb2_grpc.ServerReflectionStub(srv.channel()).ServerReflectionInfo(requests())
+        next(stream)  # answered: the call holds a thread and a place under the cap
+        streams.append(stream)
+    try:
+        with pytest.raises(grpc.RpcError) as err:
+            srv.health(timeout=5)
+        assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        probe = grpc.insecure_channel(f"localhost:{srv.runtime.health_port}")
+        srv.channels.append(probe)
+        assert srv.health(channel=probe) == health_pb2.HealthCheckResponse.SERVING
+        srv.runtime.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)  # one servicer, both ports
+        assert srv.health(channel=probe) == health_pb2.HealthCheckResponse.NOT_SERVING
+    finally:
+        for gate in gates:
+            gate.set()
+        for stream in streams:
+            stream.cancel()
+    srv.server.stop(0).wait()
+    with pytest.raises(grpc.RpcError) as err:
+        health_pb2_grpc.HealthStub(probe).Check(health_pb2.HealthCheckRequest(), timeout=2)
+    assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+
+
+def test_the_health_port_flag_is_checked():
+    with pytest.raises(ValueError, match="health_port"):
+        ServerConfig(health_port=70000).validate()
+    with pytest.raises(ValueError, match="health_port"):
+        ServerConfig(health_port=-2).validate()
+
+
+def test_during_the_drain_the_health_port_says_not_serving(start_server):
+    srv = start_server(workers=1, time_cap_s=1.0, health_port=0)
+    probe = grpc.insecure_channel(f"localhost:{srv.runtime.health_port}")
+    srv.channels.append(probe)
+    future = _solve_in_flight(srv)
+    stopper = threading.Thread(target=shutdown, args=(srv.server, 10.0))
+    stopper.start()
+    wait_until(lambda: srv.health(channel=probe) == NOT_SERVING, timeout=5)  # the port is still there
+    assert future.result(timeout=10) == b"FEASIBLE"
+    stopper.join(10)
+    assert not stopper.is_alive()
+    with pytest.raises(grpc.RpcError):  # and gone once the server has stopped
+        srv.health(channel=probe, timeout=2)
