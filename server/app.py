@@ -59,23 +59,27 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
     reflection.enable_server_reflection(
         [*runtime.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
 
-    try:
-        if config.tls_cert:
-            credentials = grpc.ssl_server_credentials(
-                [(Path(config.tls_key).read_bytes(), Path(config.tls_cert).read_bytes())])
-            port = server.add_secure_port(config.address, credentials)
-        else:
-            port = server.add_insecure_port(config.address)
-    except RuntimeError as exc:  # grpc reports a failed bind this way
-        raise OSError(f"cannot listen on {config.address}: the address is taken or not allowed") from exc
-    if port == 0:
-        raise OSError(f"cannot listen on {config.address}")
+    credentials = grpc.ssl_server_credentials(
+        [(Path(config.tls_key).read_bytes(), Path(config.tls_cert).read_bytes())]) if config.tls_cert else None
+    port = _listen(server, config.address, credentials)
     if config.metrics_port >= 0:
         runtime.metrics_port = runtime.metrics.serve_http(config.metrics_address, config.metrics_port)
     if config.health_port >= 0:
         _add_health_port(server, runtime, config)
     server.runtime = runtime  # so serve() and tests reach health and metrics of this server
     return server, port
+
+
+def _listen(server: grpc.Server, address: str, credentials=None) -> int:
+    """Binds `server` to `address` (TLS with `credentials`); the bound port, or OSError."""
+    try:
+        port = (server.add_secure_port(address, credentials) if credentials is not None
+                else server.add_insecure_port(address))
+    except RuntimeError as exc:  # grpc reports a failed bind this way
+        raise OSError(f"cannot listen on {address}: the address is taken or not allowed") from exc
+    if port == 0:
+        raise OSError(f"cannot listen on {address}")
+    return port
 
 
 def _add_health_port(server: grpc.Server, runtime: Runtime, config: ServerConfig) -> None:
@@ -86,14 +90,7 @@ def _add_health_port(server: grpc.Server, runtime: Runtime, config: ServerConfig
     probe = grpc.server(futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="health-port"),
                         options=[("grpc.so_reuseport", 0)], maximum_concurrent_rpcs=64)
     health_pb2_grpc.add_HealthServicer_to_server(runtime.health, probe)
-    host = config.address.rsplit(":", 1)[0]
-    try:
-        bound = probe.add_insecure_port(f"{host}:{config.health_port}")
-    except RuntimeError as exc:
-        raise OSError(f"cannot listen on {host}:{config.health_port} (health port): the address is taken") from exc
-    if bound == 0:
-        raise OSError(f"cannot listen on {host}:{config.health_port} (health port)")
-    runtime.health_port = bound
+    runtime.health_port = _listen(probe, f"{config.address.rsplit(':', 1)[0]}:{config.health_port}")
     start, stop = server.start, server.stop
 
     def start_both():
