@@ -576,17 +576,10 @@ class HorticultureModel:
         square of t, E_H the pairs of H with t on both squares (a forest's components number its
         vertices minus its edges, and H's components only split the real ones). Forests used: all
         linked vertical pairs plus the horizontal ones of one row (a comb), and the same turned."""
-        m = self.m
         both = self._same_kind_pairs(t, cells)
-        vertical = {key: e for key, e in both.items() if self.cells[key[0]][0] == self.cells[key[1]][0]}
-        horizontal = {key: e for key, e in both.items() if key not in vertical}
         nodes = sum(paired[i] for i in cells)
-        for row in sorted({self.cells[i][1] for i in cells}):
-            comb = [e for (i, j), e in horizontal.items() if self.cells[i][1] == row]
-            m.add(groups <= nodes - sum(vertical.values()) - sum(comb))
-        for col in sorted({self.cells[i][0] for i in cells}):
-            comb = [e for (i, j), e in vertical.items() if self.cells[i][0] == col]
-            m.add(groups <= nodes - sum(horizontal.values()) - sum(comb))
+        for comb in self._combs(list(both), cells):
+            self.m.add(groups <= nodes - sum(both[key] for key in comb))
 
     def line_chains(self) -> list[list[int]]:
         """Vertex-disjoint chains of squares (indices), each square linked to the next, none holding a
@@ -691,18 +684,20 @@ class HorticultureModel:
                 held = {i for i in cells if solver.value(self.y[i][t])}
                 paired = sum(1 for i in held if any(idx[c] in held for c in self.garden.linked(self.cells[i])))
                 both = [(idx[a], idx[b]) for a, b in self.garden.edges() if idx[a] in held and idx[b] in held]
-                if solver.value(self.region_groups[r][t]) > min(paired - len(comb) for comb in self._combs(both)):
+                least = min(paired - len(comb) for comb in self._combs(both, cells))
+                if solver.value(self.region_groups[r][t]) > least:
                     out.append((t, r))
         return out
 
-    def _combs(self, pairs: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-        """The forests of `_component_cuts` among linked pairs (square indices): every vertical pair plus the
-        horizontal pairs of one row, and every horizontal pair plus the vertical pairs of one column."""
+    def _combs(self, pairs: list[tuple[int, int]], within: list[int]) -> list[list[tuple[int, int]]]:
+        """The forests of `_component_cuts` among linked pairs (square indices), one per row and column of the
+        squares `within`: every vertical pair plus the horizontal pairs of the row, and every horizontal pair
+        plus the vertical pairs of the column (vertical pairs first, in the order of `pairs`)."""
         cells = self.cells
         vertical = [p for p in pairs if cells[p[0]][0] == cells[p[1]][0]]
         horizontal = [p for p in pairs if cells[p[0]][0] != cells[p[1]][0]]
-        rows = sorted({cells[i][1] for i in range(self.n)})
-        cols = sorted({cells[i][0] for i in range(self.n)})
+        rows = sorted({cells[i][1] for i in within})
+        cols = sorted({cells[i][0] for i in within})
         return [vertical + [p for p in horizontal if cells[p[0]][1] == row] for row in rows] + \
             [horizontal + [p for p in vertical if cells[p[0]][0] == col] for col in cols]
 
