@@ -836,17 +836,17 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         return [(off, reach_of(ri)) for off, ri in held_fields[i][rot] if ri in near]
 
     mark = bytearray(len(st) // (1 + len(reqs)))  # far_fields' places seen, one entry per field of the window
-    stamp = [0]  # the stamp of the places seen in the current far_fields union (1..255)
-    scratch = bytearray(3 * len(mark))  # `_path_groups`' breadth-first fields, stamped (scratch_gen)
-    scratch_stamp = [0]
+    scratch = bytearray(3 * len(mark))  # `_path_groups`' breadth-first fields, stamped in their first plane
+    stamps = {"mark": 0, "scratch": 0}  # the current stamp of each (1..255)
 
-    def scratch_gen() -> int:
-        # a fresh stamp for `scratch` (1..255; the stamps are cleared when they run out)
-        scratch_stamp[0] += 1
-        if scratch_stamp[0] == 256:
-            scratch[:len(mark)] = bytes(len(mark))
-            scratch_stamp[0] = 1
-        return scratch_stamp[0]
+    def fresh(buf, name: str) -> int:
+        # a new stamp for the stamped plane of `buf` (its first len(mark) entries), cleared when the
+        # 255 stamps run out
+        stamps[name] += 1
+        if stamps[name] == 256:
+            buf[:len(mark)] = bytes(len(mark))
+            stamps[name] = 1
+        return stamps[name]
 
     def far_fields(i: int, near: dict, reach_of, cap: int) -> int:
         # the fewest of tile i's (field, requirement) pairs held to a group that lie out of reach,
@@ -869,11 +869,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             else:
                 # the union of the places, each judged once (a fresh stamp in `mark`; the answer is a
                 # minimum, so the order they are met in decides nothing)
-                stamp[0] += 1
-                if stamp[0] == 256:
-                    mark[:] = bytes(len(mark))
-                    stamp[0] = 1
-                best = _fewest_far_any(need, best, checks[i][rot], st, lo, w, mark, stamp[0])
+                best = _fewest_far_any(need, best, checks[i][rot], st, lo, w, mark, fresh(mark, "mark"))
             if not best:
                 return 0
         return best
@@ -1053,7 +1049,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             for c in cells:
                 st[_ix(c, lo, w)] = 1
             try:
-                split = _path_groups(growing, label[ri], st, planes[ri], lo, w, spare, scratch, scratch_gen())
+                split = _path_groups(growing, label[ri], st, planes[ri], lo, w, spare, scratch,
+                                     fresh(scratch, "scratch"))
             finally:
                 for c in cells:
                     st[_ix(c, lo, w)] = 0
@@ -1161,7 +1158,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         lost_r = max(lost_r, lost_with(groups))
                         if lost_r < cap and spare <= bridge_bfs:
                             groups = _path_groups(growing, label[ri], st, plane, lo, w, spare, scratch,
-                                                  scratch_gen())
+                                                  fresh(scratch, "scratch"))
                             lost_r = max(lost_r, lost_with(groups))
                             if blockers is not None and any(len(g) > 1 for g in groups):
                                 blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
