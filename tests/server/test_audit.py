@@ -66,7 +66,7 @@ def test_a_60_kb_request_of_bad_elements_gets_a_bounded_status(start_server):
     srv = start_server(with_probe=False)
     stub = gartenbau_pb2_grpc.GartenbauServiceStub(srv.channel())
     request = json_format.ParseDict({"garden": GARDEN}, gartenbau_pb2.GartenbauScoreRequest())
-    while request.ByteSize() < 60_000:
+    while len(request.garden.seedlings) < 72:  # the most a garden may list (the game's 72 seedling tiles)
         request.garden.seedlings.add().CopyFrom(request.garden.seedlings[0])
     with pytest.raises(grpc.RpcError) as err:
         stub.Score(request, timeout=30)
@@ -74,6 +74,36 @@ def test_a_60_kb_request_of_bad_elements_gets_a_bounded_status(start_server):
     assert [v.field for v in detail.field_violations] == ["garden"]
     assert detail.field_violations[0].description.startswith("unique_tile: tile S07 is used more than once")
     assert len(detail.field_violations[0].description) <= 200
+    assert srv.health() == 1
+
+
+@pytest.mark.parametrize("method", ["Validate", "Score"])
+def test_a_garden_longer_than_the_catalog_is_refused_before_the_rules_run(start_server, method):
+    """Before: Validate of a 60 KB garden of 3,500 copies of one seedling tile ran every rule and
+    answered 7,001 violations (385 KB). A garden holds each tile once, so no list may be longer
+    than the catalog's (72 seedling tiles, 48 plants, 54 flowers); at the limit the answer stays small."""
+    srv = start_server(with_probe=False)
+    stub = gartenbau_pb2_grpc.GartenbauServiceStub(srv.channel())
+    call = getattr(stub, method)
+    request_type = getattr(gartenbau_pb2, f"Gartenbau{method}Request")
+    request = json_format.ParseDict({"garden": GARDEN}, request_type())
+    while request.ByteSize() < 60_000:
+        request.garden.seedlings.add().CopyFrom(request.garden.seedlings[0])
+    with pytest.raises(grpc.RpcError) as err:
+        call(request, timeout=30)
+    detail = bad_request(err.value)
+    assert [v.field for v in detail.field_violations] == ["garden.seedlings"]
+    assert "at most 72" in detail.field_violations[0].description
+    for kind, most in (("plants", 48), ("flowers", 54)):
+        many = json_format.ParseDict({"garden": dict(GARDEN, **{kind: [{"id": "x"}] * (most + 1)})}, request_type())
+        with pytest.raises(grpc.RpcError) as err:
+            call(many, timeout=30)
+        assert [v.field for v in bad_request(err.value).field_violations] == [f"garden.{kind}"]
+    if method == "Validate":
+        del request.garden.seedlings[72:]
+        answer = call(request, timeout=30)
+        assert not answer.legal and answer.violations[0].rule == "unique_tile"
+        assert answer.ByteSize() < 20_000, answer.ByteSize()
     assert srv.health() == 1
 
 
