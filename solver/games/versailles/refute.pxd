@@ -32,17 +32,18 @@ cdef int _link(list parent, int a, int b) except -1
 @cython.locals(off=cython.longlong, j=cython.longlong, p=cython.longlong)
 cdef bint _clear(tuple chk, long long a, bytearray st, long long lo, long long w) except -1
 
-@cython.locals(p=cython.longlong, a=cython.longlong, far=cython.int, off=cython.longlong)
-cdef int _fewest_far(object places, long long ox, list check, int best, tuple chk, bytearray st,
+@cython.locals(p=cython.longlong, a=cython.longlong, far=cython.int, off=cython.longlong, dist=bytearray)
+cdef int _fewest_far(list places, long long ox, list check, int best, tuple chk, bytearray st,
                      long long lo, long long w) except -1
 
 @cython.locals(p=cython.longlong, a=cython.longlong, ox=cython.longlong, far=cython.int, off=cython.longlong,
-               j=cython.longlong)
+               j=cython.longlong, places=list, dist=bytearray)
 cdef int _fewest_far_any(list need, int best, tuple chk, bytearray st, long long lo, long long w, bytearray mark,
                          int gen) except -1
 
-@cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, length=cython.int, j=cython.longlong)
-cdef dict _reach(list group, bytearray st, long long plane, long long lo, long long w, int spare)
+@cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, length=cython.int, j=cython.longlong,
+               start=cython.Py_ssize_t, end=cython.Py_ssize_t, k=cython.Py_ssize_t, dist=bytearray, fields=list)
+cdef tuple _reach(list group, bytearray st, long long plane, long long lo, long long w, int spare, long long size)
 
 @cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong)
 cdef set _corridor(list areas, bytearray st, long long plane, long long lo, long long w, dict label, int steps)

@@ -391,13 +391,14 @@ def _clear(chk, a: int, st, lo: int, w: int) -> bool:
 
 
 def _fewest_far(places, ox: int, check: list, best: int, chk, st, lo: int, w: int) -> int:
-    """`far_fields`' inner loop: the fewest (offset, reach) pairs of `check` out of reach over the
-    anchors p - ox (p in `places`) where the tile fits (`_clear`), if fewer than `best`, else `best`."""
+    """`far_fields`' inner loop: the fewest (offset, reach fields, reach distances) triples of `check`
+    out of reach (`_reach`: a zero distance) over the anchors p - ox (p in `places`) where the tile
+    fits (`_clear`), if fewer than `best`, else `best`."""
     for p in places:
         a = p - ox
         far = 0
-        for off, reach in check:
-            if a + off not in reach:
+        for off, _, dist in check:
+            if not dist[_ix(a + off, lo, w)]:
                 far += 1
                 if far >= best:
                     break
@@ -409,9 +410,10 @@ def _fewest_far(places, ox: int, check: list, best: int, chk, st, lo: int, w: in
 
 
 def _fewest_far_any(need: list, best: int, chk, st, lo: int, w: int, mark, gen: int) -> int:
-    """`_fewest_far` over the union of the anchors p - off ((off, reach) in `need`, p in reach),
-    checking every pair of `need`; each anchor is judged once (its `mark` entry set to `gen`)."""
-    for ox, places in need:
+    """`_fewest_far` over the union of the anchors p - off ((off, reach fields, distances) in `need`,
+    p in the fields), checking every triple of `need`; each anchor is judged once (its `mark` entry
+    set to `gen`)."""
+    for ox, places, _ in need:
         for p in places:
             a = p - ox
             j = _ix(a, lo, w)
@@ -419,8 +421,8 @@ def _fewest_far_any(need: list, best: int, chk, st, lo: int, w: int, mark, gen: 
                 continue
             mark[j] = gen
             far = 0
-            for off, reach in need:
-                if a + off not in reach:
+            for off, _, dist in need:
+                if not dist[_ix(a + off, lo, w)]:
                     far += 1
                     if far >= best:
                         break
@@ -431,33 +433,39 @@ def _fewest_far_any(need: list, best: int, chk, st, lo: int, w: int, mark, gen: 
     return best
 
 
-def _reach(group, st, plane: int, lo: int, w: int, spare: int) -> dict:
+def _reach(group, st, plane: int, lo: int, w: int, spare: int, size: int) -> tuple:
     """The free, not excluded (`st`, `plane`) int fields within `spare` steps of the areas of
-    `group`, each with its distance in fields (breadth-first, layer by layer)."""
-    reach = {}
-    layer = []
+    `group`, each with its distance in fields (breadth-first, layer by layer): (the fields in the
+    order met, a new byte array of `size` entries (one plane of `st`) holding each one's distance at
+    its index `_ix`, 0 for every other field). A distance is at most spare <= bridge_bfs < 256.
+    The array outlives the call (the joint check's children and its exclusion child read it), so it
+    is its own, not a stamped plane of the search."""
+    dist = bytearray(size)
+    fields = []
     steps = (SPAN, -SPAN, 1, -1)
     for comp in group:
         for c in comp:
             for step in steps:
                 d = c + step
                 j = _ix(d, lo, w)
-                if not st[j] and not st[plane + j] & 1 and d not in reach:
-                    reach[d] = 1
-                    layer.append(d)
+                if not st[j] and not st[plane + j] & 1 and not dist[j]:
+                    dist[j] = 1
+                    fields.append(d)
+    start = 0
     length = 2
     while length <= spare:
-        nxt = []
-        for c in layer:
+        end = len(fields)  # fields[start:end]: the last layer
+        for k in range(start, end):
+            c = fields[k]
             for step in steps:
                 d = c + step
                 j = _ix(d, lo, w)
-                if not st[j] and not st[plane + j] & 1 and d not in reach:
-                    reach[d] = length
-                    nxt.append(d)
-        layer = nxt
+                if not st[j] and not st[plane + j] & 1 and not dist[j]:
+                    dist[j] = length
+                    fields.append(d)
+        start = end
         length += 1
-    return reach
+    return fields, dist
 
 
 def _corridor(areas, st, plane: int, lo: int, w: int, label, steps: int) -> set:
@@ -832,8 +840,14 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     clusters = {i: {rot: _clusters(held_xy[i][rot]) for rot in held_xy[i]} for i in relevant}
 
     def held_pairs(i: int, rot: int, near: dict, reach_of) -> list:
-        # tile i's (field offset, reach set) pairs in this turn, one per requirement held to a group
-        return [(off, reach_of(ri)) for off, ri in held_fields[i][rot] if ri in near]
+        # tile i's (field offset, reach fields, reach distances) triples in this turn, one per
+        # requirement held to a group (`_reach`)
+        out = []
+        for off, ri in held_fields[i][rot]:
+            if ri in near:
+                fields, dist = reach_of(ri)
+                out.append((off, fields, dist))
+        return out
 
     mark = bytearray(len(st) // (1 + len(reqs)))  # far_fields' places seen, one entry per field of the window
     scratch = bytearray(3 * len(mark))  # `_path_groups`' breadth-first fields, stamped in their first plane
@@ -864,7 +878,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 best = len(need)
             if best == 1:
                 k = min(range(len(need)), key=lambda k: len(need[k][1])) if len(need) > 1 else 0
-                ox, places = need[k]  # a place is the anchor p - ox
+                ox, places, _ = need[k]  # a place is the anchor p - ox
                 best = _fewest_far(places, ox, need[:k] + need[k + 1:], best, checks[i][rot], st, lo, w)
             else:
                 # the union of the places, each judged once (a fresh stamp in `mark`; the answer is a
@@ -910,7 +924,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             return True, None, None
         built = {}
 
-        def reach_of(ri: int) -> set:
+        def reach_of(ri: int) -> tuple:
             got = built.get(ri)
             if got is not None:
                 return got[2]
@@ -919,10 +933,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 old = inherited[2].get(ri)
                 if (old is not None and old[1] == spare and len(old[0]) == len(group)
                         and all(a is b for a, b in zip(old[0], group))
-                        and (ri != inherited[0] or inherited[1] not in old[2])):
+                        and (ri != inherited[0] or not old[2][1][_ix(inherited[1], lo, w)])):
                     built[ri] = old
                     return old[2]
-            reach = _reach(group, st, ex, lo, w, spare)
+            reach = _reach(group, st, ex, lo, w, spare, len(mark))
             built[ri] = (group, spare, reach)
             return reach
 
@@ -958,16 +972,16 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 got = near.get(ri)
                 if got is None:
                     continue
-                dist = built[ri][2]
+                dist = built[ri][2][1]  # distances by index (`_reach`), 0: out of reach
                 lim = got[1] - len(cluster) + 1
                 # a field of C touches g's areas exactly when its own distance is 1 (it is empty
                 # and not excluded); otherwise a neighbour outside the tile within lim - 1
                 for off in cluster:
-                    if dist.get(a + off) == 1:
+                    if dist[_ix(a + off, lo, w)] == 1:
                         break
                 else:
                     for off in outside:
-                        if dist.get(a + off, lim) < lim:
+                        if 0 < dist[_ix(a + off, lo, w)] < lim:
                             break
                     else:
                         k += len(cluster)
@@ -975,7 +989,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                             return True
             return False
         for off, ri in held_fields[i][rot]:
-            if ri in near and a + off not in built[ri][2]:
+            if ri in near and not built[ri][2][1][_ix(a + off, lo, w)]:
                 k += 1
                 if k > budget:
                     return True
