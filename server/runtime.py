@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,14 +117,15 @@ class Runtime:
         one beyond the call cap) a timer cancels the remaining work after the call cap.
         """
         config = self.config
-        limit = config.time_cap_s
+        limit, ends_at = config.time_cap_s, None
         remaining = context.time_remaining()
         if remaining is not None:
             left = remaining - config.deadline_margin_s
             if left <= 0:
                 raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline leaves no time to solve")
-            limit = min(limit, left)
-        control = SolveControl(time_limit_s=limit, num_workers=config.solver_threads, random_seed=config.seed)
+            limit, ends_at = min(limit, left), time.monotonic() + left
+        control = SolveControl(time_limit_s=limit, num_workers=config.solver_threads, random_seed=config.seed,
+                               ends_at=ends_at)
         callbacks = [control.cancel]
         if remaining is None or remaining > config.call_time_cap_s:
             expired = self._local.expired = threading.Event()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -20,12 +21,17 @@ class SolveControl:
     replaces it by CP-SAT's deterministic time so results do not depend on machine speed.
     `cancel()` may be called from any thread (e.g. a gRPC callback): it stops the running
     search at once and makes every later search return UNKNOWN without starting.
+    `ends_at` (a `time.monotonic()` instant, e.g. a client's deadline less a margin) caps every
+    wall-clock search at what is left until then, so a call running many searches ends them all
+    in time, however it shares its limit out; `seconds_left()` tells a caller how much is left.
+    A deterministic control ignores it (its answers must not depend on the clock).
     """
 
     time_limit_s: float = 10.0
     deterministic_limit: float | None = None
     num_workers: int = 1
     random_seed: int = 0
+    ends_at: float | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _running: set = field(default_factory=set, repr=False)
     _cancelled: bool = field(default=False, repr=False)
@@ -45,6 +51,14 @@ class SolveControl:
         if isinstance(self.random_seed, bool) or not isinstance(self.random_seed, int) \
                 or not 0 <= self.random_seed < 2 ** 31:
             raise ValueError(f"random_seed: expected an integer in [0, 2^31), got {self.random_seed!r}")
+        if self.ends_at is not None and not number(self.ends_at):
+            raise ValueError(f"ends_at: expected a time.monotonic() instant, got {self.ends_at!r}")
+
+    def seconds_left(self) -> float:
+        """Wall-clock seconds until `ends_at` (never below 0), or the time limit when there is none."""
+        if self.ends_at is None:
+            return self.time_limit_s
+        return max(0.0, min(self.time_limit_s, self.ends_at - time.monotonic()))
 
     @property
     def cancelled(self) -> bool:
@@ -63,6 +77,8 @@ class SolveControl:
         p.num_workers = self.num_workers
         p.random_seed = self.random_seed
         limit = self.time_limit_s if time_limit_s is None else min(time_limit_s, self.time_limit_s)
+        if self.ends_at is not None:
+            limit = min(limit, self.ends_at - time.monotonic())
         if self.deterministic_limit is not None:
             p.max_deterministic_time = self.deterministic_limit
         else:

@@ -78,6 +78,17 @@ def test_a_search_cut_by_the_client_deadline_says_unknown_in_time(start_server):
     wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=2)
 
 
+def test_every_search_of_a_call_ends_by_the_client_deadline(start_server):
+    """Before: each search got min(cap, deadline - margin) from the call's start, so a call of three
+    searches ran three times that and ended DEADLINE_EXCEEDED; the control's `ends_at` caps each
+    one at what is left until deadline - margin."""
+    srv = start_server(workers=1, time_cap_s=60, deadline_margin_s=0.5)
+    start = time.perf_counter()
+    assert srv.probe("Many")(b"", timeout=2.0) == b"UNKNOWN,UNKNOWN,UNKNOWN"
+    assert time.perf_counter() - start < 2.0
+    wait_until(lambda: srv.runtime.pools["solve"].in_use == 0, timeout=2)
+
+
 def test_solver_limit_is_capped_by_the_server(start_server):
     srv = start_server(workers=1, time_cap_s=0.3)
     assert srv.probe("Solve")(b"", timeout=30) == b"FEASIBLE"
@@ -102,6 +113,10 @@ def test_control_time_limit_is_min_of_cap_and_deadline(remaining, cap, expected)
     ctx = _Context(remaining)
     control = rt.control(ctx)
     assert control.time_limit_s == pytest.approx(expected)
+    if remaining is None:
+        assert control.ends_at is None and control.seconds_left() == cap
+    else:
+        assert 0 < control.seconds_left() <= remaining - 0.1
     for callback in ctx.callbacks:  # the call ends: the control is cancelled, the budget timer stopped
         callback()
     assert control.cancelled

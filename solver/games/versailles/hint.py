@@ -88,14 +88,17 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
     solo.fix(fixed)
     work = control.deterministic_limit / max(1, len(ranked)) if control.deterministic_limit is not None else None
     i = len(fixed)
-    for k, r in enumerate(ranked):
-        # wall clock: what is left of the limit after the build and the earlier candidates, shared out
-        share = (control.time_limit_s - (time.perf_counter() - started)) / (len(ranked) - k)
+    # every candidate's greedy continuation first, so the searches share only what is left after them
+    starts = [_continue(fixed + [r["placement"]], upcoming, catalog, checkpoints, board, offset) for r in ranked]
+    for k, (r, start) in enumerate(zip(ranked, starts)):
+        # wall clock: what is left of the limit (and of the call, when it has a deadline) after the
+        # build and the earlier candidates, shared out
+        left = min(control.time_limit_s - (time.perf_counter() - started), control.seconds_left())
+        share = left / (len(ranked) - k)
         p = r["placement"]
         want = (p.x + offset[0], p.y + offset[1], canonical_rotation(tile, p.rotation))
         solo.model.clear_assumptions()
         solo.model.add_assumptions([lit for o, lit in zip(solo.options[i], solo.place[i]) if o == want])
-        start = _continue(fixed + [p], upcoming, catalog, checkpoints, board, offset)
         solo.model.clear_hints()
         if start is not None:
             solo.hint_garden(start)  # a complete assignment: CP-SAT starts from this garden at once
