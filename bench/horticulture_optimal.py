@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="override optimiser.CONNECT_SHARE = e (lazy linked-pairs cuts of the proven count relaxation "
                          "with cuts, after every other step: those run as the default at work / (1 + e), the loop gets "
                          "the rest; 'none' = off)")
-    ap.add_argument("--connect-cut", default=None, choices=["pairs", "components", "both"],
+    ap.add_argument("--connect-cut", default=None, choices=["pairs", "components", "both", "exact"],
                     help="override optimiser.CONNECT_CUT (the lazy loop's cut)")
     ap.add_argument("--connect-broken", default=None,
                     help="override optimiser.CONNECT_BROKEN (that loop runs only when the proven optimum breaks at "

@@ -569,6 +569,13 @@ class HorticultureModel:
             gnome_count[t] = r
         self.group_points = sum(self.minimum[t] * self.group_count[t] for t in self.types)
         self.gnome_points = sum(self.minimum[t] * gnome_count[t] for t in self.types)
+        # for the exact group encoding added later to some (kind, region) pairs (make_exact): the repeats per kind,
+        # the regions a repeated group can lie in (those holding a square linked to a given gnome), and what was
+        # made exact so far
+        self.gnome_count = gnome_count
+        self.count_home = (home if home is not None else [0]) if fixed is not None else None
+        self.exact_pairs: dict[tuple[str, int], list] = {}
+        self.exact_labels: dict[int, list] = {}
 
     def _component_cuts(self, t: str, cells: list[int], groups, paired: list) -> None:
         """Complete groups of t (min >= 2) in one region are at most its components of 2+ squares of t,
@@ -631,6 +638,109 @@ class HorticultureModel:
                 windows.append(w)
         if windows:
             m.add(self.minimum[t] * groups <= sum(squares[i] for i in cells) - sum(windows))
+
+    def over_credited(self, solver: cp_model.CpSolver) -> list[tuple[str, int]]:
+        """(kind, region) pairs not yet exact (`make_exact`) where the count solution of `solver` credits more groups
+        of t in region r than its garden has complete groups of t there (components of squares of t, linked square to
+        square, of at least min(t) squares), or where it credits more gnome repeats of t than the garden has (then
+        every region a repeated group can lie in, `count_home`, with that kind). Pure Python on the solution."""
+        idx, out = self.garden.index, []
+        real_repeats = {t: 0 for t in self.types}
+        near = {idx[c] for c in self.garden.linked(self.fixed_gnome)} if self.fixed_gnome is not None else set()
+        for r, cells in enumerate(self.count_regions):
+            for t in self.types:
+                if t not in self.region_groups[r]:
+                    continue
+                held = {i for i in cells if solver.value(self.y[i][t])}
+                complete, seen = 0, set()
+                for a in sorted(held):
+                    if a in seen:
+                        continue
+                    part, todo = [], [a]
+                    seen.add(a)
+                    while todo:
+                        cur = todo.pop()
+                        part.append(cur)
+                        for nb in self.garden.linked(self.cells[cur]):
+                            j = idx[nb]
+                            if j in held and j not in seen:
+                                seen.add(j)
+                                todo.append(j)
+                    if len(part) >= self.minimum[t]:
+                        complete += 1
+                        real_repeats[t] += bool(near.intersection(part))
+                if solver.value(self.region_groups[r][t]) > complete and (t, r) not in self.exact_pairs:
+                    out.append((t, r))
+        for t in self.types:
+            if self.count_home is not None and solver.value(self.gnome_count[t]) > real_repeats[t]:
+                out += [(t, h) for h in self.count_home if (t, h) not in self.exact_pairs and (t, h) not in out]
+        return out
+
+    def make_exact(self, t: str, r: int) -> None:
+        """Hybrid relaxation: the exact group encoding (witnesses + labels, as `_witness_groups`) for kind t in
+        region r of a count relaxation (groups="count"), the count encoding for every other (kind, region) pair.
+
+        The witnesses of (t, r) are the connected sets of exactly min(t) squares inside r (`connected_subsets`; a
+        given gnome's square is in no region), each square of t in at most one of them (sum <= y[i][t]); the
+        region's labels (one integer per square of r, shared by r's exact kinds) are equal along linked squares
+        both holding t, and a witness fixes the label of its smallest square to that square's index. The credited
+        groups of t in r (`region_groups[r][t]`, the count model's own variable, already in the objective)
+        become the number of witnesses. With a given gnome: repeats of t <= the sum over the regions a repeated
+        group can lie in (`count_home`) of their witnesses of t holding a square linked to the gnome (exact
+        pairs) or their credited groups of t (count pairs).
+
+        Valid (every real final garden keeps its score): the squares' kinds y, the window box, plan and gnome are
+        the count model's own variables, untouched. For a real garden choose, for each complete group of t in r,
+        one connected set of min(t) of its squares (it has one through any of its squares; for a group linked to
+        the gnome, grown from a square linked to it), and give every square of a component of squares of t the
+        smallest index of its chosen witness (components without a witness: any one label): the witnesses are
+        disjoint, labels are equal along same-kind pairs, each witness's smallest square carries its own index,
+        so the garden with region_groups[r][t] = its complete groups of t in r satisfies every new constraint,
+        and its repeats of t are at most its gnome-linked witnesses plus the count pairs' groups. Exact (never
+        over-credits): a witness is min(t) connected squares of t, so it lies in a complete group; two witnesses
+        in one group would force two different labels on one component. The other pairs keep the count encoding
+        and its cuts, which every real garden satisfies, so the hybrid is a relaxation of every game: its optimum
+        is an upper bound, and with every pair exact it is the exact final-garden model's value."""
+        if (t, r) in self.exact_pairs:
+            return
+        m, idx, k = self.m, self.garden.index, self.minimum[t]
+        cells = self.count_regions[r]
+        inside = set(cells)
+        if r not in self.exact_labels:
+            self.exact_labels[r] = {i: m.new_int_var(0, self.n - 1, f"hybrid_label{i}") for i in cells}
+        label = self.exact_labels[r]
+        for a, b in self.garden.edges():
+            i, j = idx[a], idx[b]
+            if i in inside and j in inside:
+                m.add(label[i] == label[j]).only_enforce_if([self.y[i][t], self.y[j][t]])
+        if not hasattr(self, "_subsets"):
+            self._subsets = {}
+        if k not in self._subsets:
+            self._subsets[k] = connected_subsets(self.garden, k)
+        covering: dict[int, list] = {i: [] for i in cells}
+        witnesses = []
+        for part in self._subsets[k]:
+            if not inside.issuperset(part):
+                continue
+            w = m.new_bool_var(f"hybrid_witness_{t}_{'_'.join(map(str, part))}")
+            for i in part:
+                covering[i].append(w)
+            m.add(label[part[0]] == part[0]).only_enforce_if(w)
+            witnesses.append((part, w))
+        for i, ws in covering.items():
+            if ws:
+                m.add(sum(ws) <= self.y[i][t])
+        m.add(self.region_groups[r][t] == sum(w for _, w in witnesses))
+        self.exact_pairs[(t, r)] = witnesses
+        if self.count_home is not None and r in self.count_home:
+            near = {idx[c] for c in self.garden.linked(self.fixed_gnome)}
+            terms = []
+            for h in self.count_home:
+                if (t, h) in self.exact_pairs:
+                    terms += [w for part, w in self.exact_pairs[(t, h)] if near.intersection(part)]
+                else:
+                    terms.append(self.region_groups[h][t])
+            m.add(self.gnome_count[t] <= sum(terms))
 
     def pair_violations(self, solver: cp_model.CpSolver) -> list[tuple[str, int]]:
         """(kind, region) pairs whose credited groups in the count solution of `solver` break the linked-pairs

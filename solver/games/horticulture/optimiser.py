@@ -58,7 +58,9 @@ CONNECT_SHARE: float | None = None
 # of t with a linked square of t minus the pairs of t of a comb forest, per broken kind and region) or "both".
 # Measured in the loop (e = 0.1, work 44, random seed 0, seeds 0/2/3/5/8/9; session of 30 Nov 23:20): pairs 516/544,
 # components 516/545 (seed 0 96 -> 95 where the pairs stay open; seeds 5 and 8 keep 98 / 88 where the pairs give
-# 97 / 87), both (seeds 0/3/5/8) 350/366 against pairs 350/365: "pairs" stays.
+# 97 / 87), both (seeds 0/3/5/8) 350/366 against pairs 350/365: "pairs" stays. "exact": the hybrid relaxation
+# (model.make_exact: the exact witness encoding for only the kind/region pairs a solution over-credits; session of
+# 1 Dec 02:00, docs/horticulture.md).
 CONNECT_CUT = "pairs"
 # With CONNECT_SHARE set, the loop runs only when the proven optimum breaks at most this many (kind, region) cuts
 # (None: always). Measured (session of 30 Nov 21:40, docs/horticulture.md; 32 cards, seeds 0-9, work 20/40, random
@@ -641,11 +643,15 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
     lower bound proven since; asking below B is the same proof). `floor` (None: none): a known game's score; the
     questions stop once the target is at or below it (the bound then meets the game: proven). `cut`: "pairs" as
     above, "components" (count.component_violations / count.add_component_cut, valid for every garden too) or
-    "both" (each broken cut of either kind is added; `broken` counts the (kind, region) pairs with any broken cut)."""
-    if cut not in ("pairs", "components", "both"):
-        raise ValueError(f"cut: expected pairs, components or both, got {cut!r}")
+    "both" (each broken cut of either kind is added; `broken` counts the (kind, region) pairs with any broken cut),
+    or "exact" (the hybrid relaxation: the (kind, region) pairs whose groups or gnome repeats the solution
+    over-credits, count.over_credited, get the exact witness encoding, count.make_exact; valid for every garden
+    too, and a solution over-crediting nothing is a real final garden: the loop stops there)."""
+    if cut not in ("pairs", "components", "both", "exact"):
+        raise ValueError(f"cut: expected pairs, components, both or exact, got {cut!r}")
     kinds = {"pairs": [(count.pair_violations, count.add_pair_cut)],
-             "components": [(count.component_violations, count.add_component_cut)]}
+             "components": [(count.component_violations, count.add_component_cut)],
+             "exact": [(count.over_credited, count.make_exact)]}
     kinds["both"] = kinds["pairs"] + kinds["components"]
 
     def breaks(solution) -> list[tuple]:
