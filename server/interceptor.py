@@ -7,6 +7,7 @@ import logging
 import time
 
 import grpc
+from google.protobuf.message import Message
 
 from server import errors
 from server.runtime import Runtime
@@ -72,7 +73,7 @@ class CallInterceptor(grpc.ServerInterceptor):
         return grpc.unary_unary_rpc_method_handler(
             self._wrap(details.method, handler.unary_unary, authorized, request_id),
             request_deserializer=_lenient(handler.request_deserializer),
-            response_serializer=handler.response_serializer,
+            response_serializer=_deterministic(handler.response_serializer),
         )
 
     def _wrap(self, method: str, behavior, authorized: bool, request_id: str | None = None):
@@ -148,6 +149,21 @@ def _lenient(deserialize):
             return _Undecodable(exc)
 
     return parse
+
+
+def _deterministic(serialize):
+    """Responses serialised with sorted map keys: protobuf writes a map field (e.g. a score's
+    `areas`) in an order that differs between processes, so equal answers had different bytes
+    (a byte-comparing client or cache saw two answers to one request)."""
+    if serialize is None:
+        return None
+
+    def write(message) -> bytes:
+        if isinstance(message, Message):
+            return message.SerializeToString(deterministic=True)
+        return serialize(message)
+
+    return write
 
 
 def _deny(handler):

@@ -208,3 +208,19 @@ def test_list_puzzles_refuses_an_unknown_variant(start_server, tmp_path):
     for variant in ("", "decree", "nursery"):  # known variants still list (nothing served yet: empty pages)
         assert stub.ListPuzzles(puzzles_pb2.ListPuzzlesRequest(variant=variant), timeout=30).puzzles == []
     assert srv.health() == 1
+
+
+def test_answers_with_map_fields_have_the_same_bytes_in_every_process(start_server):
+    """Before: a map field (VersaillesScoreResponse.areas) was written in an order that differs between
+    processes, so equal answers had different bytes. Now every response is serialised with sorted keys:
+    the raw bytes are the deterministic serialisation of the answer."""
+    from gardens.v1 import versailles_pb2
+    srv = start_server(with_probe=False)
+    raw = srv.channel().unary_unary("/gardens.v1.VersaillesService/Score")
+    request = versailles_pb2.VersaillesScoreRequest()
+    request.garden.placements.add(tile=4, x=0, y=0)
+    request.garden.placements.add(tile=5, x=2, y=0)
+    body = raw(request.SerializeToString(), timeout=10)
+    answer = versailles_pb2.VersaillesScoreResponse.FromString(body)
+    assert len(answer.areas) >= 4
+    assert body == answer.SerializeToString(deterministic=True)
