@@ -102,6 +102,12 @@ def parse_planting(value: Any, sheet: SheetSide, catalog: Catalog, f: str) -> Pl
 def parse_days(value: Any, sheet: SheetSide, catalog: Catalog, f: str = "days") -> list[Day]:
     if not isinstance(value, list):
         raise ValueError(f"{f}: expected a list of days")
+    # Each day flips two cards of the deck, and each card holds two plants: longer lists are refused
+    # before anything is replayed (a 60 KB record of 1,817 days answered 3,633 violations, 274 KB).
+    most = len(catalog.deck.cards) // 2
+    if len(value) > most:
+        raise ValueError(f"{f}: {len(value)} days; at most {most} (each day flips two of the deck's "
+                         f"{len(catalog.deck.cards)} cards)")
     days = []
     for i, raw in enumerate(value):
         fd = f"{f}[{i}]"
@@ -115,6 +121,8 @@ def parse_days(value: Any, sheet: SheetSide, catalog: Catalog, f: str = "days") 
         plants = d.get("plants")
         if not isinstance(plants, list):
             raise ValueError(f"{fd}.plants: expected a list of plantings")
+        if len(plants) > 2:
+            raise ValueError(f"{fd}.plants: {len(plants)} plantings; a day plants the two plants of its card")
         days.append(Day(chosen, tuple(parse_planting(p, sheet, catalog, f"{fd}.plants[{j}]")
                                       for j, p in enumerate(plants)), cards))
     return days
@@ -141,7 +149,16 @@ def parse_sheet(value: Any, catalog: Catalog) -> Sheet:
     box = d.get("window_box", [])
     if not isinstance(box, list):
         raise ValueError("window_box: expected a list of plants")
-    window = [catalog.plant(p, f"window_box[{i}]") for i, p in enumerate(box)]
+    # the window box rules (each type at most once, `window_box_slots` plants): a snapshot breaking
+    # them scored them anyway (ten topiaries: 16 points)
+    if len(box) > sheet.window_box_slots:
+        raise ValueError(f"window_box: {len(box)} plants; the window box has {sheet.window_box_slots} slots")
+    window: list[str] = []
+    for i, p in enumerate(box):
+        plant = catalog.plant(p, f"window_box[{i}]")
+        if plant in window:
+            raise ValueError(f"window_box[{i}]: {plant} is already in the window box (each type at most once)")
+        window.append(plant)
     return Sheet(setup, garden, window)
 
 
