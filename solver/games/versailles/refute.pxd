@@ -48,7 +48,14 @@ cdef tuple _reach(list group, bytearray st, long long plane, long long lo, long 
 @cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong)
 cdef set _corridor(list areas, bytearray st, long long plane, long long lo, long long w, dict label, int steps)
 
-@cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong)
-cdef set _open_fields(set comp, bytearray st, long long plane, long long lo, long long w)
 
 cpdef int tiles_between(int dx, int dy) except? -2
+
+@cython.locals(k=cython.longlong, j=cython.longlong, a=cython.longlong, off=cython.longlong, sl=list, chk=tuple)
+cdef bint _fillable(long long f, long long plane, bytearray st, long long lo, long long w, list wit, list slots,
+                    bytearray here, list frame) except -1
+
+@cython.locals(count=cython.int, c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong,
+               first=cython.longlong)
+cdef tuple _open_count(set comp, bytearray st, long long plane, long long lo, long long w, int best, list wit,
+                       list slots, bytearray here, list frame, bytearray mark, int gen)

@@ -495,18 +495,62 @@ def _corridor(areas, st, plane: int, lo: int, w: int, label, steps: int) -> set:
     return seen
 
 
-def _open_fields(comp, st, plane: int, lo: int, w: int) -> set:
-    """The int fields next to area `comp` that are free, not excluded and not known unfillable
-    (`st`: occupied nonzero; at `plane`, bit 1 excluded, bit 2 known unfillable)."""
-    opens = set()
+def _fillable(f: int, plane: int, st, lo: int, w: int, wit: list, slots: list, here, frame: list) -> bool:
+    """Some unplaced tile (`here[i]` 0) of a requirement's `slots` (its `fill_slots`: per tile the
+    (field checks, field offset) of each turn's counting fields) can put a field counting for the
+    requirement on int field `f`. Cached without changing any answer: a field no unplaced tile can
+    fill stays so in the subtree (the search only adds placed tiles, occupied and excluded fields
+    on the way down), so a no is marked with bit 2 at `plane` + its index in `st` and the entry is
+    recorded in `frame` (the node's: cleared when it returns); a yes keeps its witness placement at
+    the field's index in `wit` (the requirement's), re-checked (4 fields) on use."""
+    k = _ix(f, lo, w)
+    j = plane + k
+    if st[j] & 2:
+        return False
+    got = wit[k]
+    if got is not None:
+        i, a, chk = got
+        if not here[i] and _clear(chk, a, st, lo, w):
+            return True
+    for i, sl in slots:
+        if here[i]:
+            continue
+        for chk, off in sl:
+            a = f - off
+            if _clear(chk, a, st, lo, w):
+                wit[k] = (i, a, chk)
+                return True
+    st[j] |= 2
+    frame.append(j)
+    return False
+
+
+def _open_count(comp, st, plane: int, lo: int, w: int, best: int, wit: list, slots: list, here, frame: list,
+                mark, gen: int) -> tuple:
+    """Area `comp`'s open fields (next to it, free, not excluded, not known unfillable (`st`: at
+    `plane`, bit 1 excluded, bit 2 known unfillable) and `_fillable`), counted only as far as they
+    decide: (their number, up to best + 1, and when it is at most `best` the smallest of them; None
+    when there is none). Each neighbour field is judged once (its `mark` entry set to `gen`, a
+    fresh stamp). The order they are met in decides neither answer (a count capped at best + 1,
+    a minimum over all of them when the count is at most best), only which fields `_fillable`
+    caches (exact caches)."""
+    count = 0
+    first = -1
     steps = (SPAN, -SPAN, 1, -1)
     for c in comp:
         for step in steps:
             d = c + step
             j = _ix(d, lo, w)
-            if not st[j] and not st[plane + j]:
-                opens.add(d)
-    return opens
+            if st[j] or st[plane + j] or mark[j] == gen:
+                continue
+            mark[j] = gen
+            if _fillable(d, plane, st, lo, w, wit, slots, here, frame):
+                count += 1
+                if first < 0 or d < first:
+                    first = d
+                if count > best:
+                    return count, first
+    return count, (first if count else None)
 
 
 def box_components(areas: list[set[Cell]], spare: int) -> list[list[set[Cell]]]:
@@ -598,6 +642,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         early.add(i)
     occ: dict[Cell, tuple[int, str]] = {}
     placed: dict[int, tuple[int, int, int]] = {}
+    here = bytearray(len(tiles))  # placed tiles: 1 at the tile's index (`placed` by index, for the helpers)
     nodes = 0
     roots = 0
 
@@ -638,6 +683,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     def put(i: int, a: int, rot: int, layout) -> None:
         x, y = _xy(a)
         placed[i] = (x, y, rot)
+        here[i] = 1
         at[i] = a
         for off, code in zip(OFFSET_CELLS, layout):
             occ[a + off] = (i, code)
@@ -675,6 +721,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     def take(i: int) -> None:
         x, y, rot = placed.pop(i)
+        here[i] = 0
         a = at.pop(i)
         for off in OFFSET_CELLS:
             del occ[a + off]
@@ -770,34 +817,9 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 return False
         return True
 
-    # fillable's answers, cached without changing any (the search only adds placed tiles, occupied
-    # and excluded fields on the way down, so a field that no unplaced tile can fill stays so in
-    # the whole subtree: bit 2 of the state array marks those, each dropped when the node that found it returns;
-    # a field found fillable keeps its witness placement, which is re-checked (4 fields) on use)
-    witness: list[dict[int, tuple]] = [{} for _ in reqs]
-    frames: list[list[int]] = []  # per node on the path: the state entries it marked unfillable
-
-    def fillable(ri: int, f: int) -> bool:
-        # some unplaced tile of the requirement's scoring can put a field counting for it on f
-        j = planes[ri] + _ix(f, lo, w)
-        if st[j] & 2:
-            return False
-        got = witness[ri].get(f)
-        if got is not None:
-            i, a, chk = got
-            if i not in placed and _clear(chk, a, st, lo, w):
-                return True
-        for i, sl in fill_slots[ri]:
-            if i in placed:
-                continue
-            for chk, off in sl:
-                a = f - off
-                if _clear(chk, a, st, lo, w):
-                    witness[ri][f] = (i, a, chk)
-                    return True
-        st[j] |= 2
-        frames[-1].append(j)
-        return False
+    # `_fillable`'s witnesses: per requirement, one entry per window index (the field found
+    # fillable's placement, or None)
+    witness: list[list] = [[None] * (len(st) // (1 + len(reqs))) for _ in reqs]
 
     def areas(ri: int) -> list[set[Cell]]:
         return cell_groups(set(counted[ri]))
@@ -849,7 +871,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 out.append((off, fields, dist))
         return out
 
-    mark = bytearray(len(st) // (1 + len(reqs)))  # far_fields' places seen, one entry per field of the window
+    mark = bytearray(len(st) // (1 + len(reqs)))  # far_fields' places / an area's neighbours seen (`_open_count`), one entry per field of the window
     scratch = bytearray(3 * len(mark))  # `_path_groups`' breadth-first fields, stamped in their first plane
     stamps = {"mark": 0, "scratch": 0}  # the current stamp of each (1..255)
 
@@ -1080,8 +1102,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         inherited, carry = carry, None
         mine = None  # this node's reach sets, when its joint check ran and passed
         hold = None  # for `joint_children`: what the joint check held the unplaced tiles to
-        frame: list[int] = []
-        frames.append(frame)
+        frame: list[int] = []  # the state entries this node marked unfillable (`_fillable`)
         try:
             nodes += 1
             if node_limit is not None and nodes > node_limit:
@@ -1115,16 +1136,9 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 for comp in comps[ri].values():
                     if len(comp) == r.count:
                         continue
-                    opens = _open_fields(comp, st, plane, lo, w)
                     # open fields, counted only as far as they decide: none (closed), or up to one more than best
-                    count, first = 0, None
-                    for d in opens:
-                        if fillable(ri, d):
-                            count += 1
-                            if first is None or d < first:
-                                first = d
-                            if count > best:
-                                break
+                    count, first = _open_count(comp, st, plane, lo, w, best, witness[ri], fill_slots[ri], here, frame,
+                                               mark, fresh(mark, "mark"))
                     areas_r.append((comp, not count))
                     if count == 1 and sole is not None:
                         # exactly one open field (best >= 1, so a count of 1 is exact): `first`
@@ -1269,7 +1283,6 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 st[j] &= ~1
             return False
         finally:
-            frames.pop()
             for e in frame:
                 st[e] &= ~2
 
