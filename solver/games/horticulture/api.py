@@ -8,10 +8,10 @@ from typing import Any
 from solver.core.solve import SolveControl
 
 from .data import Catalog, default_catalog
-from .garden import PathDrawing
+from .garden import Garden, PathDrawing
 from .model import DaySpec, Solution
 from .optimiser import solve
-from .rules import check_nursery, check_path, replay, valid_directions
+from .rules import check_nursery, check_path, replay, unreachable_plants, valid_directions
 from .scoring import score_sheet
 from .state import (Setup, cell_json, day_json, parse_days, parse_drawing, parse_plan, parse_setup,
                     parse_sheet, setup_json, parse_cell)
@@ -138,6 +138,11 @@ def score(request: dict, catalog: Catalog | None = None) -> dict:
     else:
         sheet = parse_sheet(req, cat)
         _legal_setup(sheet.setup, cat)
+        far = unreachable_plants(Garden(cat.sheet(sheet.setup.side), sheet.setup.drawing), sheet)
+        if far:
+            i = list(sheet.garden).index(far[0])
+            raise ValueError(f"garden[{i}].at: square {list(far[0])} is not joined to the path or the gnome by a "
+                             f"chain of plants, so no order of planting reaches it")
     return score_sheet(cat, sheet).as_dict()
 
 

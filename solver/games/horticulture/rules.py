@@ -5,7 +5,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .data import Catalog, SheetSide
-from .garden import MOVES, Garden, PathDrawing
+from .garden import MOVES, Cell, Garden, PathDrawing
 from .state import WINDOW, Day, Planting, Setup, Sheet
 
 
@@ -103,6 +103,22 @@ def planting_refusal(garden: Garden, sheet: Sheet, planting: Planting, window_sl
     if any(n == sheet.setup.gnome or n in sheet.garden for n in garden.touching(cell)):
         return None
     return f"square {list(cell)} is not next to the path, the gnome or another plant"
+
+
+def unreachable_plants(garden: Garden, sheet: Sheet) -> list[Cell]:
+    """Planted squares no order of planting could have reached: every plant is drawn next to the path,
+    the gnome or an earlier plant and never removed, so in any finished or partial sheet each plant is
+    joined to a square next to the path or the gnome by a chain of plants (orthogonal, across the path
+    too, as the planting rule looks). The chain is also enough for some order (plant along it)."""
+    planted = sheet.garden
+    seen = {c for c in planted if garden.next_to_path(c) or sheet.setup.gnome in garden.touching(c)}
+    todo = list(seen)
+    while todo:
+        for n in garden.touching(todo.pop()):
+            if n in planted and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return sorted(c for c in planted if c not in seen)
 
 
 def _draw(sheet: Sheet, planting: Planting) -> None:

@@ -54,6 +54,15 @@ def sheet(garden, window=(), gnome=(0, 6), plan=(S, U, (T, C)), path=(3, "DDDDDD
     }
 
 
+def score_rules(request):
+    """The pure scorer on any arrangement, reachable by a game or not (api.score refuses the ones no
+    order of planting reaches; these scoring-rule tests use a few)."""
+    from solver.games.horticulture.data import default_catalog
+    from solver.games.horticulture.scoring import score_sheet
+    from solver.games.horticulture.state import parse_sheet
+    return score_sheet(default_catalog(), parse_sheet(request, default_catalog())).as_dict()
+
+
 def test_plants_across_the_path_are_not_one_group():
     # two turnips side by side across the path: two groups of one, no points
     out = api.score(sheet({(2, 3): U, (3, 3): U}, plan=(S, S, (S, S))))
@@ -63,7 +72,7 @@ def test_plants_across_the_path_are_not_one_group():
 
 
 def test_diagonals_do_not_join_groups():
-    out = api.score(sheet({(0, 2): T, (1, 3): T}, plan=(S, S, (S, S))))
+    out = score_rules(sheet({(0, 2): T, (1, 3): T}, plan=(S, S, (S, S))))
     assert out["groups"]["topiary"] == {"sizes": [1, 1], "complete": 2, "points": 2}
 
 
@@ -86,7 +95,7 @@ def test_incomplete_group_next_to_gnome_scores_nothing_extra():
 
 def test_companion_scores_first_box_only_once_each():
     # topiaries first, carrots second: one carrot serves two topiaries; the carrot scores nothing
-    out = api.score(sheet({(0, 3): T, (1, 3): C, (2, 3): T, (1, 5): T}, plan=(S, S, (T, C))))
+    out = score_rules(sheet({(0, 3): T, (1, 3): C, (2, 3): T, (1, 5): T}, plan=(S, S, (T, C))))
     assert out["plan"]["companions"] == 4
     # the reverse plan (carrots first) scores the single carrot once
     out = api.score(sheet({(0, 3): T, (1, 3): C, (2, 3): T}, plan=(S, S, (C, T))))
@@ -100,7 +109,7 @@ def test_companion_not_across_the_path():
 
 def test_border_and_path_score_per_plant_whatever_the_group():
     # three sweet potatoes in the corner column (incomplete group) still score 2 each on the border
-    out = api.score(sheet({(0, 2): S, (0, 3): S, (0, 4): S, (3, 1): S}, plan=(S, S, (T, T))))
+    out = score_rules(sheet({(0, 2): S, (0, 3): S, (0, 4): S, (3, 1): S}, plan=(S, S, (T, T))))
     assert out["plan"]["border"] == 6
     assert out["plan"]["path"] == 2  # only [3, 1] lies along the path
     assert out["groups"]["sweet_potato"]["points"] == 0
