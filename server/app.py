@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import ssl
 import sys
 import threading
 from concurrent import futures
@@ -59,8 +60,7 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
     reflection.enable_server_reflection(
         [*runtime.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
 
-    credentials = grpc.ssl_server_credentials(
-        [(Path(config.tls_key).read_bytes(), Path(config.tls_cert).read_bytes())]) if config.tls_cert else None
+    credentials = _tls_credentials(config) if config.tls_cert else None
     port = _listen(server, config.address, credentials)
     if config.metrics_port >= 0:
         runtime.metrics_port = runtime.metrics.serve_http(config.metrics_address, config.metrics_port)
@@ -68,6 +68,25 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
         _add_health_port(server, runtime, config)
     server.runtime = runtime  # so serve() and tests reach health and metrics of this server
     return server, port
+
+
+def _tls_credentials(config: ServerConfig) -> grpc.ServerCredentials:
+    """The server's TLS credentials; ValueError naming the flag when a file is missing or the two are
+    not a PEM certificate chain and its private key (grpc said only "cannot listen on ADDRESS: the
+    address is taken or not allowed", after logging TSI_INVALID_ARGUMENT)."""
+    files = {}
+    for flag, path in (("--tls-cert", config.tls_cert), ("--tls-key", config.tls_key)):
+        try:
+            files[flag] = Path(path).read_bytes()
+        except OSError as exc:
+            raise ValueError(f"{flag} {path}: {exc.strerror or exc}") from None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(config.tls_cert, config.tls_key)
+    except ssl.SSLError as exc:
+        raise ValueError(f"--tls-cert {config.tls_cert} / --tls-key {config.tls_key}: not a PEM certificate "
+                         f"chain and its matching private key ({exc.reason or exc})") from None
+    return grpc.ssl_server_credentials([(files["--tls-key"], files["--tls-cert"])])
 
 
 def _listen(server: grpc.Server, address: str, credentials=None) -> int:
@@ -131,7 +150,11 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
     # taken by the main thread's wait, so no handler runs, not even the one CP-SAT installs for
     # SIGINT during a search (server/signals.py). A signal from here on is never lost.
     stop = StopSignals(block=True)
-    server, port = create_server(config, reuse_port=reuse_port)
+    try:
+        server, port = create_server(config, reuse_port=reuse_port)
+    except BaseException:
+        stop.unblock()  # a caller that goes on (a test, the CLI) gets its signals back
+        raise
     server.start()
     host = config.address.rsplit(":", 1)[0]
     metrics = getattr(server.runtime, "metrics_port", None)

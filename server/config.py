@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from dataclasses import dataclass, field, fields, replace
 
@@ -65,19 +66,56 @@ class ServerConfig:
         return self.workers + self.light_slots + self.reserve_threads
 
     def validate(self) -> "ServerConfig":
-        if self.processes < 1:
-            raise ValueError(f"processes must be >= 1 (got {self.processes})")
-        if self.workers < 1:
-            raise ValueError(f"workers must be >= 1 (got {self.workers})")
-        if self.time_cap_s <= 0:
-            raise ValueError(f"time_cap_s must be > 0 (got {self.time_cap_s})")
+        """Refuses values the server cannot run with, at start-up and by name: a NaN cap, a negative
+        grace or a seed CP-SAT refuses used to start a server whose every solve failed (and as the
+        client's INVALID_ARGUMENT), a port of -1 or 99999 was bound modulo 65536 (65535, 34463), and
+        a log level or a port past 65535 failed with a traceback."""
+        def number(name: str, low: float, low_ok: bool = True) -> None:
+            value = getattr(self, name)
+            if not math.isfinite(value) or value < low or (value == low and not low_ok):
+                raise ValueError(f"{name} must be a finite number {'>=' if low_ok else '>'} {low:g} (got {value})")
+
+        def integer(name: str, low: int, high: int | None = None, what: str = "") -> None:
+            value = getattr(self, name)
+            if value < low or (high is not None and value > high):
+                bound = f">= {low}" if high is None else f"from {low} to {high}"
+                raise ValueError(f"{name} must be {bound}{what} (got {value})")
+
+        integer("processes", 1)
+        integer("workers", 1)
+        integer("light_workers", 0, what=" (0 = 4 x workers)")
+        integer("reserve_threads", 0)
+        number("time_cap_s", 0, low_ok=False)
+        number("call_time_cap_s", 0, low_ok=False)
+        number("deadline_margin_s", 0)
+        number("grace_s", 0)
+        integer("solver_threads", 0, what=" (0 = one per core)")
+        integer("seed", 0, 2 ** 31 - 1)
+        integer("max_request_bytes", 1024, 2 ** 31 - 1)
+        integer("max_cards", 1)
+        integer("max_garden_size", 1)
+        integer("max_count_cap", 1)
+        integer("puzzles_past_days", -1, what=" (-1 = the default)")
+        integer("puzzles_future_days", -1, what=" (-1 = the default)")
+        if not self.address.startswith(("unix:", "unix-abstract:")):
+            host, colon, port = self.address.rpartition(":")
+            if not colon or not host or not port.isdigit() or int(port) > 65535:
+                raise ValueError(f"address must be host:port with a port from 0 to 65535 (got {self.address!r})")
+        if not -1 <= self.metrics_port <= 65535:
+            raise ValueError(f"metrics_port must be -1 (off), 0 (any free port) or a port (got {self.metrics_port})")
         if bool(self.tls_cert) != bool(self.tls_key):
             raise ValueError("tls_cert and tls_key go together")
         if not -1 <= self.health_port <= 65535:
             raise ValueError(f"health_port must be -1 (off), 0 (any free port) or a port (got {self.health_port})")
-        if self.max_request_bytes < 1024:
-            raise ValueError(f"max_request_bytes must be >= 1024 (got {self.max_request_bytes})")
+        if self.log_level.upper() not in _LOG_LEVELS:
+            raise ValueError(f"log_level must be one of {', '.join(_LOG_LEVELS)} (got {self.log_level!r})")
+        if self.auth_token and not all("!" <= ch <= "~" for ch in self.auth_token):
+            # gRPC metadata values are printable ASCII; a token no client can send locks everyone out
+            raise ValueError("auth_token must be printable ASCII without spaces")
         return self
+
+
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def _env_overrides(env: dict[str, str]) -> dict[str, object]:

@@ -38,7 +38,11 @@ class Metrics:
 
     def serve_http(self, address: str, port: int) -> int:
         """Starts the /metrics endpoint; returns the bound port."""
-        self._http, _thread = start_http_server(port, addr=address, registry=self.registry)
+        try:
+            self._http, _thread = start_http_server(port, addr=address, registry=self.registry)
+        except OSError as exc:  # a taken port or an unknown host, said with the flags' values
+            raise OSError(f"cannot serve metrics on --metrics-address {address} --metrics-port {port}: "
+                          f"{exc.strerror or exc}") from None
         return self._http.server_port
 
     def close(self) -> None:

@@ -37,7 +37,7 @@ class StopSignals:
                 raise ValueError("block=True runs no handler: `also` would never be called")
             self.received: list[int] = []
             self._previous = {}
-            signal.pthread_sigmask(signal.SIG_BLOCK, self._signals)
+            self._mask = signal.pthread_sigmask(signal.SIG_BLOCK, self._signals)
             return
         self._read, self._write = os.pipe()
         os.set_blocking(self._write, False)
@@ -87,3 +87,8 @@ class StopSignals:
         self._previous = {}
         os.close(self._read)
         os.close(self._write)
+
+    def unblock(self) -> None:
+        """Block mode: the calling thread's signal mask as it was (for a server that failed to start)."""
+        if self._block:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)

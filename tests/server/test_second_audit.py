@@ -85,3 +85,63 @@ def test_sigint_after_and_during_solves_drains_and_exits_zero(tmp_path):
         assert set(outcomes) <= {"OK", "RESOURCE_EXHAUSTED", "UNAVAILABLE", "CANCELLED"}, outcomes
     finally:
         _stop(proc)
+
+
+# ---- start-up flags ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flags,message", [
+    # each of these used to start a server: bound to another port, or failing every call
+    (["--address", "localhost:-1"], "address must be host:port with a port from 0 to 65535"),  # bound 65535
+    (["--address", "localhost:99999"], "address must be host:port"),  # bound 34463 (99999 mod 65536)
+    (["--address", "localhost"], "address must be host:port"),
+    (["--time-cap-s", "nan"], "time_cap_s must be a finite number > 0"),  # every solve INVALID_ARGUMENT
+    (["--time-cap-s", "inf"], "time_cap_s must be a finite number > 0"),
+    (["--call-time-cap-s", "0"], "call_time_cap_s must be a finite number > 0"),  # every solve expired
+    (["--deadline-margin-s", "-1"], "deadline_margin_s must be a finite number >= 0"),
+    (["--grace-s", "-1"], "grace_s must be a finite number >= 0"),
+    (["--grace-s", "nan"], "grace_s must be a finite number >= 0"),
+    (["--seed", "-1"], "seed must be from 0 to 2147483647"),  # every solve INVALID_ARGUMENT
+    (["--solver-threads", "-1"], "solver_threads must be >= 0"),
+    (["--light-workers", "-1"], "light_workers must be >= 0"),
+    (["--reserve-threads", "-5"], "reserve_threads must be >= 0"),  # fewer threads than slots
+    (["--max-cards", "0"], "max_cards must be >= 1"),
+    (["--max-garden-size", "0"], "max_garden_size must be >= 1"),
+    (["--max-count-cap", "-1"], "max_count_cap must be >= 1"),
+    (["--metrics-port", "-5"], "metrics_port must be -1 (off)"),
+    (["--puzzles-past-days", "-5"], "puzzles_past_days must be >= -1"),  # silently the default
+    (["--auth-token", "s3cr\u00e9t"], "auth_token must be printable ASCII"),  # no client can send it
+    # these failed with a traceback
+    (["--max-request-bytes", "99999999999"], "max_request_bytes must be from 1024 to 2147483647"),
+    (["--metrics-port", "70000"], "metrics_port must be -1 (off)"),
+    (["--log-level", "bogus"], "log_level must be one of DEBUG"),
+])
+def test_absurd_flag_values_are_refused_by_name(flags, message):
+    from server import config as config_mod
+    from server.app import build_parser
+
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        config_mod.from_args(build_parser().parse_args(flags), env={})
+
+
+def test_start_up_errors_are_a_message_and_exit_2_not_a_traceback(tmp_path):
+    """Run as operators do: each used to end in a traceback (exit 1), or in a message blaming the
+    address for a bad certificate."""
+    bad = tmp_path / "bad.pem"
+    bad.write_text("not a certificate\n")
+    cases = [
+        (["--log-level", "bogus"], "log_level must be one of"),
+        (["--processes", "2", "--address", "localhost:99999"], "address must be host:port"),
+        (["--tls-cert", str(bad), "--tls-key", str(bad)], f"--tls-cert {bad} / --tls-key {bad}: not a PEM"),
+        (["--metrics-address", "no-such-host.invalid", "--metrics-port", "0"],
+         "cannot serve metrics on --metrics-address no-such-host.invalid"),
+    ]
+    procs = [subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", *flags], cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for flags, _ in cases]
+    try:
+        for proc, (flags, message) in zip(procs, cases):
+            out, err = proc.communicate(timeout=60)
+            assert proc.returncode == 2 and message in err and "Traceback" not in err, (flags, proc.returncode, err)
+            assert "LISTENING" not in out
+    finally:
+        for proc in procs:
+            _stop(proc)
