@@ -53,7 +53,13 @@ CREATE TABLE IF NOT EXISTS atlas_witnesses (
 
 
 class StoreError(RuntimeError):
-    """The file is not a puzzle store this code can read (e.g. a newer schema)."""
+    """The file is not a puzzle store this code can read (e.g. a newer schema, not SQLite at all)."""
+
+
+class StoreDamaged(StoreError):
+    """A stored row that does not read back as it was written: JSON or numbers that do not parse,
+    or content that no longer matches the hash stored with it. Served, it would be a wrong answer
+    (or the client's INVALID_ARGUMENT: json's ValueError), so reading it is refused instead."""
 
 
 def canonical(value) -> str:
@@ -92,7 +98,16 @@ class Store:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot create its directory: {exc.strerror or exc}") from None
+        try:
+            self._open()
+        except sqlite3.DatabaseError as exc:  # "file is not a database", "unable to open database file", ...
+            raise StoreError(f"{self.path}: not a usable puzzle store (SQLite: {exc})") from None
+
+    def _open(self) -> None:
         with self._connect() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
@@ -132,7 +147,7 @@ class Store:
     def get(self, pid: PuzzleId) -> Puzzle | None:
         with self._connect() as conn:
             row = conn.execute("SELECT * FROM puzzles WHERE id = ?", (str(pid),)).fetchone()
-        return _puzzle(row) if row else None
+        return _checked(row) if row else None
 
     def stored_hash(self, pid: PuzzleId) -> str | None:
         with self._connect() as conn:
@@ -160,7 +175,7 @@ class Store:
         sql += " ORDER BY date, id LIMIT ?"
         with self._connect() as conn:
             rows = conn.execute(sql, (*args, limit)).fetchall()
-        return [_puzzle(r) for r in rows]
+        return [_checked(r) for r in rows]
 
     def all_with_hashes(self):
         """Every stored puzzle with the hash stored next to it, in (date, id) order."""
@@ -172,7 +187,7 @@ class Store:
         """Ids whose stored content does not match their stored hash (should always be empty)."""
         with self._connect() as conn:
             rows = conn.execute("SELECT * FROM puzzles").fetchall()
-        return [r[0] for r in rows if _puzzle(r).content_hash != r[10]]
+        return [r[0] for r in rows if _damage(r) is not None]
 
     # ---- atlas ----------------------------------------------------------------------------
     def atlas_keys(self) -> set[str]:
@@ -211,7 +226,10 @@ class Store:
     def atlas_witness_garden(self, witness_id: int) -> dict | None:
         with self._connect() as conn:
             row = conn.execute("SELECT garden_json FROM atlas_witnesses WHERE id = ?", (witness_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        try:
+            return json.loads(row[0]) if row else None
+        except ValueError as exc:
+            raise StoreDamaged(f"{self.path}: atlas witness {witness_id} does not read back: {exc}") from None
 
     def atlas_get(self, card_ids, catalog_digest: str | None = None) -> AtlasEntry | None:
         """The entry of a combination; with `catalog_digest`, only one built from that catalog and deck."""
@@ -222,7 +240,10 @@ class Store:
                                (key, catalog_digest, catalog_digest)).fetchone()
         if not row:
             return None
-        return AtlasEntry(tuple(row[0].split("+")), row[1], json.loads(row[2]), json.loads(row[3]), bool(row[4]))
+        try:
+            return AtlasEntry(tuple(row[0].split("+")), row[1], json.loads(row[2]), json.loads(row[3]), bool(row[4]))
+        except ValueError as exc:
+            raise StoreDamaged(f"{self.path}: atlas row {row[0]} does not read back: {exc}") from None
 
     def atlas_not_solvable(self) -> dict[tuple[str, ...], str]:
         with self._connect() as conn:
@@ -246,6 +267,25 @@ def insert_puzzle(conn: sqlite3.Connection, puzzle: Puzzle) -> None:
 
 def _puzzle(row) -> Puzzle:
     return Puzzle(parse_id(row[0]), row[5], row[6], int(row[7]), json.loads(row[8]), json.loads(row[9]))
+
+
+def _damage(row) -> str | None:
+    """What is wrong with a stored puzzle row (None: it reads back as written, same hash)."""
+    try:
+        puzzle = _puzzle(row)
+    except (ValueError, TypeError) as exc:  # json, int(), parse_id's InputError (a ValueError)
+        return f"does not read back: {exc}"
+    if puzzle.content_hash != row[10]:
+        return "does not match its stored content hash"
+    return None
+
+
+def _checked(row) -> Puzzle:
+    """The puzzle of a row, or StoreDamaged: a damaged row is never served (costs ~0.1 ms a row)."""
+    damage = _damage(row)
+    if damage is not None:
+        raise StoreDamaged(f"stored puzzle {row[0]} {damage}")
+    return _puzzle(row)
 
 
 class _Closing:

@@ -1,14 +1,17 @@
 """gardens.v1.GardenersService: thin adapters over solver.games.gardeners.api (convert, call, convert back)."""
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
 from generators import atlas
-from generators.store import Store
+from generators.store import Store, StoreDamaged
 from server import convert
 from server.runtime import GameServicer, Runtime
 from server.services.puzzles import settings_for
+
+log = logging.getLogger("gardens.server")
 
 GAME = "gardeners"
 SERVICE = gardeners_pb2.DESCRIPTOR.services_by_name["GardenersService"].full_name
@@ -77,7 +80,11 @@ class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceService
         args = (convert.card_ids(request.card_ids, self.config), convert.mode(request.mode))
         # Pairs and triples of the Standard deck are answered from the atlas when it holds them for
         # the data files in use (same digest); everything else goes to the engine.
-        result = atlas.lookup(*args, store=self._atlas(), **self.data)
+        try:
+            result = atlas.lookup(*args, store=self._atlas(), **self.data)
+        except StoreDamaged as exc:  # a cache of the engine's answers: a damaged row is not one
+            log.error("atlas row damaged, asking the engine instead: %s", exc)
+            result = None
         if result is None:
             result = self._fn("check_solvable")(*args, control=self.rt.control(context), **self.data)
         return gardeners_pb2.CheckSolvableResponse(

@@ -11,8 +11,13 @@ import datetime as dt
 import hashlib
 import json
 import os
+import logging
+import tempfile
 import threading
+import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import grpc
 from google.protobuf import json_format
@@ -20,12 +25,13 @@ from google.protobuf import json_format
 from gardens.v1 import gardeners_pb2, puzzles_pb2 as pb, puzzles_pb2_grpc
 from generators import daily
 from generators.identity import PuzzleId, parse_date, parse_id
-from generators.store import Puzzle, Store, default_path
+from generators.store import Puzzle, Store, StoreDamaged, StoreError, default_path
 from server import convert
 from server.errors import ServiceError
 from server.runtime import Runtime
 from solver.errors import InputError
 
+log = logging.getLogger("gardens.server")
 SERVICE = pb.DESCRIPTOR.services_by_name["PuzzleService"].full_name
 SOLVE_METHODS = ["GetDailyPuzzle"]          # may generate a puzzle (CP-SAT)
 LIGHT_METHODS = ["CheckAnswer", "ListPuzzles"]
@@ -105,6 +111,10 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         return gen.get(pid)[0]
 
     def GetDailyPuzzle(self, request, context):
+        with _store_errors():
+            return self._get_daily(request)
+
+    def _get_daily(self, request):
         game = _name(_GAMES, request.game, "game")
         kinds = [k for (g, _), k in daily.KINDS.items() if g == game]
         if not kinds:
@@ -117,7 +127,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
 
     def CheckAnswer(self, request, context):
         pid = parse_id(request.puzzle_id, "puzzle_id")
-        with convert.fields_under({"puzzle": "puzzle_id", "difficulty": "puzzle_id"}):
+        with convert.fields_under({"puzzle": "puzzle_id", "difficulty": "puzzle_id"}), _store_errors():
             # answers are for puzzles someone has seen: never generate here (a light slot)
             puzzle = self._get(pid, "puzzle_id", generate=False)
         kind = request.WhichOneof("answer")
@@ -169,12 +179,53 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         date_to = min(parse_date(request.date_to, "date_to"), last) if request.date_to else last
         filters = [game, request.variant, difficulty, date_from, date_to.isoformat()]
         after = _read_token(request.page_token, filters) if request.page_token else None
-        rows = self.generation().store.list(game, request.variant, difficulty, date_from, date_to.isoformat(),
-                                            after, size + 1)
+        with _store_errors():
+            rows = self.generation().store.list(game, request.variant, difficulty, date_from, date_to.isoformat(),
+                                                after, size + 1)
         more = len(rows) > size
         rows = rows[:size]
         token = _make_token((rows[-1].id.date.isoformat(), str(rows[-1].id)), filters) if more else ""
         return pb.ListPuzzlesResponse(puzzles=[puzzle_msg(p) for p in rows], next_page_token=token)
+
+
+@contextmanager
+def _store_errors():
+    """A damaged stored puzzle is DATA_LOSS (never served, never blamed on the request); the store's
+    path and the row stay in the server log, under the reference the client sees."""
+    try:
+        yield
+    except StoreDamaged as exc:
+        ref = uuid.uuid4().hex[:12]
+        log.error("puzzle store damaged (ref %s): %s", ref, exc)
+        raise ServiceError(grpc.StatusCode.DATA_LOSS, f"a stored puzzle is damaged; it is not served (ref {ref})") from None
+
+
+def check_store(path: str) -> None:
+    """At start-up: the puzzle store at `path` can be used, or ValueError naming it. An existing file
+    must open as a puzzle store (a file that is not one made every PuzzleService call and every
+    GardenersService.CheckSolvable INTERNAL); a missing one must be creatable, tried with a temporary
+    file in the nearest existing directory (nothing is left behind: a server that never serves a
+    puzzle still creates no database)."""
+    db = Path(path)
+    what = f"puzzles_db {path} (GARDENS_PUZZLES_DB)"
+    if db.exists():
+        if not db.is_file():
+            raise ValueError(f"{what}: not a file")
+        try:
+            Store(db)
+        except StoreError as exc:
+            raise ValueError(f"{what}: {exc}") from None
+        return
+    parent = db.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{what}: {parent} is not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{what}: cannot create files in {parent}: {exc.strerror or exc}") from None
 
 
 def _name(table: dict, value: int, field: str, optional: bool = False) -> str:
@@ -283,6 +334,8 @@ def settings_for(config, env=None) -> PuzzleSettings:
 
 
 def register(server, runtime: Runtime) -> None:
-    servicer = PuzzleServicer(runtime, settings_for(runtime.config))
+    settings = settings_for(runtime.config)
+    check_store(settings.db)
+    servicer = PuzzleServicer(runtime, settings)
     puzzles_pb2_grpc.add_PuzzleServiceServicer_to_server(servicer, server)
     runtime.add_service(SERVICE, solve_methods=SOLVE_METHODS, light_methods=LIGHT_METHODS)

@@ -131,3 +131,36 @@ def test_a_writer_killed_mid_transaction_leaves_no_puzzle(tmp_path):
     # the store is usable and the puzzle comes out the same when generated again
     stored = store.put(daily.generate(parse_id(pid)))
     assert store.get(parse_id(pid)) == stored
+
+
+def test_a_damaged_row_is_refused_on_read_and_reported_by_verify(tmp_path):
+    """A row whose content changed after it was written (or no longer parses) is never handed out:
+    get/list raise StoreDamaged (a served row was another puzzle, or json's ValueError), and
+    verify() names it instead of failing on it."""
+    from generators.store import StoreDamaged
+
+    db = tmp_path / "p.sqlite"
+    store = Store(db)
+    good, changed, broken = fake("2027-01-01"), fake("2027-01-02"), fake("2027-01-03")
+    for p in (good, changed, broken):
+        store.put(p)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE puzzles SET public_json = replace(public_json, 'S01', 'S02') WHERE id = ?", (str(changed.id),))
+        conn.execute("UPDATE puzzles SET answer_json = '{' WHERE id = ?", (str(broken.id),))
+    conn.close()
+    assert store.get(good.id) == good
+    for p in (changed, broken):
+        with pytest.raises(StoreDamaged, match=str(p.id)):
+            store.get(p.id)
+    with pytest.raises(StoreDamaged):
+        store.list()
+    assert sorted(store.verify()) == sorted([str(changed.id), str(broken.id)])
+
+
+def test_a_file_that_is_not_a_store_is_a_store_error(tmp_path):
+    db = tmp_path / "p.sqlite"
+    db.write_bytes(b"not a database" * 100)
+    with pytest.raises(StoreError, match="not a usable puzzle store"):
+        Store(db)
+    with pytest.raises(StoreError, match="cannot create its directory"):
+        Store(db / "under-a-file.sqlite")

@@ -145,3 +145,99 @@ def test_start_up_errors_are_a_message_and_exit_2_not_a_traceback(tmp_path):
     finally:
         for proc in procs:
             _stop(proc)
+
+
+# ---- the puzzle store --------------------------------------------------------------------------
+
+def _today():
+    import datetime as dt
+    return dt.datetime.now(dt.timezone.utc).date()
+
+
+def _stored_decree(db: Path):
+    """Today's gardeners impossible/easy puzzle, stored as if generated (no solver involved)."""
+    from generators.identity import PuzzleId
+    from generators.store import Puzzle, Store
+
+    pid = PuzzleId("gardeners", "impossible", "easy", _today())
+    Store(db).put(Puzzle(pid, "test", "digest", 7, {"card_ids": ["S01", "S09"], "size": 6, "deck": "standard"},
+                         {"kind": "discard", "discards": [["S01"], ["S09"]]}))
+    return pid
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE puzzles SET public_json = replace(public_json, 'S01', 'S02')",  # served as is: other cards
+    "UPDATE puzzles SET public_json = '{not json'",  # was INVALID_ARGUMENT with json's message
+    "UPDATE puzzles SET seed = 'x'",                  # was INVALID_ARGUMENT "invalid literal for int()"
+])
+def test_a_damaged_stored_puzzle_is_data_loss_not_served_nor_blamed_on_the_client(
+        damage, tmp_path, monkeypatch, start_server):
+    import sqlite3
+
+    from gardens.v1 import common_pb2, puzzles_pb2 as pb, puzzles_pb2_grpc
+
+    db = tmp_path / "puzzles.sqlite"
+    monkeypatch.setenv("GARDENS_PUZZLES_DB", str(db))
+    pid = _stored_decree(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute(damage)
+    conn.close()
+    stub = puzzles_pb2_grpc.PuzzleServiceStub(start_server(with_probe=False).channel())
+    calls = [
+        (stub.GetDailyPuzzle, pb.GetDailyPuzzleRequest(game=pb.PUZZLE_GAME_GARDENERS, variant="impossible",
+                                                       difficulty=pb.PUZZLE_DIFFICULTY_EASY)),
+        (stub.ListPuzzles, pb.ListPuzzlesRequest()),
+        (stub.CheckAnswer, pb.CheckAnswerRequest(puzzle_id=str(pid), discard=common_pb2.CardSet(card_ids=["S01"]))),
+    ]
+    for call, request in calls:
+        with pytest.raises(grpc.RpcError) as err:
+            call(request, timeout=30)
+        assert err.value.code() == grpc.StatusCode.DATA_LOSS, (call, err.value.code(), err.value.details())
+        assert "damaged" in err.value.details() and str(db) not in err.value.details()
+
+
+def test_a_damaged_atlas_row_falls_back_to_the_engine(tmp_path, monkeypatch, start_server):
+    """The atlas is a cache of proven answers: a row that does not read back is not an answer (it was
+    the client's INVALID_ARGUMENT), the engine answers instead."""
+    import sqlite3
+
+    from gardens.v1 import common_pb2, gardeners_pb2 as gp, gardeners_pb2_grpc as gg
+    from generators import atlas
+    from generators.store import AtlasEntry, Store
+
+    db = tmp_path / "puzzles.sqlite"
+    monkeypatch.setenv("GARDENS_PUZZLES_DB", str(db))
+    Store(db).put_atlas([AtlasEntry(("S01", "S09"), "unsolvable", [["S01", "S09"]], [["S01"], ["S09"]], True)],
+                        atlas.data_digest(), "test")
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE atlas SET conflicts_json = '[[' ")
+    conn.close()
+    stub = gg.GardenersServiceStub(start_server(with_probe=False).channel())
+    answer = stub.CheckSolvable(gp.CheckSolvableRequest(card_ids=["S09", "S01"]), timeout=60)
+    assert answer.verdict == common_pb2.SOLVABILITY_UNSOLVABLE
+    assert [sorted(c.card_ids) for c in answer.conflicts] == [["S01", "S09"]]
+
+
+def test_an_unusable_puzzle_store_is_a_start_up_error(tmp_path):
+    """A store file that is not SQLite made every PuzzleService call, and every CheckSolvable (the
+    atlas lives there), INTERNAL; a store under a regular file made every puzzle call INTERNAL."""
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"\x00not a database\xff" * 300)
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    cases = [(garbage, "not a usable puzzle store"), (a_file / "puzzles.sqlite", f"{a_file} is not a directory")]
+    procs = [subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0"], cwd=REPO,
+                              env={**os.environ, "GARDENS_PUZZLES_DB": str(db)},
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for db, _ in cases]
+    try:
+        for proc, (db, message) in zip(procs, cases):
+            try:
+                out, err = proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"the server started on the unusable store {db}") from None
+            assert proc.returncode == 2 and f"puzzles_db {db}" in err and message in err, err
+            assert "Traceback" not in err and "LISTENING" not in out
+    finally:
+        for proc in procs:
+            _stop(proc)
+    assert garbage.read_bytes() == b"\x00not a database\xff" * 300  # left as it was
