@@ -49,10 +49,24 @@ def _run_health(args) -> int:
     return 0 if status == "SERVING" else 1
 
 
+def _seconds(text: str) -> float:
+    """A deadline: a finite number of seconds > 0 (-1 or nan was sent and came back DEADLINE_EXCEEDED)."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0 (got {text})")
+    return value
+
+
 def _connection_flags(p) -> None:
     p.add_argument("--server", default="localhost:50051", metavar="ADDRESS",
                    help="address of a running gardens server (default localhost:50051)")
-    p.add_argument("--timeout", type=float, default=30.0, help="deadline in seconds (default 30)")
+    p.add_argument("--timeout", type=_seconds, default=30.0, help="deadline in seconds (default 30)")
     p.add_argument("--tls-ca", default=None, help="CA certificate file: use TLS and trust this CA")
     p.add_argument("--token", default=None, help="bearer token (env GARDENS_TOKEN)")
 

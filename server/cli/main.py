@@ -8,6 +8,7 @@ import pkgutil
 import sys
 
 import server.cli as _pkg
+from generators.store import StoreError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
         # Python from complaining again when it flushes stdout at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (ValueError, OSError) as exc:  # domain errors carry a precise message
+    except (ValueError, OSError, StoreError) as exc:  # domain errors carry a precise message
+        # StoreError: a puzzle store that is not one, or a damaged row (was a traceback)
         print(f"gardens: error: {exc}", file=sys.stderr)
         return 2
 

@@ -241,3 +241,43 @@ def test_an_unusable_puzzle_store_is_a_start_up_error(tmp_path):
         for proc in procs:
             _stop(proc)
     assert garbage.read_bytes() == b"\x00not a database\xff" * 300  # left as it was
+
+
+# ---- the command line --------------------------------------------------------------------------
+
+def test_cli_on_an_unusable_or_damaged_store_is_a_message_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """`gardens puzzles list/show` ended in a StoreError traceback (exit 1) on a file that is not a
+    store, and `gardens puzzles verify` stopped at the first damaged row with json's message."""
+    import sqlite3
+
+    from server.cli.main import main
+
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"not a database" * 100)
+    monkeypatch.setenv("GARDENS_PUZZLES_DB", str(garbage))
+    assert main(["puzzles", "list"]) == 2
+    assert "not a usable puzzle store" in capsys.readouterr().err
+
+    db = tmp_path / "puzzles.sqlite"
+    monkeypatch.setenv("GARDENS_PUZZLES_DB", str(db))
+    pid = _stored_decree(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE puzzles SET answer_json = '{'")
+    conn.close()
+    assert main(["puzzles", "show", str(pid)]) == 2
+    assert f"stored puzzle {pid} does not read back" in capsys.readouterr().err
+    assert main(["puzzles", "verify"]) == 1
+    out = capsys.readouterr().out
+    assert f"{pid}: damaged" in out and "verified 1 puzzles: 1 problem(s)" in out
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan"])
+def test_cli_timeout_must_be_positive_seconds(value, capsys):
+    """--timeout -1 or nan was sent (DEADLINE_EXCEEDED from a server that was never asked)."""
+    from server.cli.main import main
+
+    for command in (["call", "--server", "localhost:1", "ListTiles"], ["health", "--server", "localhost:1"]):
+        with pytest.raises(SystemExit) as stop:
+            main([*command, "--timeout", value])
+        assert stop.value.code == 2
+        assert "argument --timeout" in capsys.readouterr().err
