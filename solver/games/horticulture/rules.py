@@ -155,10 +155,19 @@ def replay(catalog: Catalog, setup: Setup, days: list[Day]) -> tuple[Sheet, list
     sheet = Sheet(setup)
     if any(v.where.startswith("path") for v in violations):
         return sheet, violations
+    flipped: dict[int, int] = {}  # card -> the day it was flipped (and chosen or discarded): each card once a game
     for d, day in enumerate(days):
         why = card_refusal(catalog, day)
+        if why is None and day.chosen in flipped:
+            why = f"card {day.chosen} was already flipped on day {flipped[day.chosen]}; each card comes up once a game"
         if why:
             violations.append(Violation(f"days[{d}].chosen", why))
+        for j, card in enumerate(day.cards or ()):
+            if card in flipped or card in day.cards[:j]:
+                when = f"on day {flipped[card]}" if card in flipped else "twice today"
+                violations.append(Violation(f"days[{d}].cards[{j}]", f"card {card} was already flipped {when}"))
+        for card in (*(day.cards or ()), day.chosen):
+            flipped.setdefault(card, d)
         order = list(range(len(day.plants)))
         if len(order) == 2 and _refusals_in_order(garden, sheet, day, order, sheet_side) and \
                 not _refusals_in_order(garden, sheet, day, order[::-1], sheet_side):

@@ -142,7 +142,8 @@ def fixed_game(catalog: Catalog, drawing, gnome, plan, plantings: list[Planting]
 
     days, specs = [], []
     for a, b in zip(plantings[::2], plantings[1::2]):
-        cid = next(c for c in sorted(catalog.deck.cards) if sorted(catalog.card(c).plants) == sorted((a.plant, b.plant)))
+        cid = next(c for c in sorted(catalog.deck.cards) if sorted(catalog.card(c).plants) == sorted((a.plant, b.plant))
+                   and all(d.chosen != c for d in days))  # each card comes up once a game
         if catalog.card(cid).plants != (a.plant, b.plant):
             a, b = b, a
         days.append(Day(cid, (a, b)))

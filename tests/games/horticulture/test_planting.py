@@ -9,8 +9,10 @@ from .helpers import B, C, F, S, T, U
 CAT = default_catalog()
 
 
-def card_with(a, b):
-    return next(c.id for c in CAT.deck.cards.values() if c.plants == (a, b))
+def card_with(a, b, nth=0):
+    """The nth card of the deck holding plants a and b (each card comes up once a game: a record
+    planting the same pair twice takes two cards)."""
+    return [c.id for c in CAT.deck.cards.values() if c.plants == (a, b)][nth]
 
 
 def game(days, gnome=(0, 6), path=(3, "DDDDDDD"), **extra):
@@ -57,7 +59,7 @@ def test_two_plants_cannot_only_lean_on_each_other():
 
 
 def test_earlier_days_support_later_ones():
-    days = [day(TU, (T, (2, 0)), (U, (2, 1))), day(TU, (T, (1, 0)), (U, (0, 0)))]
+    days = [day(TU, (T, (2, 0)), (U, (2, 1))), day(card_with(T, U, 1), (T, (1, 0)), (U, (0, 0)))]
     assert api.validate(game(days))["legal"]
 
 
@@ -79,7 +81,7 @@ def test_window_box_full():
     days = [day(card_with(T, U), (T, "window"), (U, "window")),
             day(card_with(C, S), (C, "window"), (S, "window")),
             day(card_with(F, B), (F, "window"), (B, "window")),
-            day(card_with(T, U), (T, (2, 0)), (U, "window"))]
+            day(card_with(T, U, 1), (T, (2, 0)), (U, "window"))]
     out = api.validate(game(days))
     assert where(out) == [("days[3].plants[1]", "the window box is full")]
 

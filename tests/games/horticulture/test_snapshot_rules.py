@@ -54,3 +54,22 @@ def test_score_refuses_a_snapshot_no_order_reaches_and_keeps_samanthas():
     with pytest.raises(ValueError, match=r"garden\[1\]\.at: square \[0, 6\] is not joined"):
         api.score({**base, "garden": [{"plant": T, "at": [2, 6]}, {"plant": T, "at": [0, 6]}]})
     assert api.score(samantha_request())["total"] > 0  # the rulebook's sheet is reachable
+
+
+def test_a_record_may_not_bring_a_card_home_twice():
+    """Before: a record choosing card 4 on two days (or listing it among the cards flipped again) was legal;
+    each card of the deck comes up once a game (flipped, then chosen or discarded)."""
+    base = {key: value for key, value in samantha_request().items() if key not in ("garden", "window_box")}
+    day = lambda row, cards=None: {"chosen": 4, **({"cards": cards} if cards else {}),  # noqa: E731
+                                   "plants": [{"plant": T, "at": [2, row]}, {"plant": "carrot", "at": [2, row + 1]}]}
+    once = api.validate({**base, "days": [day(0, [4, 7])]})
+    assert once["legal"], once["violations"]
+    twice = api.validate({**base, "days": [day(0), day(2)]})
+    assert [v["where"] for v in twice["violations"]] == ["days[1].chosen"]
+    assert "already flipped on day 0" in twice["violations"][0]["reason"]
+    again = api.validate({**base, "days": [day(0, [4, 7]), {**day(2, [7, 9]), "chosen": 9,
+                                                           "plants": [{"plant": p, "at": [2, 2 + i]} for i, p in
+                                                                      enumerate(api._catalog(None).card(9).plants)]}]})
+    assert [v["where"] for v in again["violations"]] == ["days[1].cards[0]"]
+    with pytest.raises(ValueError, match="already flipped"):
+        api.score({**base, "days": [day(0), day(2)]})
