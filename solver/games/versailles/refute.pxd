@@ -59,3 +59,25 @@ cdef bint _fillable(long long f, long long plane, bytearray st, long long lo, lo
                first=cython.longlong)
 cdef tuple _open_count(set comp, bytearray st, long long plane, long long lo, long long w, int best, list wit,
                        list slots, bytearray here, list frame, bytearray mark, int gen)
+
+@cython.locals(off=cython.longlong, o=cython.int)
+cdef bint _touches_earlier(long long a, int i, bytearray st, long long lo, long long w) except -1
+
+@cython.locals(off=cython.longlong, o=cython.int)
+cdef bint _stranded(long long a, int i, bytearray st, long long lo, long long w) except -1
+
+@cython.locals(ring=cython.longlong, c=cython.longlong, j=cython.int, off=cython.longlong, chk=tuple)
+cdef bint _can_touch(long long a, int i, bytearray st, long long lo, long long w, bytearray here, list turns) except -1
+
+@cython.locals(i=cython.int, a=cython.longlong)
+cdef bint _order_broken(int n, bytearray here, bytearray early, list at, bytearray st, long long lo, long long w,
+                        bint whole, list turns) except -1
+
+@cython.locals(i=cython.int)
+cdef bint _untouched(int n, bytearray here, bytearray early, list at, bytearray st, long long lo, long long w) except -1
+
+@cython.locals(n=cython.Py_ssize_t, k=cython.Py_ssize_t, a=cython.Py_ssize_t, b=cython.Py_ssize_t,
+               c=cython.longlong, x=cython.longlong, y=cython.longlong, x0=cython.longlong, x1=cython.longlong,
+               y0=cython.longlong, y1=cython.longlong, gx=cython.longlong, gy=cython.longlong,
+               grouped=bytearray, group=list, stack=list, bx0=list, bx1=list, by0=list, by1=list)
+cpdef list box_components(list areas, int spare)

@@ -553,25 +553,105 @@ def _open_count(comp, st, plane: int, lo: int, w: int, best: int, wit: list, slo
     return count, (first if count else None)
 
 
+def _touches_earlier(a: int, i: int, st, lo: int, w: int) -> bool:
+    """Tile i, anchored at int field `a`, has a neighbour field covered by a tile before it (plane 0
+    of `st` holds an occupied field's tile index + 1)."""
+    for off in RING_CELLS:
+        o = st[_ix(a + off, lo, w)]
+        if o and o - 1 < i:
+            return True
+    return False
+
+
+def _stranded(a: int, i: int, st, lo: int, w: int) -> bool:
+    """Tile i, anchored at `a`, can no longer touch a tile placed before it: every neighbour field is
+    covered, by later tiles."""
+    for off in RING_CELLS:
+        o = st[_ix(a + off, lo, w)]
+        if not o or o - 1 < i:
+            return False
+    return True
+
+
+def _can_touch(a: int, i: int, st, lo: int, w: int, here, turns: list) -> bool:
+    """Tile i, anchored at `a`, touches a tile before it, or an unplaced tile j < i (`here`) still
+    fits (`turns[j]`: its distinct turns' field checks) with a field on a free neighbour field of it."""
+    if _touches_earlier(a, i, st, lo, w):
+        return True
+    for ring in RING_CELLS:
+        c = a + ring
+        if st[_ix(c, lo, w)]:
+            continue
+        for j in range(i):
+            if here[j]:
+                continue
+            for chk in turns[j]:
+                for off in OFFSET_CELLS:
+                    if _clear(chk, c - off, st, lo, w):
+                        return True
+    return False
+
+
+def _order_broken(n: int, here, early, at: list, st, lo: int, w: int, whole: bool, turns: list) -> bool:
+    """The order rule's cheap test: some placed tile i >= 1 of `early` is stranded, or (`whole`: the
+    first root only) can no longer touch an earlier tile (`_can_touch`)."""
+    for i in range(1, n):
+        if here[i] and early[i]:
+            a = at[i]
+            if _stranded(a, i, st, lo, w) or (whole and not _can_touch(a, i, st, lo, w, here, turns)):
+                return True
+    return False
+
+
+def _untouched(n: int, here, early, at: list, st, lo: int, w: int) -> bool:
+    """Some placed tile i >= 1 of `early` touches no tile before it."""
+    for i in range(1, n):
+        if here[i] and early[i] and not _touches_earlier(at[i], i, st, lo, w):
+            return True
+    return False
+
+
 def box_components(areas: list[set[Cell]], spare: int) -> list[list[set[Cell]]]:
     """`path_components` with `fields_between` of the areas' bounding boxes as path lengths (a
     lower bound of every path's length: coarser groups, no search); int fields (`_cell`)."""
-    boxes = []
-    for comp in areas:  # int fields (`_cell`): x + BIAS and y + BIAS (the same differences)
-        xs = [c // SPAN for c in comp]
-        ys = [c % SPAN for c in comp]
-        boxes.append((min(xs), max(xs), min(ys), max(ys)))
-    groups, grouped = [], set()
-    for k in range(len(areas)):
-        if k in grouped:
+    n = len(areas)
+    bx0, bx1, by0, by1 = [0] * n, [0] * n, [0] * n, [0] * n
+    for k in range(n):  # int fields (`_cell`, non-negative): x + BIAS and y + BIAS (the same differences)
+        x0 = y0 = SPAN
+        x1 = y1 = -1
+        for c in areas[k]:
+            x = c >> 16
+            y = c & 65535
+            if x < x0:
+                x0 = x
+            if x > x1:
+                x1 = x
+            if y < y0:
+                y0 = y
+            if y > y1:
+                y1 = y
+        bx0[k], bx1[k], by0[k], by1[k] = x0, x1, y0, y1
+    groups = []
+    grouped = bytearray(n)
+    for k in range(n):
+        if grouped[k]:
             continue
-        grouped.add(k)
+        grouped[k] = 1
         group, stack = [k], [k]
         while stack:
             a = stack.pop()
-            for b in range(len(areas)):
-                if b not in grouped and fields_between(boxes[a], boxes[b]) <= spare:
-                    grouped.add(b)
+            for b in range(n):
+                if grouped[b]:
+                    continue
+                # fields_between(box a, box b)
+                gx = bx0[b] - bx1[a]
+                if bx0[a] - bx1[b] > gx:
+                    gx = bx0[a] - bx1[b]
+                gy = by0[b] - by1[a]
+                if by0[a] - by1[b] > gy:
+                    gy = by0[a] - by1[b]
+                if (gx if gx > 0 else 0) + (gy if gy > 0 else 0) - 1 <= spare:
+                    grouped[b] = 1
                     group.append(b)
                     stack.append(b)
         groups.append([areas[k] for k in group])
@@ -640,6 +720,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         if i not in relevant:
             break
         early.add(i)
+    is_early = bytearray(1 if i in early else 0 for i in range(len(tiles)))
     occ: dict[Cell, tuple[int, str]] = {}
     placed: dict[int, tuple[int, int, int]] = {}
     here = bytearray(len(tiles))  # placed tiles: 1 at the tile's index (`placed` by index, for the helpers)
@@ -678,7 +759,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     label: list[dict[int, set[int]]] = [{} for _ in reqs]
     comps: list[dict[int, set[int]]] = [{} for _ in reqs]
     undo: list[list] = []
-    at: dict[int, int] = {}  # placed tile -> its anchor (int field)
+    at = [0] * len(tiles)  # a placed tile's anchor (int field), by tile index
 
     def put(i: int, a: int, rot: int, layout) -> None:
         x, y = _xy(a)
@@ -687,7 +768,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         at[i] = a
         for off, code in zip(OFFSET_CELLS, layout):
             occ[a + off] = (i, code)
-            st[_ix(a + off, lo, w)] = 1
+            st[_ix(a + off, lo, w)] = i + 1  # plane 0: the tile's index + 1 (nonzero: occupied)
         steps = []  # undo records: (kind, requirement, area, field or merged area)
         for off, (dx, dy), ris in member[i][rot]:
             c = a + off
@@ -722,7 +803,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     def take(i: int) -> None:
         x, y, rot = placed.pop(i)
         here[i] = 0
-        a = at.pop(i)
+        a = at[i]
         for off in OFFSET_CELLS:
             del occ[a + off]
             st[_ix(a + off, lo, w)] = 0
@@ -743,37 +824,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 comp.discard(what)
                 del label[ri][what]
 
-    def stranded(i: int) -> bool:
-        # tile i can no longer touch a tile placed before it: every neighbour field is covered, by later tiles
-        a = at[i]
-        for off in RING_CELLS:
-            j = occ.get(a + off)
-            if j is None or j[0] < i:
-                return False
-        return True
-
-    def touches_earlier(i: int) -> bool:
-        a = at[i]
-        return any(occ.get(a + off, (len(tiles),))[0] < i for off in RING_CELLS)
-
-    def can_touch(i: int) -> bool:
-        # tile i touches a tile before it, or an unplaced tile before it still fits on a free
-        # neighbour field of it
-        if touches_earlier(i):
-            return True
-        a = at[i]
-        for ring in RING_CELLS:
-            c = a + ring
-            if c in occ:
-                continue
-            for j in range(i):
-                if j in placed:
-                    continue
-                for rot, _ in layouts[j]:
-                    for off in OFFSET_CELLS:
-                        if fits(j, c - off, rot):
-                            return True
-        return False
+    # per tile before which every tile takes part (`early`): its distinct turns' field checks (`_can_touch`)
+    turns = [[checks[i][rot] for rot, _ in layouts[i]] if i in early else None for i in range(len(tiles))]
 
     # per requirement: (tile, [(the turn's field checks, field offset)]) for the tiles of its scoring
     fill_slots = [[(i, [(checks[i][rot], off) for rot, _, off in slots[(ri, i)]])
@@ -1200,7 +1252,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     return False
                 if sole is not None and sole[ri] is not None:
                     kept[ri] = (lost_r, areas_r, grp)
-            if ordered and any(i and i in early and (stranded(i) or (roots == 0 and not can_touch(i))) for i in placed):
+            if ordered and _order_broken(len(tiles), here, is_early, at, st, lo, w, roots == 0, turns):
                 return False
             if prefix and ordered and roots == 0 and not prefix_ok():
                 return False
@@ -1212,7 +1264,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 rest = [i for i in relevant if i not in placed]
                 if not rest:
                     # every requirement's areas are final and the loss is within budget
-                    return not (ordered and roots == 0 and any(i and i in early and not touches_earlier(i) for i in placed))
+                    return not (ordered and roots == 0 and _untouched(len(tiles), here, is_early, at, st, lo, w))
                 if len(relevant) == len(tiles):
                     # every tile takes part: a garden's tiles are one connected group (each touches an
                     # earlier one), so some unplaced tile touches a placed one: try each, everywhere

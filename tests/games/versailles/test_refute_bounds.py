@@ -90,6 +90,46 @@ def test_fields_between_is_a_lower_bound_and_exact_for_single_fields():
     assert fields_between((0, 4, 0, 4), (2, 2, 2, 2)) == -1
 
 
+def test_box_components_groups_by_fields_between():
+    # box_components computes the boxes' gap itself (typed arithmetic, 1 Dec); it must group
+    # exactly as the closure of "fields_between(boxes) <= spare", group by group in the same order
+    from solver.games.versailles.refute import _cell, box_components, fields_between
+
+    def reference(areas, spare):
+        boxes = [(min(x for x, _ in a), max(x for x, _ in a), min(y for _, y in a), max(y for _, y in a)) for a in areas]
+        groups, grouped = [], set()
+        for k in range(len(areas)):
+            if k in grouped:
+                continue
+            grouped.add(k)
+            group, stack = [k], [k]
+            while stack:
+                a = stack.pop()
+                for b in range(len(areas)):
+                    if b not in grouped and fields_between(boxes[a], boxes[b]) <= spare:
+                        grouped.add(b)
+                        group.append(b)
+                        stack.append(b)
+            groups.append(group)
+        return groups
+
+    rng = random.Random(5)
+    sizes, tight = set(), 0
+    for _ in range(400):
+        areas = [{(rng.randint(-12, 12), rng.randint(-12, 12)) for _ in range(rng.randint(1, 4))}
+                 for _ in range(rng.randint(1, 7))]
+        spare = rng.randint(0, 9)
+        enc = [{_cell(x, y) for x, y in a} for a in areas]
+        index = {id(a): k for k, a in enumerate(enc)}
+        got = [[index[id(a)] for a in g] for g in box_components(enc, spare)]
+        want = reference(areas, spare)
+        assert got == want
+        sizes.add(len(want))
+        boxes = [(min(x for x, _ in a), max(x for x, _ in a), min(y for _, y in a), max(y for _, y in a)) for a in areas]
+        tight += sum(fields_between(p, q) in (spare, spare + 1) for p in boxes for q in boxes if p is not q)
+    assert sizes >= {1, 2, 3} and tight > 100  # merged and separate groups, gaps at the limit and one above
+
+
 def _path_fields(a, b, blocked):
     """Fewest free fields on an orthogonal path from area a to area b (plain BFS over fields)."""
     dist = {c: 0 for c in a}
