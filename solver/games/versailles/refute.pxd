@@ -81,3 +81,11 @@ cdef bint _untouched(int n, bytearray here, bytearray early, list at, bytearray 
                y0=cython.longlong, y1=cython.longlong, gx=cython.longlong, gy=cython.longlong,
                grouped=bytearray, group=list, stack=list, bx0=list, bx1=list, by0=list, by1=list)
 cpdef list box_components(list areas, int spare)
+
+@cython.locals(g=cython.int)
+cdef int _fresh(bytearray buf, list stamps, int k, Py_ssize_t n) except -1
+
+@cython.locals(best=cython.int, t=cython.Py_ssize_t, k=cython.Py_ssize_t, q=cython.Py_ssize_t, size=cython.Py_ssize_t,
+               need=list, ox=cython.longlong, places=list)
+cdef int _far_fields(list pairs, list reaches, int cap, list chks, bytearray st, long long lo, long long w,
+                     bytearray mark, list stamps) except -1

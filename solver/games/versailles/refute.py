@@ -433,6 +433,56 @@ def _fewest_far_any(need: list, best: int, chk, st, lo: int, w: int, mark, gen: 
     return best
 
 
+def _fresh(buf, stamps: list, k: int, n: int) -> int:
+    """A new stamp (1..255, kept in stamps[k]) for the stamped plane of `buf` (its first n entries),
+    the plane cleared when the 255 stamps run out."""
+    g = stamps[k] + 1
+    if g == 256:
+        buf[:n] = bytes(n)
+        g = 1
+    stamps[k] = g
+    return g
+
+
+def _far_fields(pairs: list, reaches: list, cap: int, chks: list, st, lo: int, w: int, mark, stamps: list) -> int:
+    """The joint check's share of one unplaced tile: the fewest of its (field, requirement) pairs held
+    to a group that lie out of reach, over its fitting places (every pair, when no place puts one
+    in reach), or `cap` when that is `cap` or more. Per distinct turn t: pairs[t] its (field offset,
+    requirement) pairs, chks[t] its field checks; reaches[ri] the requirement's reach (`_reach`:
+    fields, distances) when it is held to a group, else None (every held requirement of the tile's
+    fields built: the same in every turn). Places come from the union of the pairs' reach sets (a
+    place in none has every pair far); with cap 1 only a place with every pair in reach counts, and
+    every such place lies in the smallest reach set (the first smallest), so places come from that
+    set alone (with a larger cap a place outside it may still have fewer than cap pairs far: the
+    union, each place judged once by a fresh stamp in `mark`; a minimum, so the order they are met
+    in decides nothing)."""
+    best = cap
+    for t in range(len(pairs)):
+        need = []
+        for off, ri in pairs[t]:
+            got = reaches[ri]
+            if got is not None:
+                need.append((off, got[0], got[1]))
+        if not need:
+            return 0  # no field of the tile is held to a group (in any turn)
+        if len(need) < best:
+            best = len(need)
+        if best == 1:
+            k = 0
+            if len(need) > 1:
+                size = len(need[0][1])
+                for q in range(1, len(need)):
+                    if len(need[q][1]) < size:
+                        k, size = q, len(need[q][1])
+            ox, places, _ = need[k]  # a place is the anchor p - ox
+            best = _fewest_far(places, ox, need[:k] + need[k + 1:], best, chks[t], st, lo, w)
+        else:
+            best = _fewest_far_any(need, best, chks[t], st, lo, w, mark, _fresh(mark, stamps, 0, len(mark)))
+        if not best:
+            return 0
+    return best
+
+
 def _reach(group, st, plane: int, lo: int, w: int, spare: int, size: int) -> tuple:
     """The free, not excluded (`st`, `plane`) int fields within `spare` steps of the areas of
     `group`, each with its distance in fields (breadth-first, layer by layer): (the fields in the
@@ -824,8 +874,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 comp.discard(what)
                 del label[ri][what]
 
-    # per tile before which every tile takes part (`early`): its distinct turns' field checks (`_can_touch`)
-    turns = [[checks[i][rot] for rot, _ in layouts[i]] if i in early else None for i in range(len(tiles))]
+    # per tile: its distinct turns' field checks, in `layouts` order (`_can_touch`, `_far_fields`)
+    turns = [[checks[i][rot] for rot, _ in layouts[i]] if i in checks else None for i in range(len(tiles))]
 
     # per requirement: (tile, [(the turn's field checks, field offset)]) for the tiles of its scoring
     fill_slots = [[(i, [(checks[i][rot], off) for rot, _, off in slots[(ri, i)]])
@@ -888,6 +938,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     held_fields = {i: {rot: tuple((off, ri) for off, _, ris in member[i][rot] for ri in ris)
                        for rot, _ in layouts[i]} for i in relevant}
     held_reqs = {i: frozenset(ri for rot in held_fields[i] for _, ri in held_fields[i][rot]) for i in relevant}
+    held_turns = {i: [held_fields[i][rot] for rot, _ in layouts[i]] for i in relevant}  # in `layouts` order
 
     # per tile and turn: (requirement, cluster) for each set of the tile's fields counting for a
     # requirement that are joined inside the tile (field offsets), for `joint_tight`
@@ -913,54 +964,9 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     clusters = {i: {rot: _clusters(held_xy[i][rot]) for rot in held_xy[i]} for i in relevant}
 
-    def held_pairs(i: int, rot: int, near: dict, reach_of) -> list:
-        # tile i's (field offset, reach fields, reach distances) triples in this turn, one per
-        # requirement held to a group (`_reach`)
-        out = []
-        for off, ri in held_fields[i][rot]:
-            if ri in near:
-                fields, dist = reach_of(ri)
-                out.append((off, fields, dist))
-        return out
-
     mark = bytearray(len(st) // (1 + len(reqs)))  # far_fields' places / an area's neighbours seen (`_open_count`), one entry per field of the window
     scratch = bytearray(3 * len(mark))  # `_path_groups`' breadth-first fields, stamped in their first plane
-    stamps = {"mark": 0, "scratch": 0}  # the current stamp of each (1..255)
-
-    def fresh(buf, name: str) -> int:
-        # a new stamp for the stamped plane of `buf` (its first len(mark) entries), cleared when the
-        # 255 stamps run out
-        stamps[name] += 1
-        if stamps[name] == 256:
-            buf[:len(mark)] = bytes(len(mark))
-            stamps[name] = 1
-        return stamps[name]
-
-    def far_fields(i: int, near: dict, reach_of, cap: int) -> int:
-        # the fewest of tile i's (field, requirement) pairs held to a group that lie out of reach,
-        # over its fitting places (every pair, when no place puts one in reach), or `cap` when that
-        # is `cap` or more. Places come from the union of the pairs' reach sets (a place in none
-        # has every pair far); with cap 1 only a place with every pair in reach counts, and every
-        # such place lies in the smallest reach set, so places come from that set alone (with a
-        # larger cap a place outside it may still have fewer than cap pairs far: the union)
-        best = cap
-        for rot, _ in layouts[i]:
-            need = held_pairs(i, rot, near, reach_of)
-            if not need:
-                return 0  # no field of the tile is held to a group (in any turn)
-            if len(need) < best:
-                best = len(need)
-            if best == 1:
-                k = min(range(len(need)), key=lambda k: len(need[k][1])) if len(need) > 1 else 0
-                ox, places, _ = need[k]  # a place is the anchor p - ox
-                best = _fewest_far(places, ox, need[:k] + need[k + 1:], best, checks[i][rot], st, lo, w)
-            else:
-                # the union of the places, each judged once (a fresh stamp in `mark`; the answer is a
-                # minimum, so the order they are met in decides nothing)
-                best = _fewest_far_any(need, best, checks[i][rot], st, lo, w, mark, fresh(mark, "mark"))
-            if not best:
-                return 0
-        return best
+    stamps = [0, 0]  # the current stamp (1..255, `_fresh`) of `mark` and of `scratch`
 
     # the reach sets of a node's joint check, handed to its exclusion child (same placed tiles, one
     # more excluded field f of one requirement): a reach from the same group objects and spare is
@@ -997,6 +1003,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         if not near:
             return True, None, None
         built = {}
+        reaches = [None] * len(reqs)  # the reaches built, by requirement (`_far_fields`)
 
         def reach_of(ri: int) -> tuple:
             got = built.get(ri)
@@ -1009,9 +1016,11 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         and all(a is b for a, b in zip(old[0], group))
                         and (ri != inherited[0] or not old[2][1][_ix(inherited[1], lo, w)])):
                     built[ri] = old
+                    reaches[ri] = old[2]
                     return old[2]
             reach = _reach(group, st, ex, lo, w, spare, len(mark))
             built[ri] = (group, spare, reach)
+            reaches[ri] = reach
             return reach
 
         # every unplaced tile's fewest far pairs, summed: at most `budget` (with no slack, 0: each
@@ -1021,7 +1030,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         for i in relevant:
             if i in placed or held_reqs[i].isdisjoint(near):
                 continue  # placed, or no field of the tile is held to a group
-            got = far_fields(i, near, reach_of, budget + 1 - far)
+            for ri in held_reqs[i]:  # its held requirements' reaches, built on first use
+                if ri in near and reaches[ri] is None:
+                    reach_of(ri)
+            got = _far_fields(held_turns[i], reaches, budget + 1 - far, turns[i], st, lo, w, mark, stamps)
             far += got
             if far > budget:
                 return False, built, None
@@ -1138,7 +1150,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 st[_ix(c, lo, w)] = 1
             try:
                 split = _path_groups(growing, label[ri], st, planes[ri], lo, w, spare, scratch,
-                                     fresh(scratch, "scratch"))
+                                     _fresh(scratch, stamps, 1, len(mark)))
             finally:
                 for c in cells:
                     st[_ix(c, lo, w)] = 0
@@ -1190,7 +1202,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         continue
                     # open fields, counted only as far as they decide: none (closed), or up to one more than best
                     count, first = _open_count(comp, st, plane, lo, w, best, witness[ri], fill_slots[ri], here, frame,
-                                               mark, fresh(mark, "mark"))
+                                               mark, _fresh(mark, stamps, 0, len(mark)))
                     areas_r.append((comp, not count))
                     if count == 1 and sole is not None:
                         # exactly one open field (best >= 1, so a count of 1 is exact): `first`
@@ -1238,7 +1250,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         lost_r = max(lost_r, lost_with(groups))
                         if lost_r < cap and spare <= bridge_bfs:
                             groups = _path_groups(growing, label[ri], st, plane, lo, w, spare, scratch,
-                                                  fresh(scratch, "scratch"))
+                                                  _fresh(scratch, stamps, 1, len(mark)))
                             lost_r = max(lost_r, lost_with(groups))
                             if blockers is not None and any(len(g) > 1 for g in groups):
                                 blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
