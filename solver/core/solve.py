@@ -71,13 +71,17 @@ class SolveControl:
         for solver in running:
             solver.stop_search()
 
-    def new_solver(self, time_limit_s: float | None = None) -> cp_model.CpSolver:
+    def new_solver(self, time_limit_s: float | None = None, check: bool = False) -> cp_model.CpSolver:
+        """A solver within the control's limits. `check=True` marks a search that settles an answer
+        already found (a fixed garden's value, checked against the pure scorer before it leaves):
+        `ends_at` does not cut it (cut to nothing it would fail the answer instead of delivering it),
+        its own limit and cancel() still do."""
         solver = cp_model.CpSolver()
         p = solver.parameters
         p.num_workers = self.num_workers
         p.random_seed = self.random_seed
         limit = self.time_limit_s if time_limit_s is None else min(time_limit_s, self.time_limit_s)
-        if self.ends_at is not None:
+        if self.ends_at is not None and not check:
             limit = min(limit, self.ends_at - time.monotonic())
         if self.deterministic_limit is not None:
             p.max_deterministic_time = self.deterministic_limit

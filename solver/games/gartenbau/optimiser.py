@@ -264,7 +264,7 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
         # settle it with the layout fixed, so that the objective is that garden's true prestige
         for v in gm.layout:
             gm.model.add(v == values[v.index])
-        status2, solver2 = control.solve(gm.model)
+        status2, solver2 = control.solve(gm.model, control.new_solver(check=True))
         if status2 != cp_model.OPTIMAL:
             raise ModelMismatch(f"could not settle the found garden's prestige ({STATUS.get(status2)})")
         objective = round(solver2.objective_value)

@@ -217,10 +217,11 @@ def _start(model: HorticultureModel, pins: list[tuple[cp_model.IntVar, int]], co
 
 
 def _solver(control: SolveControl, seconds: float, linearization: int = 1,
-            branching: int | None = None) -> cp_model.CpSolver:
+            branching: int | None = None, check: bool = False) -> cp_model.CpSolver:
     """A solver for one step; `seconds` is in deterministic units when the control asks for them;
-    `branching`: CP-SAT's search_branching (None: its default)."""
-    solver = control.new_solver(time_limit_s=seconds)
+    `branching`: CP-SAT's search_branching (None: its default); `check`: settles a found game (see
+    SolveControl.new_solver)."""
+    solver = control.new_solver(time_limit_s=seconds, check=check)
     if control.deterministic_limit is not None:
         # SolveControl gives each search the whole deterministic limit: give this step its share.
         # As in SolveControl, no wall-clock limit then: a wall-clock cut would make the answer depend
@@ -887,7 +888,7 @@ def _exact_score(catalog: Catalog, side: str, drawing: PathDrawing, game: list[D
     model = HorticultureModel(catalog, side, drawing, fixed, gnome, plan, timed=timed, groups=groups)
     # A fixed game leaves only the helper variables free: solved at the root in practice. The
     # allowance is deterministic time when the control asks for it, so the outcome is reproducible.
-    status, solver = control.solve(model.m, _solver(control, max(1.0, _budget(control))))
+    status, solver = control.solve(model.m, _solver(control, max(1.0, _budget(control)), check=True))
     if status != cp_model.OPTIMAL:
         raise ModelMismatch(f"scoring a fixed game did not reach optimality ({STATUS.get(status)})")
     return int(round(solver.objective_value))

@@ -292,10 +292,11 @@ STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
 
 
 def search_solver(control: SolveControl, time_limit: float | None, work: float | None, presolve: bool,
-                  workers: int | None) -> cp_model.CpSolver:
+                  workers: int | None, check: bool = False) -> cp_model.CpSolver:
     """A solver from `control` with its wall time capped by `time_limit` and its deterministic time by
-    `work` (both within the control's own limits), presolve on or off, `workers` if given."""
-    solver = control.new_solver(time_limit)
+    `work` (both within the control's own limits), presolve on or off, `workers` if given; `check`:
+    settles a found garden (see SolveControl.new_solver)."""
+    solver = control.new_solver(time_limit, check=check)
     p = solver.parameters
     if work is not None:
         cap = control.deterministic_limit
@@ -307,14 +308,15 @@ def search_solver(control: SolveControl, time_limit: float | None, work: float |
 
 
 def run(solo: SoloModel, tiles: Sequence[Tile], control: SolveControl, time_limit: float | None = None,
-        work: float | None = None, presolve: bool = True, workers: int | None = None) -> SoloSolve:
+        work: float | None = None, presolve: bool = True, workers: int | None = None,
+        check: bool = False) -> SoloSolve:
     """One CP-SAT search through `control` (so cancelling the control stops it).
 
     `time_limit` caps its wall time (within control.time_limit_s; ignored when the control is
     deterministic: then no wall clock limits it); `work` caps its deterministic time (within
     control.deterministic_limit). `workers` overrides control.num_workers.
     """
-    code, solver = control.solve(solo.model, search_solver(control, time_limit, work, presolve, workers))
+    code, solver = control.solve(solo.model, search_solver(control, time_limit, work, presolve, workers, check))
     status = STATUS[code]
     if status == "invalid":
         raise RuntimeError(f"CP-SAT rejected the Versailles model: {solo.model.validate()}")

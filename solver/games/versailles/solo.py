@@ -501,7 +501,7 @@ def _rescore(solo: SoloModel, tiles: Sequence[Tile], placements: list[Placement]
     solo.model.add_assumptions(keep)
     solo.hint_garden(placements)
     try:
-        res = run(solo, tiles, budget.control, time_limit=5.0, work=5.0, presolve=False, workers=1)
+        res = run(solo, tiles, budget.control, time_limit=5.0, work=5.0, presolve=False, workers=1, check=True)
     finally:
         solo.model.clear_assumptions()
     budget.work += res.work
