@@ -21,7 +21,7 @@ cdef long long _ix(long long d, long long lo, long long w)
 
 @cython.locals(n=cython.int, left=cython.int, reach=cython.int, k=cython.int, length=cython.int,
                c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong, size=cython.longlong)
-cdef list _path_groups(list areas, dict label, bytearray st, long long plane, long long lo, long long w, int spare,
+cdef list _path_groups(list areas, bytearray st, long long plane, long long lo, long long w, int spare,
                        bytearray scratch, int gen)
 
 cdef int _find(list parent, int k) except -1

@@ -268,19 +268,15 @@ def path_components(areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, e
     involves only fields at most (spare + 1) // 2 from an area: the search stops there, or as soon
     as every area is in one group."""
     enc = [{_cell(x, y) for x, y in a} for a in areas]
-    by_id = {id(a): e for a, e in zip(areas, enc)}
-    label_cells = {}
-    for (x, y), a in label.items():  # an area not among `areas` gets its own copy (it joins nothing)
-        label_cells[_cell(x, y)] = by_id.setdefault(id(a), set())
     fields = [xy for a in areas for xy in a] + list(label) + list(occ) + list(excluded)
     reach = max((max(abs(x), abs(y)) for x, y in fields), default=0) + spare + 2
     st, lo, w = _state(reach, 1, 2)
     plane = w * w
-    for x, y in occ:
+    for x, y in list(occ) + list(label):  # placed fields (an area not among `areas` joins nothing)
         st[_ix(_cell(x, y), lo, w)] = 1
     for x, y in excluded:
         st[plane + _ix(_cell(x, y), lo, w)] = 1
-    groups = _path_groups(enc, label_cells, st, plane, lo, w, spare, bytearray(3 * plane), 1)
+    groups = _path_groups(enc, st, plane, lo, w, spare, bytearray(3 * plane), 1)
     back = {id(e): a for a, e in zip(areas, enc)}
     return [[back[id(e)] for e in g] for g in groups]
 
@@ -298,14 +294,16 @@ def _ix(d: int, lo: int, w: int) -> int:
     return u * w + v
 
 
-def _path_groups(areas: list, label: dict, st, plane: int, lo: int, w: int, spare: int, scratch, gen: int) -> list:
+def _path_groups(areas: list, st, plane: int, lo: int, w: int, spare: int, scratch, gen: int) -> list:
     """`path_components` on int fields (`_cell`): the search's own; occupied fields are the nonzero
-    entries of `st` (`_state`), excluded ones those with bit 1 at `plane` + the field's index. The
-    breadth-first search's fields (their nearest area and distance) are kept in `scratch` (three
-    planes of a window: a field's entries count when its first-plane entry is `gen`; an area index
-    and a distance fit a byte: at most 4 * 60 areas, distances at most spare + 1 <= 255)."""
+    entries of `st` (`_state`; every placed field, the areas' own among them), excluded ones those
+    with bit 1 at `plane` + the field's index. The breadth-first search's fields (their nearest area
+    and distance) are kept in `scratch` (three planes of a window: a field's entries count when its
+    first-plane entry is `gen`; an area index and a distance fit a byte: at most 4 * 60 areas,
+    distances at most spare + 1 <= 255); the areas' own fields are entered first, at distance 0
+    (so a search field next to area i's field links i at its own distance, as a path ends there;
+    other placed fields are occupied and stop the search)."""
     n = len(areas)
-    index = {id(a): k for k, a in enumerate(areas)}
     parent = list(range(n))
     left = n  # groups left
 
@@ -315,6 +313,12 @@ def _path_groups(areas: list, label: dict, st, plane: int, lo: int, w: int, spar
         size = len(scratch) // 3
         layer = []
         steps = (SPAN, -SPAN, 1, -1)
+        for k, comp in enumerate(areas):
+            for c in comp:
+                j = _ix(c, lo, w)
+                scratch[j] = gen
+                scratch[size + j] = k
+                scratch[2 * size + j] = 0
         for k, comp in enumerate(areas):
             for c in comp:
                 for step in steps:
@@ -338,14 +342,10 @@ def _path_groups(areas: list, label: dict, st, plane: int, lo: int, w: int, spar
                     d = c + step
                     j = _ix(d, lo, w)
                     if scratch[j] == gen:
+                        # a search field (a link of length + its distance) or an area's own field
+                        # (distance 0: a path of `length` fields ends there)
                         if scratch[size + j] != k and length + scratch[2 * size + j] <= spare:
                             left -= _link(parent, scratch[size + j], k)
-                        continue
-                    comp = label.get(d)
-                    if comp is not None:
-                        i = index.get(id(comp))
-                        if i is not None and i != k and length <= spare:
-                            left -= _link(parent, i, k)
                         continue
                     if length < reach and not st[j] and not st[plane + j] & 1:
                         scratch[j] = gen
@@ -1149,7 +1149,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             for c in cells:
                 st[_ix(c, lo, w)] = 1
             try:
-                split = _path_groups(growing, label[ri], st, planes[ri], lo, w, spare, scratch,
+                split = _path_groups(growing, st, planes[ri], lo, w, spare, scratch,
                                      _fresh(scratch, stamps, 1, len(mark)))
             finally:
                 for c in cells:
@@ -1249,7 +1249,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         groups = box_components(growing, spare)
                         lost_r = max(lost_r, lost_with(groups))
                         if lost_r < cap and spare <= bridge_bfs:
-                            groups = _path_groups(growing, label[ri], st, plane, lo, w, spare, scratch,
+                            groups = _path_groups(growing, st, plane, lo, w, spare, scratch,
                                                   _fresh(scratch, stamps, 1, len(mark)))
                             lost_r = max(lost_r, lost_with(groups))
                             if blockers is not None and any(len(g) > 1 for g in groups):
