@@ -89,3 +89,9 @@ cdef int _fresh(bytearray buf, list stamps, int k, Py_ssize_t n) except -1
                need=list, ox=cython.longlong, places=list)
 cdef int _far_fields(list pairs, list reaches, int cap, list chks, bytearray st, long long lo, long long w,
                      bytearray mark, list stamps) except -1
+
+@cython.locals(step=cython.longlong, k=cython.Py_ssize_t, near=list, target=set, other=set)
+cdef int _join(long long c, int ri, dict lab, dict cm, list steps) except -1
+
+@cython.locals(k=cython.Py_ssize_t, kind=cython.int, ri=cython.Py_ssize_t, lab=dict)
+cdef int _unjoin(list records, list comps, list label) except -1

@@ -661,6 +661,61 @@ def _untouched(n: int, here, early, at: list, st, lo: int, w: int) -> bool:
     return False
 
 
+def _join(c: int, ri: int, lab: dict, cm: dict, steps: list) -> None:
+    """`put`'s area update for one new field `c` counting for requirement ri (`lab`: its placed fields'
+    areas, `cm`: its areas by id): c joins the largest area it touches (the first largest in the order
+    its neighbours +SPAN, -SPAN, +1, -1 meet them) and the other touched areas are merged into that
+    one, in place; or c starts an area of its own. Undo records (kind, ri, area, field or merged
+    area) go to `steps` (`_unjoin`)."""
+    near = []
+    for step in (SPAN, -SPAN, 1, -1):
+        comp = lab.get(c + step)
+        if comp is not None:
+            for o in near:
+                if o is comp:
+                    break
+            else:
+                near.append(comp)
+    if not near:
+        comp = {c}
+        cm[id(comp)] = comp
+        lab[c] = comp
+        steps.append((0, ri, comp, c))
+    else:
+        target = near[0]
+        for k in range(1, len(near)):
+            if len(near[k]) > len(target):
+                target = near[k]
+        for other in near:
+            if other is not target:
+                target |= other
+                for o in other:
+                    lab[o] = target
+                del cm[id(other)]
+                steps.append((1, ri, target, other))
+        target.add(c)
+        lab[c] = target
+        steps.append((2, ri, target, c))
+
+
+def _unjoin(records: list, comps: list, label: list) -> None:
+    """`take`: undo one tile's `_join` records, last first."""
+    for k in range(len(records) - 1, -1, -1):
+        kind, ri, comp, what = records[k]
+        if kind == 0:
+            del comps[ri][id(comp)]
+            del label[ri][what]
+        elif kind == 1:
+            comp -= what
+            comps[ri][id(what)] = what
+            lab = label[ri]
+            for o in what:
+                lab[o] = what
+        else:
+            comp.discard(what)
+            del label[ri][what]
+
+
 def box_components(areas: list[set[Cell]], spare: int) -> list[list[set[Cell]]]:
     """`path_components` with `fields_between` of the areas' bounding boxes as path lengths (a
     lower bound of every path's length: coarser groups, no search); int fields (`_cell`)."""
@@ -824,30 +879,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             c = a + off
             for ri in ris:
                 counted[ri].add((x + dx, y + dy))
-                lab = label[ri]
-                near = {}
-                for n in (c + SPAN, c - SPAN, c + 1, c - 1):
-                    comp = lab.get(n)
-                    if comp is not None:
-                        near[id(comp)] = comp
-                if not near:
-                    comp = {c}
-                    comps[ri][id(comp)] = comp
-                    lab[c] = comp
-                    steps.append((0, ri, comp, c))
-                    continue
-                # join the field to the largest area it touches, and merge the others into it
-                target = max(near.values(), key=len) if len(near) > 1 else next(iter(near.values()))
-                for other in near.values():
-                    if other is not target:
-                        target |= other
-                        for o in other:
-                            lab[o] = target
-                        del comps[ri][id(other)]
-                        steps.append((1, ri, target, other))
-                target.add(c)
-                lab[c] = target
-                steps.append((2, ri, target, c))
+                _join(c, ri, label[ri], comps[ri], steps)
         undo.append(steps)
 
     def take(i: int) -> None:
@@ -860,19 +892,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         for _, (dx, dy), ris in member[i][rot]:
             for ri in ris:
                 counted[ri].discard((x + dx, y + dy))
-        for kind, ri, comp, what in reversed(undo.pop()):
-            if kind == 0:
-                del comps[ri][id(comp)]
-                del label[ri][what]
-            elif kind == 1:
-                comp -= what
-                comps[ri][id(what)] = what
-                lab = label[ri]
-                for o in what:
-                    lab[o] = what
-            else:
-                comp.discard(what)
-                del label[ri][what]
+        _unjoin(undo.pop(), comps, label)
 
     # per tile: its distinct turns' field checks, in `layouts` order (`_can_touch`, `_far_fields`)
     turns = [[checks[i][rot] for rot, _ in layouts[i]] if i in checks else None for i in range(len(tiles))]
