@@ -146,15 +146,8 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
     if config.processes > 1 and not reuse_port:
         from server.processes import serve_processes
         return serve_processes(config)
-    # Before any thread exists (gRPC's, CP-SAT's): the stop signals are blocked in every thread and
-    # taken by the main thread's wait, so no handler runs, not even the one CP-SAT installs for
-    # SIGINT during a search (server/signals.py). A signal from here on is never lost.
-    stop = StopSignals(block=True)
-    try:
-        server, port = create_server(config, reuse_port=reuse_port)
-    except BaseException:
-        stop.unblock()  # a caller that goes on (a test, the CLI) gets its signals back
-        raise
+    server, port = create_server(config, reuse_port=reuse_port)
+    stop = StopSignals()  # before start(): a signal from then on is never lost
     server.start()
     host = config.address.rsplit(":", 1)[0]
     metrics = getattr(server.runtime, "metrics_port", None)

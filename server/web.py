@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -54,6 +55,17 @@ def envoy_config(listen_port: int, grpc_port: int) -> str:
     return text
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: SIGTERM when the launcher dies, however it dies (kill -9 too), so
+    the server and Envoy never outlive it holding their ports (the next `make run` then failed
+    with "address taken"). Linux prctl(PR_SET_PDEATHSIG); elsewhere nothing."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def wait_tcp(port: int, proc: subprocess.Popen, what: str, timeout: float = 60) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -75,15 +87,25 @@ class PageHandler(SimpleHTTPRequestHandler):
         super().__init__(*args, **kwargs)
 
     def do_GET(self):
-        if self.path.split("?")[0] == "/config.json":
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("Content-Length", str(len(self.config)))
-            self.end_headers()
+        if self._config_headers():
             self.wfile.write(self.config)
             return
         super().do_GET()
+
+    def do_HEAD(self):  # was 404 for /config.json, which GET serves
+        if not self._config_headers():
+            super().do_HEAD()
+
+    def _config_headers(self) -> bool:
+        """Sends /config.json's status and headers; False for any other path."""
+        if self.path.split("?")[0] != "/config.json":
+            return False
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Content-Length", str(len(self.config)))
+        self.end_headers()
+        return True
 
     def log_message(self, format, *args):  # quiet: the gRPC server logs the calls
         pass
@@ -103,7 +125,7 @@ class Stack:
         if not (self.dist / "index.html").exists():
             raise OSError(f"{self.dist} has no built page: run `make web` first")
         self.grpc = subprocess.Popen([sys.executable, "-m", "server", "--address", self.address],
-                                     cwd=REPO, stdout=subprocess.PIPE, text=True)
+                                     cwd=REPO, stdout=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)
         for line in self.grpc.stdout:
             if line.startswith("LISTENING "):
                 self.grpc_port = int(line.split()[1])
@@ -116,7 +138,7 @@ class Stack:
         config = Path(self.tmp.name) / "envoy.yaml"
         config.write_text(envoy_config(self.envoy_port, self.grpc_port))
         self.envoy = subprocess.Popen([envoy_binary(), "-c", str(config), "--disable-hot-restart",
-                                       "--log-level", "warn"], cwd=REPO)
+                                       "--log-level", "warn"], cwd=REPO, preexec_fn=_die_with_parent)
         wait_tcp(self.envoy_port, self.envoy, "envoy")
 
         api = json.dumps({"api": f"http://{LOOPBACK}:{self.envoy_port}"}).encode()

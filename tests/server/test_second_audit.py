@@ -281,3 +281,102 @@ def test_cli_timeout_must_be_positive_seconds(value, capsys):
             main([*command, "--timeout", value])
         assert stop.value.code == 2
         assert "argument --timeout" in capsys.readouterr().err
+
+
+# ---- a call without a message (a gRPC-Web body that is not a frame) ----------------------------
+
+def test_a_call_with_no_request_message_is_invalid_argument(start_server):
+    """Through the web gateway a body that is not a gRPC-Web frame (JSON with the gRPC-Web content
+    type, an empty or truncated body) reaches the server as a call with no message: grpc's unary
+    path answered UNIMPLEMENTED '"b''" requires exactly one request message.' (not logged, not
+    counted). The same call from a native client: a stream-unary call of the method sending none."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    srv = start_server(with_probe=False)
+    ch = srv.channel()
+    method = "/gardens.v1.GardenersService/ListCards"
+    with pytest.raises(grpc.RpcError) as err:
+        ch.stream_unary(method)(iter([]), timeout=10)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, err.value.details()
+    assert "carries no message" in err.value.details()
+    status = rpc_status.from_call(err.value)
+    bad = error_details_pb2.BadRequest()
+    status.details[0].Unpack(bad)
+    assert [v.field for v in bad.field_violations] == [""]
+    assert srv.runtime.metrics.calls.labels(method, "INVALID_ARGUMENT")._value.get() == 1
+    # one message, as every unary client sends, is served as before
+    assert len(ch.stream_unary(method)(iter([b""]), timeout=10)) > 1000
+
+
+# ---- the web launcher (python -m server.web) ---------------------------------------------------
+
+def test_the_page_server_answers_head_for_config_json_as_get(tmp_path):
+    import http.client
+    from functools import partial
+    from http.server import ThreadingHTTPServer
+
+    from server.web import PageHandler
+
+    (tmp_path / "index.html").write_text("<html></html>")
+    config = b'{"api": "http://127.0.0.1:1"}'
+    http_server = ThreadingHTTPServer(("127.0.0.1", 0), partial(PageHandler, directory=str(tmp_path), config=config))
+    threading.Thread(target=http_server.serve_forever, daemon=True).start()
+    try:
+        answers = {}
+        for method in ("GET", "HEAD"):
+            conn = http.client.HTTPConnection("127.0.0.1", http_server.server_address[1], timeout=10)
+            conn.request(method, "/config.json")
+            response = conn.getresponse()
+            answers[method] = (response.status, response.getheader("Content-Length"), response.read())
+            conn.close()
+        assert answers["GET"] == (200, str(len(config)), config)
+        assert answers["HEAD"] == (200, str(len(config)), b"")  # was 404
+    finally:
+        http_server.shutdown()
+        http_server.server_close()
+
+
+LAUNCHER = """
+import sys, tempfile, time
+from pathlib import Path
+from server.web import Stack
+dist = Path(tempfile.mkdtemp())
+(dist / "index.html").write_text("x")
+stack = Stack("localhost:0", 0, 0, dist=dist).start()
+print(stack.grpc.pid, stack.envoy.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_the_server_and_envoy_do_not_outlive_a_killed_launcher():
+    """`make run` killed hard (kill -9, an OOM kill) left the gRPC server and Envoy running on their
+    ports, so the next `make run` failed. They now get SIGTERM when the launcher dies."""
+    from server.web import envoy_binary
+
+    try:
+        envoy_binary()
+    except OSError as exc:
+        pytest.skip(str(exc))
+    launcher = subprocess.Popen([sys.executable, "-c", LAUNCHER], cwd=REPO, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    children = [int(pid) for pid in launcher.stdout.readline().split()]
+    assert len(children) == 2, "the stack did not start"
+    launcher.kill()
+    launcher.wait()
+
+    def alive(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+        except FileNotFoundError:
+            return False
+
+    try:
+        deadline = time.monotonic() + 20
+        while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in children)
+    finally:
+        for pid in children:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
