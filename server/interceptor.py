@@ -59,7 +59,9 @@ class CallInterceptor(grpc.ServerInterceptor):
         for key, value in details.invocation_metadata or ():
             if key == "authorization":
                 got = value.encode() if isinstance(value, str) else value
-                return hmac.compare_digest(got, self._expected)
+                scheme, _, token = got.partition(b" ")
+                # the scheme is case-insensitive (RFC 7235 2.1): "bearer s3cret" was refused
+                return scheme.lower() == b"bearer" and hmac.compare_digest(b"Bearer " + token, self._expected)
         return False
 
     def intercept_service(self, continuation, details):

@@ -380,3 +380,16 @@ def test_the_server_and_envoy_do_not_outlive_a_killed_launcher():
         for pid in children:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_the_bearer_scheme_is_case_insensitive(start_server):
+    """RFC 7235: the auth scheme is case-insensitive; "bearer s3cret" (as some HTTP clients send it)
+    was UNAUTHENTICATED. The token itself stays exact."""
+    srv = start_server(auth_token="s3cret")
+    echo = srv.probe("Echo")
+    for scheme in ("Bearer", "bearer", "BEARER"):
+        assert echo(b"hi", timeout=5, metadata=[("authorization", f"{scheme} s3cret")]) == b"hi"
+    for value in ("bearer S3CRET", "bearer  s3cret", "Basic s3cret", "bearers3cret", "bearer"):
+        with pytest.raises(grpc.RpcError) as err:
+            echo(b"hi", timeout=5, metadata=[("authorization", value)])
+        assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED, value
