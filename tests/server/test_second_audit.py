@@ -393,3 +393,50 @@ def test_the_bearer_scheme_is_case_insensitive(start_server):
         with pytest.raises(grpc.RpcError) as err:
             echo(b"hi", timeout=5, metadata=[("authorization", value)])
         assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED, value
+
+
+def test_sigterm_during_a_puzzle_generation_exits_within_the_grace(tmp_path):
+    """A daily puzzle's generation does not watch the call: cancelled after the grace, it kept its
+    thread, and the interpreter waited for it at exit (14.5 s after SIGTERM with --grace-s 1). The
+    process now leaves after the grace; the store has the whole puzzle or none."""
+    import re
+    import urllib.request
+
+    from gardens.v1 import puzzles_pb2 as pb, puzzles_pb2_grpc
+    from generators.store import Store
+
+    db, log = tmp_path / "puzzles.sqlite", tmp_path / "server.err"
+    proc, port = _start("--grace-s", "1", "--metrics-port", "0", env={"GARDENS_PUZZLES_DB": str(db)},
+                        stderr_path=log)
+    try:
+        metrics = int(re.search(r"metrics on :(\d+)", log.read_text()).group(1))
+        outcome = []
+
+        def generate():  # Versailles: ~10 s of generation on this machine
+            with grpc.insecure_channel(f"localhost:{port}") as ch:
+                try:
+                    puzzles_pb2_grpc.PuzzleServiceStub(ch).GetDailyPuzzle(
+                        pb.GetDailyPuzzleRequest(game=pb.PUZZLE_GAME_VERSAILLES, difficulty=pb.PUZZLE_DIFFICULTY_EASY),
+                        timeout=120)
+                    outcome.append("OK")
+                except grpc.RpcError as err:
+                    outcome.append(err.code().name)
+
+        caller = threading.Thread(target=generate)
+        caller.start()
+        busy = 'gardens_slots_in_use{pool="solve"} 1.0'
+        deadline = time.monotonic() + 30
+        while busy not in urllib.request.urlopen(f"http://localhost:{metrics}/metrics", timeout=5).read().decode():
+            assert time.monotonic() < deadline, "the generation did not start"
+            time.sleep(0.05)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+        assert time.monotonic() - start < 6, "the process waited for the generation"
+        caller.join(30)
+        assert outcome and outcome[0] != "OK"
+        assert "abandoned" in log.read_text()
+        store = Store(db)
+        assert store.verify() == [] and len(store.list()) <= 1
+    finally:
+        _stop(proc)
