@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import signal
@@ -56,8 +57,11 @@ def serve_processes(config: ServerConfig) -> int:
             proc = ctx.Process(target=_child, args=(child_config, i, ready), name=f"gardens-server-{i}")
             proc.start()
             children.append(proc)
+        stopping: list[int] = []
+
         def forward(signum, _frame):
             # no lock here (server/signals.py): is_alive and kill take none
+            stopping.append(signum)
             for proc in children:
                 if proc.pid and proc.is_alive():
                     os.kill(proc.pid, signal.SIGTERM)
@@ -79,8 +83,17 @@ def serve_processes(config: ServerConfig) -> int:
             raise ValueError(error)
         log.info("%d server processes on %s:%d", len(children), host, port)
         print(f"LISTENING {port}", flush=True)
-        for proc in children:
-            proc.join()
+        # A child that dies while no stop was asked for (killed, out of memory) stops the others and
+        # the parent exits 1, so a supervisor restarts the whole server; it used to go on with fewer
+        # processes, silently, until its own stop (then exit 1).
+        running = {proc.sentinel: proc for proc in children}
+        while running:
+            for sentinel in multiprocessing.connection.wait(list(running)):
+                proc = running.pop(sentinel)
+                proc.join()
+                if not stopping and proc.exitcode != 0:
+                    log.error("server process %s exited with %s; stopping the others", proc.name, proc.exitcode)
+                    forward(signal.SIGTERM, None)
     codes = [proc.exitcode for proc in children]
     if any(codes):
         log.error("server processes exited with %s", codes)

@@ -440,3 +440,18 @@ def test_sigterm_during_a_puzzle_generation_exits_within_the_grace(tmp_path):
         assert store.verify() == [] and len(store.list()) <= 1
     finally:
         _stop(proc)
+
+
+def test_a_dead_server_process_stops_the_others_and_the_parent_exits_1():
+    """--processes 2, one child killed: the parent went on with one process, silently, until its
+    own stop; now it stops the others and exits 1 at once, so a supervisor restarts the server."""
+    proc, _port = _start("--processes", "2", "--workers", "1", "--grace-s", "2")
+    try:
+        children = [int(pid) for pid in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+        assert len(children) == 2
+        os.kill(children[0], signal.SIGKILL)
+        assert proc.wait(timeout=20) == 1
+        assert not Path(f"/proc/{children[1]}").exists() or \
+            Path(f"/proc/{children[1]}/stat").read_text().split()[2] == "Z"
+    finally:
+        _stop(proc)
