@@ -14,28 +14,6 @@ from server.errors import ServiceError
 from server.metrics import Metrics
 from solver.core.solve import SolveControl
 
-def _searches_leave_sigint_alone() -> None:
-    """Every CP-SAT search of this process runs with `catch_sigint_signal` off. It is on by default
-    (OR-Tools 9.15): a search then installs a C SIGINT handler of its own and puts SIG_DFL back when
-    it ends, replacing the server's, so a Ctrl-C after any solve killed the server without a drain
-    (exit -2), and one during concurrent searches aborted it (std::bad_function_call, exit -6).
-    Every search of the engines and generators gets its solver from SolveControl.new_solver; the
-    one-line fix belongs there (solver/core/solve.py), set here until it lands."""
-    if getattr(SolveControl.new_solver, "leaves_sigint_alone", False):
-        return
-    new_solver = SolveControl.new_solver
-
-    def wrapped(self, *args, **kwargs):
-        solver = new_solver(self, *args, **kwargs)
-        solver.parameters.catch_sigint_signal = False
-        return solver
-
-    wrapped.leaves_sigint_alone = True
-    SolveControl.new_solver = wrapped
-
-
-_searches_leave_sigint_alone()
-
 # Where each game's domain API lives; a test may replace any of them through Runtime(domains=...).
 DOMAIN_MODULES = {
     "gardeners": "solver.games.gardeners.api",

@@ -78,6 +78,10 @@ class SolveControl:
         its own limit and cancel() still do."""
         solver = cp_model.CpSolver()
         p = solver.parameters
+        # On by default (OR-Tools 9.15): a search then installs a C SIGINT handler of its own and puts
+        # SIG_DFL back when it ends, replacing the process's: a server's Ctrl-C after any solve killed
+        # it without a drain (exit -2), and one during concurrent searches aborted it (exit -6).
+        p.catch_sigint_signal = False
         p.num_workers = self.num_workers
         p.random_seed = self.random_seed
         limit = self.time_limit_s if time_limit_s is None else min(time_limit_s, self.time_limit_s)
