@@ -373,11 +373,11 @@ SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the sear
 
 REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
 REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic answers stay as they were)
-REFUTE_NODES_PER_UNIT = 16_000  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py, 1 Dec 00:36, the compiled search with its state arrays, docs/versailles.md): honest unit 15,300 / 17,120 / 14,931 / 18,182 / 16,289 over five rounds (median 16,289; CP-SAT 0.75-0.87 s of CPU per unit, the search 19.4-20.9k nodes/s), rounded down; pure Python gives the same deterministic answers, only slower. Was 10,000 (1 Dec 00:04, int fields without the state arrays, median 10,470), 8,000 (30 Nov 22:35, the tuple-field search), 9,000, 15,000
+REFUTE_NODES_PER_UNIT = 25_000  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py, 1 Dec 02:39, the compiled search with its per-reach byte arrays and typed helpers, docs/versailles.md): honest unit 24,568 / 25,779 / 26,405 / 25,173 / 21,821 over five rounds (median 25,173; CP-SAT 0.86-0.90 s of CPU per unit, the search 24.3-30.6k nodes/s), rounded down; pure Python gives the same deterministic answers, only slower. Was 16,000 (1 Dec 00:36, the state arrays, median 16,289), 10,000 (1 Dec 00:04, int fields without the state arrays, median 10,470), 8,000 (30 Nov 22:35, the tuple-field search), 9,000, 15,000
 REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the greedy garden is 1 below the counting bound
 REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation
 REFUTE_SHARED = True  # refute plans in bulk through a scoring's choice several open plans share (refute._refute_shared)
-REFUTE_NODES_PER_SECOND = 20_000  # with a wall-clock limit (the clock stops the search too): the compiled search with its state arrays, 19.4-20.9k/s at load 2-3 (bench/refute_unit.py, 1 Dec 00:36; 1.67x HEAD's build interleaved, which had 14,000)
+REFUTE_NODES_PER_SECOND = 28_000  # with a wall-clock limit (the clock stops the search too): the compiled search with its per-reach byte arrays and typed helpers, 24.3-30.6k/s (median 28.7k) at load 5-8 (bench/refute_unit.py, 1 Dec 02:39; 1.61x the state-array build interleaved, which had 20,000)
 
 
 def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement], points: int, board: int,
