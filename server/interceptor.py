@@ -78,11 +78,10 @@ class CallInterceptor(grpc.ServerInterceptor):
             # Served as stream-unary (the same on the wire): grpc's unary path answers a call that
             # carries no message (a gRPC-Web body that is not a frame, an empty one) UNIMPLEMENTED
             # '"b''" requires exactly one request message.' before any interceptor runs.
-            try:
-                request = next(requests, _NO_MESSAGE)
-            except grpc.RpcError:  # the client went away before its message arrived
-                return None
-            return call(request, context)
+            # A call that ended before its message arrived (cancelled, or a message past the size
+            # cap) raises grpc's own RpcError here, which grpc ends quietly; returning None instead
+            # made it log a TypeError serialising None.
+            return call(next(requests, _NO_MESSAGE), context)
 
         return grpc.stream_unary_rpc_method_handler(
             one_request,

@@ -455,3 +455,18 @@ def test_a_dead_server_process_stops_the_others_and_the_parent_exits_1():
             Path(f"/proc/{children[1]}/stat").read_text().split()[2] == "Z"
     finally:
         _stop(proc)
+
+
+def test_a_message_past_the_size_cap_is_refused_without_a_server_traceback(start_server, caplog):
+    """With methods served as stream-unary, a message past --max-request-bytes ends the call
+    inside the request iterator: the server must end it quietly (RESOURCE_EXHAUSTED for the
+    client), not log a TypeError from serialising a None response."""
+    import logging
+
+    srv = start_server(with_probe=False, max_request_bytes=4096)
+    caplog.set_level(logging.ERROR)
+    with pytest.raises(grpc.RpcError) as err:
+        srv.channel().unary_unary("/gardens.v1.GardenersService/ListCards")(b"\x0a\x02A1" * 5000, timeout=10)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    time.sleep(0.3)  # the server's side of the call ends after the client's
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
