@@ -4,7 +4,9 @@
 # Only module-level helpers are declared (the search's closures inside `arrangeable` cannot be);
 # the module's flags and constants stay ordinary Python globals but for `_FAR` (`_ix`'s copy of FAR).
 # What pays is the state array (`_state`, a bytearray): `st[j]` with a C index compiles to a C read,
-# so the helpers' occupied / excluded / unfillable tests neither hash nor allocate. Why the C
+# so the helpers' occupied / excluded / unfillable tests neither hash nor allocate; likewise a
+# reach's distances (`_reach`), the placed tiles (`here`) and the stamped scratch planes (1 Dec
+# 02:00-03:55: the closures' hot loops moved into the helpers below, same nodes). Why the C
 # integer types fit:
 # - long long for int fields, offsets, window indices and planes (`_cell`): arrangeable refuses tile
 #   counts for which a field's (x + BIAS) or (y + BIAS) could leave [0, SPAN), so every field is

@@ -192,9 +192,12 @@ OFFSET_CELLS = tuple(dx * SPAN + dy for dx, dy in OFFSETS)
 RING_CELLS = tuple(dx * SPAN + dy for dx, dy in RING)
 _FAR = FAR  # `_ix`'s copy (a C constant in the compiled copy)
 # The search's state array (`_state`): besides the dicts and sets it keeps, `arrangeable` marks each
-# occupied field, and per requirement each excluded field (bit 1) and each field known unfillable in
-# the subtree (bit 2), in one bytearray over a window of the plane (`_ix`), so the hot helpers look
-# fields up by index instead of hashing them (the compiled copy: C reads, refute.pxd). The window:
+# occupied field (with its tile's index + 1, at most 61), and per requirement each excluded field
+# (bit 1) and each field known unfillable in the subtree (bit 2), in one bytearray over a window of
+# the plane (`_ix`), so the hot helpers look fields up by index instead of hashing them (the
+# compiled copy: C reads, refute.pxd). Byte arrays of one plane's size, indexed the same way, also
+# hold a reach's distances (`_reach`), the stamped scratch of `_open_count`, `_fewest_far_any` and
+# `_path_groups`, and lists of that size the witnesses of `_fillable`. The window:
 # every field the search reads lies within 2 * tiles + bridge_bfs + 2 of a root (placed fields within
 # 2 * tiles, breadth-first searches at most bridge_bfs steps beyond them, a tile's anchor and fields
 # within 2 of those); WINDOW_MARGIN adds to that.
@@ -203,7 +206,7 @@ WINDOW_MARGIN = 8
 
 def _state(reach: int, blocks: int, planes: int) -> tuple[bytearray, int, int]:
     """A zeroed state array for fields within `reach` of each of `blocks` roots, with `planes`
-    planes (plane 0: occupied; plane 1 + r: requirement r's bits), its `lo` and window width `w`
+    planes (plane 0: occupied (nonzero); plane 1 + r: requirement r's bits), its `lo` and window width `w`
     for `_ix`; a plane is blocks * w * w entries."""
     if 2 * reach + 1 >= FAR:
         raise ValueError("the search's window is wider than FAR")
@@ -839,7 +842,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     if FAR * (len(tiles) + 1) + 4 * len(tiles) + 8 >= SPAN - BIAS:
         raise ValueError("too many tiles for the field encoding (SPAN)")
     # the state array (`_state`): one window when every tile takes part (no far roots), else one per
-    # possible root; plane 0 occupied, plane 1 + ri requirement ri's excluded (1) / unfillable (2) bits
+    # possible root; plane 0 occupied (the tile's index + 1), plane 1 + ri requirement ri's excluded (1) /
+    # unfillable (2) bits
     st, lo, w = _state(2 * len(tiles) + bridge_bfs + WINDOW_MARGIN,
                        1 if len(relevant) == len(tiles) else len(relevant) + 1, 1 + len(reqs))
     planes = [len(st) // (1 + len(reqs)) * (1 + ri) for ri in range(len(reqs))]
