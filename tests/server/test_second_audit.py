@@ -446,6 +446,7 @@ def test_a_dead_server_process_stops_the_others_and_the_parent_exits_1():
     """--processes 2, one child killed: the parent went on with one process, silently, until its
     own stop; now it stops the others and exits 1 at once, so a supervisor restarts the server."""
     proc, _port = _start("--processes", "2", "--workers", "1", "--grace-s", "2")
+    children: list[int] = []
     try:
         children = [int(pid) for pid in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
         assert len(children) == 2
@@ -455,6 +456,11 @@ def test_a_dead_server_process_stops_the_others_and_the_parent_exits_1():
             Path(f"/proc/{children[1]}/stat").read_text().split()[2] == "Z"
     finally:
         _stop(proc)
+        for pid in children:  # never leave a server process behind, whatever failed
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 def test_a_message_past_the_size_cap_is_refused_without_a_server_traceback(start_server, caplog):
