@@ -458,8 +458,9 @@ def test_a_dead_server_process_stops_the_others_and_the_parent_exits_1():
         _stop(proc)
         for pid in children:  # never leave a server process behind, whatever failed
             try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
+                if b"server" in Path(f"/proc/{pid}/cmdline").read_bytes():  # still ours, not a reused pid
+                    os.kill(pid, signal.SIGKILL)
+            except (OSError, ProcessLookupError):
                 pass
 
 
