@@ -11,7 +11,8 @@ list and writes one byte to a pipe; the waiting side blocks in `select` on the p
 The handler must stay installed: CP-SAT (OR-Tools 9.15, `catch_sigint_signal` on by default) put a C
 SIGINT handler of its own in place during every search and SIG_DFL after it, so a Ctrl-C after any
 solve killed the server at once (exit -2, no drain) and one during concurrent searches aborted it
-(`std::bad_function_call`, exit -6). server/runtime.py turns that parameter off for every search.
+(`std::bad_function_call`, exit -6). SolveControl.new_solver (solver/core/solve.py) turns that
+parameter off for every search.
 (Blocking the signals in every thread and taking them with sigwait was tried and dropped: importing
 ortools starts a thread before any code can block them, and the kernel then hands SIGTERM to that
 thread, whose default action kills the process.)
