@@ -228,6 +228,9 @@ class Repair:
     removal_rules: bool = False
     seconds: float = 0.0
     shift: tuple[int, int] = (0, 0)   # the witness holds the kept tile of cell (r, c) at (r + shift)
+    # With removal rules: a proven lower bound on the tiles any route must take off when additions may
+    # come between removals (the optimum without the order rules). None: the same as `bound`.
+    free_bound: int | None = None
 
     @property
     def proven(self) -> bool:
@@ -348,7 +351,7 @@ def _keep_model(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
 
 def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None,
            removal_rules: bool = False, unordered_first: bool = True, _completion_checked: bool = False,
-           floating: bool = False) -> Repair:
+           floating: bool = False, _free_bound: int | None = None) -> Repair:
     """The fewest tiles to take off so that the rest can be completed into a valid garden.
 
     CP-SAT maximises the tiles kept (same cell, same signature) with the current garden as hints.
@@ -410,8 +413,9 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
             break
         if not connected:
             # the optimum without the rules has no legal order: solve again with them posted
+            # (what this optimum proved stays a lower bound for routes that add tiles before removing)
             return repair(garden, cards, mode, catalog, control, removal_rules=True, unordered_first=False,
-                          floating=floating)
+                          floating=floating, _free_bound=max(0, len(placed) - round(solver.best_objective_bound)))
         cuts = enclosure_cuts(placed, kept, gone)
         for t, frontier in cuts:
             m.add_bool_or([keep[t]] + [keep[f].Not() for f in frontier])
@@ -432,7 +436,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
         raise engine.EngineError("the repaired garden does not keep the tiles the model kept")
     bound = len(placed) - round(solver.best_objective_bound)
     return Repair(verdict, order, len(stay), max(0, bound), witness, removal_rules, time.perf_counter() - start,
-                  shift)
+                  shift, _free_bound)
 
 
 # ---- next move ------------------------------------------------------------------------------
@@ -559,9 +563,13 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
                     seconds=time.perf_counter() - start)
     n2 = garden.size * garden.size
     length = len(rep.remove) + (n2 - rep.kept)
-    proven = rep.proven and (rules == NORMAL_RULES or not rep.remove)
+    # A route may lay tiles before it takes one off (a tile can then leave without splitting the
+    # garden), so under removal rules only the optimum without them bounds every route's removals.
+    free = rep.bound if rep.free_bound is None else min(rep.bound, rep.free_bound)
+    fewest = rep.proven and len(rep.remove) <= free   # no route of any order removes fewer tiles
+    proven = fewest and (rules == NORMAL_RULES or not rep.remove)
     # every removal is followed by one more placement, so the removals bound bounds the route
-    bound = n2 - len(garden.cells) + 2 * rep.bound
+    bound = n2 - len(garden.cells) + 2 * free
     # the valid garden in the player's coordinates (a floating garden may end up shifted in the frame)
     dr, dc = rep.shift
     target = Garden(garden.size, {(r - dr, c - dc): p for (r, c), p in rep.witness.cells.items()})
@@ -581,7 +589,7 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         move = (moves.Move(moves.REMOVE, tile=placed.tile.id, cell=cell) if rules == SOLO_RULES else
                 moves.Move(moves.REMOVE, 0, placed.tile.id, cell, to_player=1))
         count = (f"{len(rep.remove)} removal{'s' if len(rep.remove) > 1 else ''} "
-                 f"{'are' if len(rep.remove) > 1 else 'is'} the fewest" if rep.proven else
+                 f"{'are' if len(rep.remove) > 1 else 'is'} the fewest" if fewest else
                  f"{len(rep.remove)} removal{'s' if len(rep.remove) > 1 else ''} (the fewest found)")
         if card.status == BROKEN and cell in card.cells:
             reason = (f"Remove {placed.tile.id} from {cell}: it breaks card {card.card_id} ({card.kind}); "
@@ -646,7 +654,7 @@ def _supply_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog
         card = _serving_card(progress, cards, move.cell, catalog.tile(move.tile))
         reason = (f"Remove {move.tile} from {move.cell} and hand it to player {move.to_player}, for card "
                   f"{card.card_id} ({card.kind}): {len(remove)} removal{'s' if len(remove) > 1 else ''} "
-                  f"{'(proven fewest)' if rep.proven else '(the fewest found)'} make the garden completable again.")
+                  f"{'(proven fewest)' if proven else '(the fewest found)'} make the garden completable again.")
     else:
         card = _serving_card(progress, cards, move.cell, catalog.tile(move.tile))
         where = "the top of your stack" if supplies[player].stack[:1] == [move.tile] else "your loose tiles"
