@@ -58,3 +58,79 @@ def test_hint_under_removal_rules_claims_no_route_longer_than_a_played_one():
         assert h.route_length <= len(route)
     # the lower bound is still a proof: one tile must go and come back, six cells must be filled
     assert h.route_bound == 8
+
+
+# --- random partial gardens against enumeration ------------------------------------------------
+
+LOCAL = ["border-fountain-in", "dist-orange", "prox-tree", "link-soil", "agg-grass-4", "border-orange-edge"]
+
+
+def face(p):
+    return p.tile.background, p.tile.elements
+
+
+@pytest.fixture(scope="module")
+def satisfied():
+    """Every distinct garden of the tiny catalog with the LOCAL cards it satisfies (pure checker)."""
+    cards = [CARDS[i] for i in LOCAL]
+    out = []
+    for g in all_tiny_gardens():
+        report = check(g, cards)
+        out.append((g, frozenset(c.id for c, v in zip(cards, report.verdicts) if v.status == "satisfied")))
+    return out
+
+
+def most_kept(part: Garden, valid: list[Garden]) -> int:
+    """The most tiles of `part` any valid garden shows alike in the same cells (identical faces are
+    interchangeable, rotation is invisible to these tiles)."""
+    return max(sum(face(v.get(c)) == face(p) for c, p in part.cells.items()) for v in valid)
+
+
+def removable_first(placed: set, gone: set) -> bool:
+    """Some order takes `gone` off one tile at a time, each legal by moves.removable."""
+    seen = set()
+
+    def rec(cur, left):
+        if not left:
+            return True
+        if left in seen:
+            return False
+        seen.add(left)
+        return any(moves.removable(set(cur), c).legal and rec(cur - {c}, left - {c}) for c in left)
+    return rec(frozenset(placed), frozenset(gone))
+
+
+def test_repair_hint_and_closest_agree_with_enumeration(satisfied):
+    """30 seeded connected partial gardens: SuggestRepair's removal-rules optimum (remove first, then
+    add) is the fewest by exhaustive subsets; GetHint's route bound never exceeds the route every
+    interleaved route is bounded by ((placed - kept) + (9 - kept), kept = the most keepable), and a
+    route called proven has that length; a closest garden called optimal keeps the most tiles."""
+    rng = random.Random(20261201)
+    tight = 0
+    for _ in range(30):
+        ids = set(rng.sample(LOCAL, rng.choice([1, 2])))
+        cards = [CARDS[i] for i in LOCAL if i in ids]
+        valid = [g for g, ok in satisfied if ids <= ok]
+        whole, _ = rng.choice(satisfied)
+        cells = [rng.choice(sorted(whole.cells))]
+        for _ in range(rng.randint(1, 6)):
+            frontier = sorted({(r + dr, c + dc) for r, c in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+                              & set(whole.cells) - set(cells))
+            cells.append(rng.choice(frontier))
+        part = Garden(3, {c: whole.cells[c] for c in cells})
+        placed = set(part.cells)
+        kept = most_kept(part, valid)
+        fewest = next(k for k in range(len(placed) + 1) for gone in itertools.combinations(sorted(placed), k)
+                      if removable_first(placed, set(gone)) and
+                      most_kept(Garden(3, {c: part.cells[c] for c in placed - set(gone)}), valid) == len(placed) - k)
+        tight += fewest > len(placed) - kept
+        rep = hints.repair(part, cards, MODE, TINY, control(), removal_rules=True)
+        assert rep.verdict == "optimal" and len(rep.remove) == fewest, (ids, part.render(), rep.remove)
+        h = hints.next_move(part, cards, MODE, TINY, control(), removal_rules=True)
+        shortest_bound = (len(placed) - kept) + (9 - kept)
+        assert h.route_bound <= shortest_bound, (ids, part.render(), h)
+        if h.proven:
+            assert h.route_length == shortest_bound, (ids, part.render(), h)
+        closest = engine.closest_solution(whole, cards, MODE, TINY, control())
+        assert closest.verdict == "optimal" and closest.kept == most_kept(whole, valid)
+    assert tight >= 2   # the batch holds gardens where the removal rules cost extra removals
