@@ -51,6 +51,52 @@ def instance(seed: int, cards: int):
     return cat, days, gnome, plan
 
 
+def hybrid_pipeline(cat, days, gnome, plan, work: float, random_seed: int) -> str:
+    """The hybrid relaxation as a proof pipeline (docs/horticulture.md, session of 1 Dec 02:00): the count relaxation
+    with optimiser.BOUND_CUTS (at most 20 units), then "a solution >= target?" on the hybrid (model.make_exact on the
+    pairs each solution over-credits; infeasible lowers the target) until a solution over-credits nothing (a real final
+    garden) or `work` units in all, then a day-by-day planting check of that garden. Returns a one-line summary."""
+    drawing = PathDrawing(3, "DDDDDDD")
+    control = SolveControl(time_limit_s=3600.0, deterministic_limit=work, num_workers=1, random_seed=random_seed)
+    count = model_module.HorticultureModel(cat, "A", drawing, days, gnome, plan, timed=False, groups="count",
+                                           count_cuts=optimiser.BOUND_CUTS)
+    status, solved = control.solve(count.m, optimiser._solver(control, min(20.0, work), linearization=2))
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return f"count {optimiser.STATUS.get(status)} after {solved.deterministic_time:.2f} units"
+    used, target, steps = solved.deterministic_time, int(solved.best_objective_bound + 1e-6), []
+    while work - used >= optimiser.MIN_STEP:
+        broken = count.over_credited(solved) if solved is not None else []
+        if solved is not None and not broken:
+            break
+        for t, r in broken:
+            count.make_exact(t, r)
+        ask = count.m.clone()
+        ask.clear_hints()
+        ask.add(count.objective >= target)
+        if solved is not None:
+            optimiser._hint_all(ask, list(solved.response_proto.solution))
+        status, answer = control.solve(ask, optimiser._solver(control, work - used, linearization=2,
+                                                              branching=optimiser.MASTER_BRANCHING),
+                                       optimiser._StopAt(target))
+        used += answer.deterministic_time
+        steps.append(f"{target}? {optimiser.STATUS.get(status)} {used:.2f}")
+        if status == cp_model.INFEASIBLE:
+            target, solved = target - 1, None
+        elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            solved = answer
+        else:
+            break
+    out = f"bound {target} after {used:.2f} units ({', '.join(steps)})"
+    if solved is not None and not count.over_credited(solved):
+        garden, box = count.extract_garden(solved)
+        g, p = optimiser._gnome_plan(count, solved)
+        _, planted, _, cost = optimiser._planting(cat, "A", drawing, days, garden, box, count.chosen_cards(solved),
+                                                  g, p, control, 10.0)
+        out += f"; a real garden of {int(round(solved.objective_value))}: planting {optimiser.STATUS.get(planted)}" \
+               f" ({cost:.2f} units){' -> proven optimal' if planted == cp_model.OPTIMAL else ''}"
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seeds", type=int, default=5)
@@ -116,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--descent-cap", default=None,
                     help="override optimiser.DESCENT_CAP: share of the budget for each descent step, which asks the "
                          "Benders master alone; 'none': every step a full check (pinned checks) with all the room")
+    ap.add_argument("--hybrid-pipeline", type=float, default=None,
+                    help="instead of solve: the hybrid relaxation as a proof pipeline with this much work per seed "
+                         "(count, hybrid loop to a real garden, planting check; see hybrid_pipeline)")
     ap.add_argument("-v", "--verbose", action="store_true", help="log the optimiser's steps (debug) to stderr")
     ap.add_argument("--random-seed", type=int, default=0, help="CP-SAT random_seed of every solve (default 0)")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
@@ -184,6 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     print("-" * len(header))
     for cards in [int(c) for c in args.cards.split(",")]:
+        if args.hybrid_pipeline:
+            for seed in seeds:
+                line = hybrid_pipeline(*instance(seed, cards), args.hybrid_pipeline, args.random_seed)
+                print(f"  cards {cards} seed {seed}: {line}", flush=True)
+            continue
         times, scores, gaps, proven, unbounded = [], [], [], 0, 0
         for seed in seeds:
             cat, days, gnome, plan = instance(seed, cards)
