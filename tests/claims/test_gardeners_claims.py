@@ -134,3 +134,52 @@ def test_repair_hint_and_closest_agree_with_enumeration(satisfied):
         closest = engine.closest_solution(whole, cards, MODE, TINY, control())
         assert closest.verdict == "optimal" and closest.kept == most_kept(whole, valid)
     assert tight >= 2   # the batch holds gardens where the removal rules cost extra removals
+
+
+# --- ValidateMove against ListLegalMoves ------------------------------------------------------
+
+def random_states(rng, count):
+    tiles = [f"A{i:02d}" for i in range(1, 17)]
+    for _ in range(count):
+        if rng.random() < 0.5:
+            cells = rng.sample([(r, c) for r in range(4) for c in range(4)], rng.randint(1, 10))
+            ts = rng.sample(tiles, len(cells))
+            yield moves.SoloState(4, {c: (t, rng.randrange(4)) for c, t in zip(cells, ts)},
+                                  [t for t in tiles if t not in ts])
+        else:
+            g = [(0, 0)]
+            for _ in range(rng.randint(0, 8)):
+                grow = sorted({(r + dr, c + dc) for r, c in g for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+                              - set(g))
+                g.append(rng.choice([f for f in grow if moves._bbox_ok(set(g) | {f}, 4)]))
+            ts = rng.sample(tiles, len(g))
+            rest = [t for t in tiles if t not in ts]
+            yield moves.NormalState(4, {c: (t, rng.randrange(4)) for c, t in zip(g, ts)},
+                                    [moves.Supply(rest[:3], rest[3:6]), moves.Supply(rest[6:8], rest[8:])])
+
+
+def test_validate_move_accepts_exactly_the_listed_moves():
+    """Every remove / rotate a client could send (any tile id named, or none) on 40 seeded states:
+    ValidateMove calls it legal exactly when ListLegalMoves lists it (a move without a tile id stands
+    for the one at the cell). Before the fix, removing or turning "A05" at a cell holding A01 was
+    legal, and so was turning a Solo tile to the rotation it already has."""
+    rng = random.Random(11)
+    tiles = [f"A{i:02d}" for i in range(1, 17)]
+    checked = 0
+    for state in random_states(rng, 40):
+        solo = isinstance(state, moves.SoloState)
+        listed = set(moves.legal_moves(state))
+        for cell in [(r, c) for r in range(-1, 5) for c in range(-1, 5)]:
+            for tile in tiles + [None]:
+                if solo:
+                    sent = [moves.Move(moves.REMOVE, tile=tile, cell=cell)]
+                    sent += [moves.Move(moves.ROTATE, tile=tile, cell=cell, rotation=r) for r in range(4)]
+                else:
+                    sent = [moves.Move(moves.REMOVE, p, tile, cell, to_player=1 - p) for p in (0, 1)]
+                for mv in sent:
+                    here = state.garden.get(cell)
+                    named = mv if tile is not None or here is None else \
+                        moves.Move(mv.kind, mv.player, here[0], mv.cell, mv.rotation, mv.to_player, mv.other)
+                    assert moves.validate_move(state, mv).legal == (named in listed), (state, mv)
+                    checked += 1
+    assert checked > 10000

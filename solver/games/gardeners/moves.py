@@ -60,6 +60,14 @@ def _bbox_ok(cells, size: int) -> bool:
     return max(rows) - min(rows) < size and max(cols) - min(cols) < size
 
 
+def _named_tile(garden: dict, move: "Move") -> MoveVerdict | None:
+    """A refusal when the move names a tile other than the one at its cell (no tile named: the one there)."""
+    here = garden.get(move.cell)
+    if move.tile and here is not None and here[0] != move.tile:
+        return MoveVerdict(False, f"the tile at {move.cell} is {here[0]}, not {move.tile}")
+    return None
+
+
 def removable(garden_cells: set[Cell], cell: Cell) -> MoveVerdict:
     """A tile may leave only from the garden's edge (touching the outside, not an enclosed hole),
     and only if the rest of the garden stays in one piece."""
@@ -96,7 +104,7 @@ def validate_normal(state: NormalState, move: Move) -> MoveVerdict:
     if move.kind == REMOVE:
         if move.to_player is None or move.to_player == move.player or not 0 <= move.to_player < len(state.supplies):
             return MoveVerdict(False, "a removed tile goes to another player's supply")
-        return removable(cells, move.cell)
+        return _named_tile(state.garden, move) or removable(cells, move.cell)
     return MoveVerdict(False, f"Normal mode allows add and remove, not {move.kind} (no moving or rotating in place)")
 
 
@@ -136,7 +144,9 @@ def validate_solo(state: SoloState, move: Move) -> MoveVerdict:
             return MoveVerdict(False, f"no tile at {move.cell}")
         if move.kind == ROTATE and not 0 <= move.rotation <= 3:
             return MoveVerdict(False, f"rotation {move.rotation} is not 0..3")
-        return MoveVerdict(True)
+        if move.kind == ROTATE and state.garden[move.cell][1] == move.rotation:
+            return MoveVerdict(False, f"the tile at {move.cell} already lies in rotation {move.rotation}")
+        return _named_tile(state.garden, move) or MoveVerdict(True)
     if move.kind == SWAP:
         if not in_frame(move.cell) or not in_frame(move.other) or move.cell == move.other:
             return MoveVerdict(False, "a swap needs two different cells of the garden")
