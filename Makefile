@@ -42,7 +42,7 @@ web: $(WEB_STAMP)
 
 # gRPC server + Envoy (gRPC-Web) + the page; prints GRPC, ENVOY and PAGE addresses.
 run: setup web
-	$(BIN)/python -m server.web --address $(ADDRESS)
+	GARDENS_PREPARE_PUZZLES=$${GARDENS_PREPARE_PUZZLES-all} $(BIN)/python -m server.web --address $(ADDRESS)
 
 # --durations: the slowest tests are listed at the end, to keep `make test` within its 15-minute budget
 test: setup

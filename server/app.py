@@ -150,6 +150,10 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
     server, port = create_server(config, reuse_port=reuse_port)
     stop = StopSignals()  # before start(): a signal from then on is never lost
     server.start()
+    preparer = None
+    if config.prepare_puzzles and getattr(server.runtime, "puzzles", None) is not None:
+        from server.prepare import Preparer, parse_patterns
+        preparer = Preparer(server.runtime.puzzles, parse_patterns(config.prepare_puzzles)).start()
     host = config.address.rsplit(":", 1)[0]
     metrics = getattr(server.runtime, "metrics_port", None)
     probe = getattr(server.runtime, "health_port", None)
@@ -163,10 +167,15 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
         ready(port)
     signum = stop.wait()
     log.info("signal %s: draining for up to %.1fs", signal.Signals(signum).name, config.grace_s)
+    if preparer is not None:
+        preparer.stop()
     shutdown(server, config.grace_s)  # a second signal meanwhile changes nothing
     stop.close()
     running = sum(pool.in_use for pool in server.runtime.pools.values())
-    if running:
+    preparing = preparer is not None and preparer.busy
+    if preparing:
+        log.warning("the puzzle being prepared is abandoned (nothing of it is stored)")
+    if running or preparing:
         # Calls past the grace were cancelled, but work that does not watch the call (a daily
         # puzzle's generation, ~10-25 s) kept its thread, and the interpreter waits for every
         # executor thread at exit: the process outlived the grace by the rest of it (14.5 s after

@@ -45,6 +45,10 @@ class ServerConfig:
     # PuzzleService serves dates from today - past to today + future days (UTC); -1 = its default (1)
     puzzles_past_days: int = -1
     puzzles_future_days: int = -1
+    # Make the window's missing daily puzzles in a background thread at start-up and after each UTC
+    # midnight (server/prepare.py): "" = off (each is made on its first request), "all", or a comma
+    # list of game[/variant[/difficulty]] prefixes. `make run` sets "all".
+    prepare_puzzles: str = ""
     metrics_port: int = -1  # -1 = no metrics endpoint; 0 = any free port
     # A second gRPC port serving only grpc.health.v1 (the same statuses), on its own threads: probes
     # answer even when a burst of calls fills the main port's cap (which counts health checks too).
@@ -112,6 +116,8 @@ class ServerConfig:
         if self.auth_token and not all("!" <= ch <= "~" for ch in self.auth_token):
             # gRPC metadata values are printable ASCII; a token no client can send locks everyone out
             raise ValueError("auth_token must be printable ASCII without spaces")
+        from server.prepare import parse_patterns
+        parse_patterns(self.prepare_puzzles)  # a kind that does not exist is refused at start-up
         return self
 
 

@@ -53,7 +53,8 @@ def serve_processes(config: ServerConfig) -> int:
             metrics_port = config.metrics_port + i if config.metrics_port > 0 else config.metrics_port
             health_port = config.health_port + i if config.health_port > 0 else config.health_port
             child_config = replace(config, address=f"{host}:{port}", processes=1, metrics_port=metrics_port,
-                                   health_port=health_port)
+                                   health_port=health_port,
+                                   prepare_puzzles=config.prepare_puzzles if i == 0 else "")  # one preparer
             proc = ctx.Process(target=_child, args=(child_config, i, ready), name=f"gardens-server-{i}")
             proc.start()
             children.append(proc)

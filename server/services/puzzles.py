@@ -337,5 +337,6 @@ def register(server, runtime: Runtime) -> None:
     settings = settings_for(runtime.config)
     check_store(settings.db)
     servicer = PuzzleServicer(runtime, settings)
+    runtime.puzzles = servicer  # for the background preparer (server/prepare.py)
     puzzles_pb2_grpc.add_PuzzleServiceServicer_to_server(servicer, server)
     runtime.add_service(SERVICE, solve_methods=SOLVE_METHODS, light_methods=LIGHT_METHODS)
