@@ -69,6 +69,12 @@ CONNECT_CUT = "pairs"
 # cost it 84 -> 82 at work 40, random seed 0 (with 3, 4 or 6 units of questions alike); with the limit seed 2 keeps
 # 84. Skipping a loop never lowers a bound.
 CONNECT_BROKEN: int | None = 4
+# The hybrid relaxation as the whole relaxation's dual step (session of 1 Dec 03:18, docs/horticulture.md): on
+# count-first games with a proven count model with cuts, the hybrid loop (_connect, cut "exact") first gets this
+# share of step 1's room (what the whole final-garden relaxation would get); its proven target lowers the bound that
+# step 1 then searches towards (stopping on reaching it) with the rest, and a real garden it ends on (over-crediting
+# nothing, at the proven target) is checked for a day-by-day planting first. None: off (the default's step 1).
+HYBRID_DUAL: float | None = None
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
 # proof at 1.7 instead of none at 4 deterministic units); presolve probing cost more than it saved.
@@ -295,7 +301,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     # CONNECT_SHARE: the steps below run as the default would with total / (1 + e); the lazy pair cuts get the rest
     after = bool(CONNECT_SHARE) and len(days) >= COUNT_FIRST_MIN_DAYS
     budget = total / (1 + CONNECT_SHARE) if after else total
-    kept: list = [] if after else None
+    kept: list = [] if after or (HYBRID_DUAL and len(days) >= COUNT_FIRST_MIN_DAYS) else None
     clock = time.perf_counter()
     deterministic = control.deterministic_limit is not None
     meter = _Meter(control)
@@ -360,6 +366,16 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         if candidates:
             start = candidates[0]
     relaxed_share = COUNT_RELAXED_SHARE if known is not None else RELAXED_SHARE
+    if HYBRID_DUAL and kept and known is not None:
+        known, early = _hybrid_dual(catalog, side, drawing, days, kept[0], control,
+                                    grant(budget * relaxed_share - meter.used) * HYBRID_DUAL, known,
+                                    start.objective_value if start is not None else None, meter)
+        counted = min(counted, known)
+        if early is not None and early[3] >= counted:  # a legal game at a proven bound: optimal
+            return _checked(catalog, side, drawing, "optimal", early[3], counted, *early[:3],
+                            time.perf_counter() - clock)
+        if early is not None and (greedy0 is None or early[3] > greedy0[3]):
+            greedy0 = early  # a legal game: the fallback answer when no later search beats it
     st1, s1, spent, bound = _search(relaxed, control, grant(budget * relaxed_share - meter.used), rng, start=start,
                                     first_share=RELAXED_FIRST_SHARE, known_bound=known)
     meter.charge(spent)
@@ -493,6 +509,40 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         log.debug("lazy pair cuts after the other steps: bound %s after %.2f", bound, meter.used)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
+
+
+def _hybrid_dual(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], kept: tuple,
+                 control: SolveControl, room: float, known: int, floor: float | None, meter: "_Meter"):
+    """The hybrid loop (_connect with cut "exact") from the proven count model with cuts `kept` = (model, solver),
+    from target `known` (a proven bound of every game) down to the best garden known (`floor`), in at most `room`.
+    Returns (bound, game or None): bound = the loop's target, min with `known`; _connect lowers it only on an
+    INFEASIBLE answer of "objective >= target" on a relaxation of every game (an open question or the end of the
+    room keeps the target unrefuted). When the loop ends on a real final garden (one over-crediting nothing, with
+    value >= the target, so it is that relaxation's optimum at most `known`), that garden is checked for a
+    day-by-day planting; game = (days, gnome, plan, score) when one exists (a legal game: optimal iff score >= bound,
+    which the caller decides). Costs are charged to `meter`."""
+    if room < (MIN_STEP if meter.deterministic else MIN_STEP_WALL):
+        return known, None
+    count, solved = kept
+    found: list = []
+    value, cost = _connect(count, solved, control, room, target=known,
+                           floor=int(floor) if floor is not None else None, cut="exact", found=found)
+    meter.charge(cost)
+    log.debug("hybrid dual: bound %s (from %s) after %.2f%s", value, known, cost,
+              ", a real garden of %s" % int(round(found[0].objective_value)) if found else "")
+    if not found:
+        return min(known, value), None
+    real = found[0]
+    garden, box = count.extract_garden(real)
+    g, p = _gnome_plan(count, real)
+    order, st, s, cost = _planting(catalog, side, drawing, days, garden, box, count.chosen_cards(real), g, p,
+                                   control, max(MIN_STEP, room * 0.2))
+    meter.charge(cost)
+    log.debug("hybrid dual: planting of its real garden %s after %.2f", STATUS.get(st), meter.used)
+    if st != cp_model.OPTIMAL:
+        return min(known, value), None
+    game, g, p = order.extract(s)
+    return min(known, value), (game, g, p, int(round(s.objective_value)))
 
 
 def _order_cut_room(budget: float, relaxed_share: float, used: float, count_first: bool) -> float:
@@ -629,7 +679,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 
 def _connect(count: HorticultureModel, solved, control: SolveControl, room: float,
              broken: int | None = None, target: int | None = None, floor: int | None = None,
-             cut: str = "pairs") -> tuple[int, float]:
+             cut: str = "pairs", found: list | None = None) -> tuple[int, float]:
     """Lazy connectivity cuts: `count` is a count relaxation (groups="count") that `solved` proved optimal, at B.
     Asks "a solution >= target?" from target = B down: each solution whose credited groups the linked same-kind
     pairs of their region cannot connect (`count.pair_violations`) gets those linked-pairs cuts
@@ -647,7 +697,9 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
     "both" (each broken cut of either kind is added; `broken` counts the (kind, region) pairs with any broken cut),
     or "exact" (the hybrid relaxation: the (kind, region) pairs whose groups or gnome repeats the solution
     over-credits, count.over_credited, get the exact witness encoding, count.make_exact; valid for every garden
-    too, and a solution over-crediting nothing is a real final garden: the loop stops there)."""
+    too, and a solution over-crediting nothing is a real final garden: the loop stops there; with `found` (a list)
+    that solution is appended when it reaches the target, i.e. it is the hybrid's, hence the final-garden
+    relaxation's, optimum)."""
     if cut not in ("pairs", "components", "both", "exact"):
         raise ValueError(f"cut: expected pairs, components, both or exact, got {cut!r}")
     kinds = {"pairs": [(count.pair_violations, count.add_pair_cut)],
@@ -666,6 +718,8 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
     while room - meter.used >= minimum and (floor is None or target > floor):
         violated = breaks(solved) if solved is not None else []
         if solved is not None and not violated:
+            if found is not None and cut == "exact" and solved.objective_value >= target:
+                found.append(solved)  # a real final garden reaching the (unrefuted) target
             break
         if rounds == 0 and broken is not None and len({(t, r) for _, t, r in violated}) > broken:
             log.debug("lazy pair cuts: the proven optimum breaks cuts on %d kinds and regions (more than %d): not "
