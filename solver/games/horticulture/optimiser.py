@@ -75,6 +75,11 @@ CONNECT_BROKEN: int | None = 4
 # step 1 then searches towards (stopping on reaching it) with the rest, and a real garden it ends on (over-crediting
 # nothing, at the proven target) is checked for a day-by-day planting first. None: off (the default's step 1).
 HYBRID_DUAL: float | None = None
+# The dual step runs only when step 1's room is at least this many units (deterministic; seconds on the wall clock).
+# Why: at work 40, rs 0, seed 2 (room 8.0) step 1 with half its room lost the 84 garden it finds with all of it
+# (82, also at share 0.25); the rooms of the seeds where the step gained were 13.5-22. Chosen after that run, so a
+# fitted rule until measured on other seeds (docs, session of 1 Dec 03:18).
+HYBRID_DUAL_MIN = 10.0
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
 # proof at 1.7 instead of none at 4 deterministic units); presolve probing cost more than it saved.
@@ -366,7 +371,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         if candidates:
             start = candidates[0]
     relaxed_share = COUNT_RELAXED_SHARE if known is not None else RELAXED_SHARE
-    if HYBRID_DUAL and kept and known is not None:
+    if HYBRID_DUAL and kept and known is not None and grant(budget * relaxed_share - meter.used) >= HYBRID_DUAL_MIN:
         known, early = _hybrid_dual(catalog, side, drawing, days, kept[0], control,
                                     grant(budget * relaxed_share - meter.used) * HYBRID_DUAL, known,
                                     start.objective_value if start is not None else None, meter)
@@ -523,6 +528,7 @@ def _hybrid_dual(catalog: Catalog, side: str, drawing: PathDrawing, days: list[D
     which the caller decides). Costs are charged to `meter`."""
     if room < (MIN_STEP if meter.deterministic else MIN_STEP_WALL):
         return known, None
+    log.debug("hybrid dual: room %.2f from %s", room, known)
     count, solved = kept
     found: list = []
     value, cost = _connect(count, solved, control, room, target=known,

@@ -78,6 +78,7 @@ def test_the_flagged_optimiser_stays_between_the_oracle_and_its_bound(tiny4, mon
     monkeypatch.setattr(optimiser_module, "HYBRID_DUAL", 0.5)
     monkeypatch.setattr(optimiser_module, "COUNT_FIRST_MIN_DAYS", 3)
     monkeypatch.setattr(optimiser_module, "COUNT_CUT_MIN", 0.1)
+    monkeypatch.setattr(optimiser_module, "HYBRID_DUAL_MIN", 0.0)
     calls = []
     dual = optimiser_module._hybrid_dual
 
@@ -92,3 +93,19 @@ def test_the_flagged_optimiser_stays_between_the_oracle_and_its_bound(tiny4, mon
     assert (answer.status == "optimal") == (answer.score == answer.bound)
     if answer.status == "optimal":
         assert answer.score == best
+
+
+def test_below_its_minimum_room_the_dual_step_is_skipped_and_the_answer_is_the_default(tiny4, monkeypatch):
+    """With step 1's room below HYBRID_DUAL_MIN the step does not run and the answer is the flag-off answer."""
+    seed, _, _ = INSTANCES[0]
+    nursery, plan, drawing, gnome = random_game(tiny4, 4, seed)
+    monkeypatch.setattr(optimiser_module, "COUNT_FIRST_MIN_DAYS", 3)
+    monkeypatch.setattr(optimiser_module, "COUNT_CUT_MIN", 0.1)
+    off = optimiser_module.solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control(4.0))
+    monkeypatch.setattr(optimiser_module, "HYBRID_DUAL", 0.5)
+    monkeypatch.setattr(optimiser_module, "HYBRID_DUAL_MIN", 1e9)
+    calls = []
+    monkeypatch.setattr(optimiser_module, "_hybrid_dual", lambda *a, **k: calls.append(a) or (a[-3], None))
+    on = optimiser_module.solve(tiny4, "T", drawing, pairs(nursery), gnome, plan, control(4.0))
+    assert not calls
+    assert (on.status, on.score, on.bound, on.days) == (off.status, off.score, off.bound, off.days)
