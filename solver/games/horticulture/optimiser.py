@@ -74,11 +74,14 @@ CONNECT_BROKEN: int | None = 4
 # share of step 1's room (what the whole final-garden relaxation would get); its proven target lowers the bound that
 # step 1 then searches towards (stopping on reaching it) with the rest, and a real garden it ends on (over-crediting
 # nothing, at the proven target) is checked for a day-by-day planting first. None: off (the default's step 1).
+# Measured at 0.5, work 40: seeds 0-9 rs 0 + 1 1737/1832 -> 1744/1826 (seed 3 rs 1 proven 85, seed 2 rs 0 84 -> 82);
+# with HYBRID_DUAL_MIN, seeds 10-19 rs 0 857/879 -> 856/875 (seed 16 proven, seed 17 87 -> 86, seeds 11 and 14 proven
+# 4-9 units later): a score lost, so off.
 HYBRID_DUAL: float | None = None
 # The dual step runs only when step 1's room is at least this many units (deterministic; seconds on the wall clock).
 # Why: at work 40, rs 0, seed 2 (room 8.0) step 1 with half its room lost the 84 garden it finds with all of it
-# (82, also at share 0.25); the rooms of the seeds where the step gained were 13.5-22. Chosen after that run, so a
-# fitted rule until measured on other seeds (docs, session of 1 Dec 03:18).
+# (82, also at share 0.25); the rooms of the seeds where the step gained were 13.5-22. Chosen after that run; on seeds
+# 10-19 it did not keep seed 17's game (docs, session of 1 Dec 03:18).
 HYBRID_DUAL_MIN = 10.0
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
