@@ -25,6 +25,23 @@ from server.services import register_all
 log = logging.getLogger("gardens.server")
 
 
+class _MetadataNotUtf8(logging.Filter):
+    """gRPC core logs an ERROR with a whole traceback, per call, for every metadata value that is not
+    UTF-8 (an HTTP/1.1 header in Latin-1 through Envoy, `x-request-id: café`), though the call is served
+    (the value decoded as Latin-1): a client could fill the log at will. One WARNING line instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().startswith("Invalid encoding on"):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg, record.args = "%s (a metadata value that is not UTF-8; the call is served)", (
+                record.getMessage(),)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+logging.getLogger("grpc._cython.cygrpc").addFilter(_MetadataNotUtf8())
+
+
 def create_server(config: ServerConfig, runtime: Runtime | None = None,
                   extra_services=(), reuse_port: bool = False) -> tuple[grpc.Server, int]:
     """A started-ready (not started) server bound to `config.address`; returns (server, bound port).

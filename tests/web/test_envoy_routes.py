@@ -78,3 +78,23 @@ def test_a_short_grpc_timeout_is_the_servers_deadline_exceeded(envoy, timeout):
     status, headers, _ = request(envoy, "POST", "/gardens.v1.VersaillesService/SolveOptimal", body,
                                  {**GRPC_WEB, "grpc-timeout": timeout})
     assert status == 200 and headers.get("grpc-status") == "4", (status, headers)
+
+
+def test_a_header_that_is_not_utf8_is_served_and_logged_in_one_line(envoy, caplog):
+    """gRPC core logged an ERROR with a traceback per call for a metadata value that is not UTF-8 (an
+    HTTP/1.1 header in Latin-1 through Envoy): a client could fill the server's log at will."""
+    import logging
+    body = frame(gardeners_pb2.ListCardsRequest())
+    caplog.set_level(logging.INFO, logger="grpc._cython.cygrpc")
+    conn = http.client.HTTPConnection("127.0.0.1", envoy, timeout=30)
+    conn.putrequest("POST", "/gardens.v1.GardenersService/ListCards")
+    for key, value in {**GRPC_WEB, "x-request-id": b"caf\xe9", "content-length": str(len(body))}.items():
+        conn.putheader(key, value)
+    conn.endheaders(body)
+    r = conn.getresponse()
+    data = r.read()
+    conn.close()
+    assert r.status == 200 and b"grpc-status:0" in data
+    records = [rec for rec in caplog.records if rec.name == "grpc._cython.cygrpc"]
+    assert records and all(rec.levelno == logging.WARNING and not rec.exc_info for rec in records)
+    assert "not UTF-8" in records[0].getMessage()
