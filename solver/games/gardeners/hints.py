@@ -725,7 +725,7 @@ def _hint(card: CardProgress, cell: Cell, move, reason: str, length: int, proven
 @dataclass
 class ForcedCell:
     cell: Cell
-    tiles: tuple[str, ...]            # the tiles that may stand there: one class, all alike for the cards
+    tiles: tuple[str, ...]            # the tiles that may stand there: those of one class (all alike for the cards) not yet laid
     rotations: dict[str, tuple[int, ...]]  # per tile, the rotations showing the forced features
 
     @property
@@ -785,6 +785,7 @@ def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
         if status == cp_model.OPTIMAL or len(candidates) == before:
             break
     forced, undecided = [], []
+    laid = {p.tile.id for p in garden.cells.values()}
     for cell in sorted(candidates):
         if cell not in candidates:
             continue
@@ -796,7 +797,8 @@ def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
         m.add_assumptions([gm.y[(cell, sig)].Not()])
         status, solver = control.solve(m, engine.tuned_solver(control))
         if status == cp_model.INFEASIBLE:
-            tiles = gm.classes[gm.sig_class[sig]]
+            # the class's tiles still to lay: one already in the garden cannot stand here too
+            tiles = [t for t in gm.classes[gm.sig_class[sig]] if t.id not in laid]
             rotations = {t.id: tuple(r for r in range(4) if gm.sig_of[(t.id, r)] == sig) for t in tiles}
             forced.append(ForcedCell(cell, tuple(t.id for t in tiles), rotations))
         elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
