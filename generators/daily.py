@@ -89,12 +89,11 @@ def check_answer(puzzle: Puzzle, answer) -> dict:
     return kind_of(puzzle.id).check(puzzle.public, puzzle.answer, answer)
 
 
-def problems(puzzle: Puzzle, stored_hash: str | None = None) -> list[str]:
-    """What is wrong with a stored puzzle (empty when nothing): its hash, and its answer against
-    the pure checkers (a decree's garden must be valid, a holding's garden must score its optimum)."""
+def problems(puzzle: Puzzle) -> list[str]:
+    """What is wrong with a stored puzzle's answer against the pure checkers (empty when nothing): a
+    decree's garden must be valid, a holding's garden must score its optimum. (Its hash is the store's
+    check: Store.verify, and every read.)"""
     out = []
-    if stored_hash is not None and stored_hash != puzzle.content_hash:
-        out.append("content does not match its stored hash")
     answer = puzzle.answer
     try:
         if answer.get("kind") == "garden" and not check_answer(puzzle, answer["solution"])["correct"]:

@@ -177,12 +177,12 @@ class Store:
             rows = conn.execute(sql, (*args, limit)).fetchall()
         return [_checked(r) for r in rows]
 
-    def all_with_hashes(self, skip: set[str] = frozenset()):
-        """Every stored puzzle with the hash stored next to it, in (date, id) order; ids in `skip`
-        (e.g. those verify() found damaged, which may not parse) are left out."""
+    def all_puzzles(self, skip: set[str] = frozenset()) -> list[Puzzle]:
+        """Every stored puzzle in (date, id) order; ids in `skip` (e.g. those verify() found damaged,
+        which may not parse) are left out."""
         with self._connect() as conn:
             rows = conn.execute("SELECT * FROM puzzles ORDER BY date, id").fetchall()
-        return [(_puzzle(r), r[10]) for r in rows if r[0] not in skip]
+        return [_puzzle(r) for r in rows if r[0] not in skip]
 
     def verify(self) -> list[str]:
         """Ids whose stored content does not match their stored hash (should always be empty)."""

@@ -198,7 +198,8 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
         # executor thread at exit: the process outlived the grace by the rest of it (14.5 s after
         # SIGTERM with --grace-s 1). Nothing is half-written by leaving now: the store writes a
         # puzzle in one transaction once it is complete.
-        log.warning("stopped; %d call(s) still running after the grace are abandoned", running)
+        if running:
+            log.warning("stopped; %d call(s) still running after the grace are abandoned", running)
         logging.shutdown()
         sys.stdout.flush()
         sys.stderr.flush()
