@@ -177,18 +177,22 @@ class Store:
             rows = conn.execute(sql, (*args, limit)).fetchall()
         return [_checked(r) for r in rows]
 
-    def all_puzzles(self, skip: set[str] = frozenset()) -> list[Puzzle]:
-        """Every stored puzzle in (date, id) order; ids in `skip` (e.g. those verify() found damaged,
-        which may not parse) are left out."""
-        with self._connect() as conn:
-            rows = conn.execute("SELECT * FROM puzzles ORDER BY date, id").fetchall()
-        return [_puzzle(r) for r in rows if r[0] not in skip]
-
     def verify(self) -> list[str]:
         """Ids whose stored content does not match their stored hash (should always be empty)."""
+        return self.read_all()[0]
+
+    def read_all(self) -> tuple[list[str], list[Puzzle]]:
+        """One read of the whole table in (date, id) order: (ids of the rows that do not read back as
+        written, every other row's puzzle, its hash checked)."""
         with self._connect() as conn:
-            rows = conn.execute("SELECT * FROM puzzles").fetchall()
-        return [r[0] for r in rows if _damage(r) is not None]
+            rows = conn.execute("SELECT * FROM puzzles ORDER BY date, id").fetchall()
+        damaged, puzzles = [], []
+        for row in rows:
+            if _damage(row) is None:
+                puzzles.append(_puzzle(row))
+            else:
+                damaged.append(row[0])
+        return damaged, puzzles
 
     # ---- atlas ----------------------------------------------------------------------------
     def atlas_keys(self) -> set[str]:
