@@ -21,12 +21,14 @@ def game_checkpoints(catalog: Catalog) -> list[tuple[int, int]]:
 def points_now(prefix: Sequence[dict[Cell, str]], catalog: Catalog) -> int:
     """Points banked at scorings already passed plus the next scoring's points if it came now.
 
-    prefix[i] holds the garden's fields after i + 1 tiles.
+    prefix[i] holds the garden's fields after i + 1 tiles. The tile just placed belongs to the first
+    scoring at or after it: the 7th tile to the intermediate one (2 largest areas), not also to the
+    final one (the claims audit of 1 Dec 05:00 found the 7th tile's points counting both).
     """
     total = 0
     placed = len(prefix)
     for n, k in game_checkpoints(catalog):
-        if n <= placed:
+        if n < placed:
             total += area_points(largest_areas(prefix[n - 1], catalog), catalog, k)
         else:
             return total + area_points(largest_areas(prefix[-1], catalog), catalog, k)
