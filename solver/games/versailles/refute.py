@@ -180,21 +180,25 @@ Cell = tuple[int, int]
 OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))  # footprint order: TL, TR, BL, BR
 RING = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))  # a tile's 8 edge neighbours (from its anchor)
 FAR = 1000  # a new root's offset: farther than any arrangement of the tiles reaches
-# Inside `arrangeable` a field (x, y) is one int, (x + BIAS) * SPAN + (y + BIAS) (`_cell`): its
-# neighbours are +-SPAN and +-1, and int order is the (x, y) tuples' order, as long as every y the
-# search touches has 0 <= y + BIAS < SPAN (checked: the roots sit FAR apart, the tiles reach at
-# most 2 fields per tile from them). Sets and dicts of ints hash without building tuples; the
-# search visits the same nodes in the same order (the order of a set of fields decides nothing
-# but the caches of `fillable`; the tie-break between equal areas keeps the (x, y) sets).
-SPAN = 1 << 16
-BIAS = 1 << 12
-OFFSET_CELLS = tuple(dx * SPAN + dy for dx, dy in OFFSETS)
-RING_CELLS = tuple(dx * SPAN + dy for dx, dy in RING)
-_FAR = FAR  # `_ix`'s copy (a C constant in the compiled copy)
+# Inside `arrangeable` a field (x, y) is one int: its index in the search's window (`_cell`, since
+# 1 Dec 05:00 UTC; before, (x + 4096) * 65536 + (y + 4096), looked up through an index function).
+# The window is w x w fields around each root (w = 2 * reach + 1): field (x, y) of the first root is
+# (x + reach) * w + (y + reach), field (FAR * k + x, FAR * k + y) of the k-th far root (connected=False
+# only) the same in the k-th block of w * w. So a field's neighbours are +-w and +-1, a tile's field
+# offsets dx * w + dy, and every byte array of one plane's size (the state array's planes, a reach's
+# distances, the stamped scratch) is read at the field itself. Int order is the (x, y) tuples' order
+# over the fields of the window (within a block row by row, the blocks in the roots' order), and a
+# neighbour step never leaves a row or a block for a field the search reads (they lie within
+# 2 * tiles + bridge_bfs + 2 of their root, WINDOW_MARGIN inside the window's edge: below). Sets and
+# dicts of ints hash without building tuples; the search visits the same nodes in the same order
+# (the order of a set of fields decides nothing but the caches of `fillable`; the tie-break between
+# equal areas keeps the (x, y) sets).
+MAX_TILES = 60  # a tile's index + 1 and an area's index (4 fields a tile) fit a byte of the state arrays
+CELL_REACH = 64  # the default window of `_cell` / `_xy` / `box_components` outside a search (tests)
 # The search's state array (`_state`): besides the dicts and sets it keeps, `arrangeable` marks each
 # occupied field (with its tile's index + 1, at most 61), and per requirement each excluded field
-# (bit 1) and each field known unfillable in the subtree (bit 2), in one bytearray over a window of
-# the plane (`_ix`), so the hot helpers look fields up by index instead of hashing them (the
+# (bit 1) and each field known unfillable in the subtree (bit 2), in one bytearray over the window,
+# so the hot helpers look fields up by index instead of hashing them (the
 # compiled copy: C reads, refute.pxd). Byte arrays of one plane's size, indexed the same way, also
 # hold a reach's distances (`_reach`), the stamped scratch of `_open_count`, `_fewest_far_any` and
 # `_path_groups`, and lists of that size the witnesses of `_fillable`. The window:
@@ -204,22 +208,29 @@ _FAR = FAR  # `_ix`'s copy (a C constant in the compiled copy)
 WINDOW_MARGIN = 8
 
 
-def _state(reach: int, blocks: int, planes: int) -> tuple[bytearray, int, int]:
+def _state(reach: int, blocks: int, planes: int) -> tuple[bytearray, int]:
     """A zeroed state array for fields within `reach` of each of `blocks` roots, with `planes`
-    planes (plane 0: occupied (nonzero); plane 1 + r: requirement r's bits), its `lo` and window width `w`
-    for `_ix`; a plane is blocks * w * w entries."""
+    planes (plane 0: occupied (nonzero); plane 1 + r: requirement r's bits), and its window width w
+    (`_cell`); a plane is blocks * w * w entries."""
     if 2 * reach + 1 >= FAR:
         raise ValueError("the search's window is wider than FAR")
     w = 2 * reach + 1
-    return bytearray(blocks * w * w * planes), BIAS - reach, w
+    return bytearray(blocks * w * w * planes), w
 
 
-def _cell(x: int, y: int) -> int:
-    return (x + BIAS) * SPAN + (y + BIAS)
+def _cell(x: int, y: int, reach: int = CELL_REACH, w: int = 2 * CELL_REACH + 1) -> int:
+    """Field (x, y) as its index in a window of w = 2 * reach + 1 fields a side around each root:
+    the k-th block of w * w holds the fields within `reach` of root k at (FAR * k, FAR * k)."""
+    k = (x + reach) // FAR
+    return (k * w + x - k * FAR + reach) * w + y - k * FAR + reach
 
 
-def _xy(c: int) -> tuple[int, int]:
-    return c // SPAN - BIAS, c % SPAN - BIAS
+def _xy(c: int, reach: int = CELL_REACH, w: int = 2 * CELL_REACH + 1) -> tuple[int, int]:
+    """The inverse of `_cell`."""
+    k, r = divmod(c, w * w)
+    return r // w - reach + k * FAR, r % w - reach + k * FAR
+
+
 JOINT_SLACK = True  # arrangeable's default `joint_slack`: the joint rule with loss left too (module doc)
 JOINT = True  # arrangeable's default `joint` (see the module doc)
 JOINT_CHILDREN = True  # arrangeable's default `joint_children`: the joint check's verdict on each child placement (module doc)
@@ -270,37 +281,24 @@ def path_components(areas: list[set[Cell]], label: dict[Cell, set[Cell]], occ, e
     A and B end in one group. Adjacent fields' distances differ by at most 1, so every link
     involves only fields at most (spare + 1) // 2 from an area: the search stops there, or as soon
     as every area is in one group."""
-    enc = [{_cell(x, y) for x, y in a} for a in areas]
     fields = [xy for a in areas for xy in a] + list(label) + list(occ) + list(excluded)
     reach = max((max(abs(x), abs(y)) for x, y in fields), default=0) + spare + 2
-    st, lo, w = _state(reach, 1, 2)
+    st, w = _state(reach, 1, 2)
+    enc = [{_cell(x, y, reach, w) for x, y in a} for a in areas]
     plane = w * w
     for x, y in list(occ) + list(label):  # placed fields (an area not among `areas` joins nothing)
-        st[_ix(_cell(x, y), lo, w)] = 1
+        st[_cell(x, y, reach, w)] = 1
     for x, y in excluded:
-        st[plane + _ix(_cell(x, y), lo, w)] = 1
-    groups = _path_groups(enc, st, plane, lo, w, spare, bytearray(3 * plane), 1)
+        st[plane + _cell(x, y, reach, w)] = 1
+    groups = _path_groups(enc, st, plane, w, spare, bytearray(3 * plane), 1)
     back = {id(e): a for a, e in zip(areas, enc)}
     return [[back[id(e)] for e in g] for g in groups]
 
 
-def _ix(d: int, lo: int, w: int) -> int:
-    """The index of int field `d` (`_cell`) in a search's state array (`_state`): a window of w x w
-    fields per root, field (x, y) of the first root at (x + BIAS - lo) * w + (y + BIAS - lo); the
-    k-th far root's window (fields within w of (FAR * k, FAR * k), connected=False only) is the k-th
-    block of w * w."""
-    u = (d >> 16) - lo
-    v = (d & 65535) - lo
-    if u >= _FAR:
-        k = u // _FAR
-        return (k * w + u - k * _FAR) * w + v - k * _FAR
-    return u * w + v
-
-
-def _path_groups(areas: list, st, plane: int, lo: int, w: int, spare: int, scratch, gen: int) -> list:
-    """`path_components` on int fields (`_cell`): the search's own; occupied fields are the nonzero
-    entries of `st` (`_state`; every placed field, the areas' own among them), excluded ones those
-    with bit 1 at `plane` + the field's index. The breadth-first search's fields (their nearest area
+def _path_groups(areas: list, st, plane: int, w: int, spare: int, scratch, gen: int) -> list:
+    """`path_components` on int fields (`_cell`, window width `w`): the search's own; occupied fields
+    are the nonzero entries of `st` (`_state`; every placed field, the areas' own among them),
+    excluded ones those with bit 1 at `plane` + the field. The breadth-first search's fields (their nearest area
     and distance) are kept in `scratch` (three planes of a window: a field's entries count when its
     first-plane entry is `gen`; an area index and a distance fit a byte: at most 4 * 60 areas,
     distances at most spare + 1 <= 255); the areas' own fields are entered first, at distance 0
@@ -315,10 +313,10 @@ def _path_groups(areas: list, st, plane: int, lo: int, w: int, spare: int, scrat
         # a free field's nearest area (index) at size + its index, its distance at 2 * size + its index
         size = len(scratch) // 3
         layer = []
-        steps = (SPAN, -SPAN, 1, -1)
+        steps = (w, -w, 1, -1)
         for k, comp in enumerate(areas):
             for c in comp:
-                j = _ix(c, lo, w)
+                j = c
                 scratch[j] = gen
                 scratch[size + j] = k
                 scratch[2 * size + j] = 0
@@ -326,7 +324,7 @@ def _path_groups(areas: list, st, plane: int, lo: int, w: int, spare: int, scrat
             for c in comp:
                 for step in steps:
                     d = c + step
-                    j = _ix(d, lo, w)
+                    j = d
                     if st[j] or st[plane + j] & 1:
                         continue
                     if scratch[j] != gen:
@@ -340,10 +338,10 @@ def _path_groups(areas: list, st, plane: int, lo: int, w: int, spare: int, scrat
         while layer and left > 1:
             nxt = []
             for c in layer:
-                k = scratch[size + _ix(c, lo, w)]
+                k = scratch[size + c]
                 for step in steps:
                     d = c + step
-                    j = _ix(d, lo, w)
+                    j = d
                     if scratch[j] == gen:
                         # a search field (a link of length + its distance) or an area's own field
                         # (distance 0: a path of `length` fields ends there)
@@ -380,11 +378,11 @@ def _link(parent: list, a: int, b: int) -> int:
     return 1
 
 
-def _clear(chk, a: int, st, lo: int, w: int) -> bool:
+def _clear(chk, a: int, st) -> bool:
     """No field of a tile anchored at int field `a` (`chk`: per field its offset and the exclusion
     planes of the requirements it counts for) is occupied or excluded for such a requirement (`st`)."""
     for off, planes in chk:
-        j = _ix(a + off, lo, w)
+        j = a + off
         if st[j]:
             return False
         for p in planes:
@@ -393,7 +391,7 @@ def _clear(chk, a: int, st, lo: int, w: int) -> bool:
     return True
 
 
-def _fewest_far(places, ox: int, check: list, best: int, chk, st, lo: int, w: int) -> int:
+def _fewest_far(places, ox: int, check: list, best: int, chk, st) -> int:
     """`far_fields`' inner loop: the fewest (offset, reach fields, reach distances) triples of `check`
     out of reach (`_reach`: a zero distance) over the anchors p - ox (p in `places`) where the tile
     fits (`_clear`), if fewer than `best`, else `best`."""
@@ -401,35 +399,35 @@ def _fewest_far(places, ox: int, check: list, best: int, chk, st, lo: int, w: in
         a = p - ox
         far = 0
         for off, _, dist in check:
-            if not dist[_ix(a + off, lo, w)]:
+            if not dist[a + off]:
                 far += 1
                 if far >= best:
                     break
-        if far < best and _clear(chk, a, st, lo, w):
+        if far < best and _clear(chk, a, st):
             best = far
             if not best:
                 return 0
     return best
 
 
-def _fewest_far_any(need: list, best: int, chk, st, lo: int, w: int, mark, gen: int) -> int:
+def _fewest_far_any(need: list, best: int, chk, st, mark, gen: int) -> int:
     """`_fewest_far` over the union of the anchors p - off ((off, reach fields, distances) in `need`,
     p in the fields), checking every triple of `need`; each anchor is judged once (its `mark` entry
     set to `gen`)."""
     for ox, places, _ in need:
         for p in places:
             a = p - ox
-            j = _ix(a, lo, w)
+            j = a
             if mark[j] == gen:
                 continue
             mark[j] = gen
             far = 0
             for off, _, dist in need:
-                if not dist[_ix(a + off, lo, w)]:
+                if not dist[a + off]:
                     far += 1
                     if far >= best:
                         break
-            if far < best and _clear(chk, a, st, lo, w):
+            if far < best and _clear(chk, a, st):
                 best = far
                 if not best:
                     return 0
@@ -447,7 +445,7 @@ def _fresh(buf, stamps: list, k: int, n: int) -> int:
     return g
 
 
-def _far_fields(pairs: list, reaches: list, cap: int, chks: list, st, lo: int, w: int, mark, stamps: list) -> int:
+def _far_fields(pairs: list, reaches: list, cap: int, chks: list, st, mark, stamps: list) -> int:
     """The joint check's share of one unplaced tile: the fewest of its (field, requirement) pairs held
     to a group that lie out of reach, over its fitting places (every pair, when no place puts one
     in reach), or `cap` when that is `cap` or more. Per distinct turn t: pairs[t] its (field offset,
@@ -478,29 +476,29 @@ def _far_fields(pairs: list, reaches: list, cap: int, chks: list, st, lo: int, w
                     if len(need[q][1]) < size:
                         k, size = q, len(need[q][1])
             ox, places, _ = need[k]  # a place is the anchor p - ox
-            best = _fewest_far(places, ox, need[:k] + need[k + 1:], best, chks[t], st, lo, w)
+            best = _fewest_far(places, ox, need[:k] + need[k + 1:], best, chks[t], st)
         else:
-            best = _fewest_far_any(need, best, chks[t], st, lo, w, mark, _fresh(mark, stamps, 0, len(mark)))
+            best = _fewest_far_any(need, best, chks[t], st, mark, _fresh(mark, stamps, 0, len(mark)))
         if not best:
             return 0
     return best
 
 
-def _reach(group, st, plane: int, lo: int, w: int, spare: int, size: int) -> tuple:
+def _reach(group, st, plane: int, w: int, spare: int, size: int) -> tuple:
     """The free, not excluded (`st`, `plane`) int fields within `spare` steps of the areas of
     `group`, each with its distance in fields (breadth-first, layer by layer): (the fields in the
     order met, a new byte array of `size` entries (one plane of `st`) holding each one's distance at
-    its index `_ix`, 0 for every other field). A distance is at most spare <= bridge_bfs < 256.
+    the field itself, 0 for every other field). A distance is at most spare <= bridge_bfs < 256.
     The array outlives the call (the joint check's children and its exclusion child read it), so it
     is its own, not a stamped plane of the search."""
     dist = bytearray(size)
     fields = []
-    steps = (SPAN, -SPAN, 1, -1)
+    steps = (w, -w, 1, -1)
     for comp in group:
         for c in comp:
             for step in steps:
                 d = c + step
-                j = _ix(d, lo, w)
+                j = d
                 if not st[j] and not st[plane + j] & 1 and not dist[j]:
                     dist[j] = 1
                     fields.append(d)
@@ -512,7 +510,7 @@ def _reach(group, st, plane: int, lo: int, w: int, spare: int, size: int) -> tup
             c = fields[k]
             for step in steps:
                 d = c + step
-                j = _ix(d, lo, w)
+                j = d
                 if not st[j] and not st[plane + j] & 1 and not dist[j]:
                     dist[j] = length
                     fields.append(d)
@@ -521,17 +519,17 @@ def _reach(group, st, plane: int, lo: int, w: int, spare: int, size: int) -> tup
     return fields, dist
 
 
-def _corridor(areas, st, plane: int, lo: int, w: int, label, steps: int) -> set:
+def _corridor(areas, st, plane: int, w: int, label, steps: int) -> set:
     """The int fields within `steps` steps of `areas` that are free, not excluded (`st`, `plane`)
     and not a placed field of the requirement (`label`), by breadth-first layers."""
     seen = set()
     layer = []
-    nb = (SPAN, -SPAN, 1, -1)
+    nb = (w, -w, 1, -1)
     for comp in areas:
         for c in comp:
             for step in nb:
                 d = c + step
-                j = _ix(d, lo, w)
+                j = d
                 if not st[j] and not st[plane + j] & 1 and d not in seen and d not in label:
                     seen.add(d)
                     layer.append(d)
@@ -540,7 +538,7 @@ def _corridor(areas, st, plane: int, lo: int, w: int, label, steps: int) -> set:
         for c in layer:
             for step in nb:
                 d = c + step
-                j = _ix(d, lo, w)
+                j = d
                 if not st[j] and not st[plane + j] & 1 and d not in seen and d not in label:
                     seen.add(d)
                     nxt.append(d)
@@ -548,37 +546,36 @@ def _corridor(areas, st, plane: int, lo: int, w: int, label, steps: int) -> set:
     return seen
 
 
-def _fillable(f: int, plane: int, st, lo: int, w: int, wit: list, slots: list, here, frame: list) -> bool:
+def _fillable(f: int, plane: int, st, wit: list, slots: list, here, frame: list) -> bool:
     """Some unplaced tile (`here[i]` 0) of a requirement's `slots` (its `fill_slots`: per tile the
     (field checks, field offset) of each turn's counting fields) can put a field counting for the
     requirement on int field `f`. Cached without changing any answer: a field no unplaced tile can
     fill stays so in the subtree (the search only adds placed tiles, occupied and excluded fields
-    on the way down), so a no is marked with bit 2 at `plane` + its index in `st` and the entry is
+    on the way down), so a no is marked with bit 2 at `plane` + f in `st` and the entry is
     recorded in `frame` (the node's: cleared when it returns); a yes keeps its witness placement at
-    the field's index in `wit` (the requirement's), re-checked (4 fields) on use."""
-    k = _ix(f, lo, w)
-    j = plane + k
+    `wit[f]` (the requirement's), re-checked (4 fields) on use."""
+    j = plane + f
     if st[j] & 2:
         return False
-    got = wit[k]
+    got = wit[f]
     if got is not None:
         i, a, chk = got
-        if not here[i] and _clear(chk, a, st, lo, w):
+        if not here[i] and _clear(chk, a, st):
             return True
     for i, sl in slots:
         if here[i]:
             continue
         for chk, off in sl:
             a = f - off
-            if _clear(chk, a, st, lo, w):
-                wit[k] = (i, a, chk)
+            if _clear(chk, a, st):
+                wit[f] = (i, a, chk)
                 return True
     st[j] |= 2
     frame.append(j)
     return False
 
 
-def _open_count(comp, st, plane: int, lo: int, w: int, best: int, wit: list, slots: list, here, frame: list,
+def _open_count(comp, st, plane: int, w: int, best: int, wit: list, slots: list, here, frame: list,
                 mark, gen: int) -> tuple:
     """Area `comp`'s open fields (next to it, free, not excluded, not known unfillable (`st`: at
     `plane`, bit 1 excluded, bit 2 known unfillable) and `_fillable`), counted only as far as they
@@ -589,15 +586,15 @@ def _open_count(comp, st, plane: int, lo: int, w: int, best: int, wit: list, slo
     caches (exact caches)."""
     count = 0
     first = -1
-    steps = (SPAN, -SPAN, 1, -1)
+    steps = (w, -w, 1, -1)
     for c in comp:
         for step in steps:
             d = c + step
-            j = _ix(d, lo, w)
+            j = d
             if st[j] or st[plane + j] or mark[j] == gen:
                 continue
             mark[j] = gen
-            if _fillable(d, plane, st, lo, w, wit, slots, here, frame):
+            if _fillable(d, plane, st, wit, slots, here, frame):
                 count += 1
                 if first < 0 or d < first:
                     first = d
@@ -606,72 +603,73 @@ def _open_count(comp, st, plane: int, lo: int, w: int, best: int, wit: list, slo
     return count, (first if count else None)
 
 
-def _touches_earlier(a: int, i: int, st, lo: int, w: int) -> bool:
+def _touches_earlier(a: int, i: int, st, ring: tuple) -> bool:
     """Tile i, anchored at int field `a`, has a neighbour field covered by a tile before it (plane 0
-    of `st` holds an occupied field's tile index + 1)."""
-    for off in RING_CELLS:
-        o = st[_ix(a + off, lo, w)]
+    of `st` holds an occupied field's tile index + 1; `ring`: RING as offsets of the search's window)."""
+    for off in ring:
+        o = st[a + off]
         if o and o - 1 < i:
             return True
     return False
 
 
-def _stranded(a: int, i: int, st, lo: int, w: int) -> bool:
+def _stranded(a: int, i: int, st, ring: tuple) -> bool:
     """Tile i, anchored at `a`, can no longer touch a tile placed before it: every neighbour field is
     covered, by later tiles."""
-    for off in RING_CELLS:
-        o = st[_ix(a + off, lo, w)]
+    for off in ring:
+        o = st[a + off]
         if not o or o - 1 < i:
             return False
     return True
 
 
-def _can_touch(a: int, i: int, st, lo: int, w: int, here, turns: list) -> bool:
+def _can_touch(a: int, i: int, st, here, turns: list, ring: tuple, offs: tuple) -> bool:
     """Tile i, anchored at `a`, touches a tile before it, or an unplaced tile j < i (`here`) still
-    fits (`turns[j]`: its distinct turns' field checks) with a field on a free neighbour field of it."""
-    if _touches_earlier(a, i, st, lo, w):
+    fits (`turns[j]`: its distinct turns' field checks; `offs`: OFFSETS as offsets of the window) with a
+    field on a free neighbour field of it."""
+    if _touches_earlier(a, i, st, ring):
         return True
-    for ring in RING_CELLS:
-        c = a + ring
-        if st[_ix(c, lo, w)]:
+    for r in ring:
+        c = a + r
+        if st[c]:
             continue
         for j in range(i):
             if here[j]:
                 continue
             for chk in turns[j]:
-                for off in OFFSET_CELLS:
-                    if _clear(chk, c - off, st, lo, w):
+                for off in offs:
+                    if _clear(chk, c - off, st):
                         return True
     return False
 
 
-def _order_broken(n: int, here, early, at: list, st, lo: int, w: int, whole: bool, turns: list) -> bool:
+def _order_broken(n: int, here, early, at: list, st, whole: bool, turns: list, ring: tuple, offs: tuple) -> bool:
     """The order rule's cheap test: some placed tile i >= 1 of `early` is stranded, or (`whole`: the
     first root only) can no longer touch an earlier tile (`_can_touch`)."""
     for i in range(1, n):
         if here[i] and early[i]:
             a = at[i]
-            if _stranded(a, i, st, lo, w) or (whole and not _can_touch(a, i, st, lo, w, here, turns)):
+            if _stranded(a, i, st, ring) or (whole and not _can_touch(a, i, st, here, turns, ring, offs)):
                 return True
     return False
 
 
-def _untouched(n: int, here, early, at: list, st, lo: int, w: int) -> bool:
+def _untouched(n: int, here, early, at: list, st, ring: tuple) -> bool:
     """Some placed tile i >= 1 of `early` touches no tile before it."""
     for i in range(1, n):
-        if here[i] and early[i] and not _touches_earlier(at[i], i, st, lo, w):
+        if here[i] and early[i] and not _touches_earlier(at[i], i, st, ring):
             return True
     return False
 
 
-def _join(c: int, ri: int, lab: dict, cm: dict, steps: list) -> None:
+def _join(c: int, ri: int, lab: dict, cm: dict, steps: list, w: int) -> None:
     """`put`'s area update for one new field `c` counting for requirement ri (`lab`: its placed fields'
     areas, `cm`: its areas by id): c joins the largest area it touches (the first largest in the order
-    its neighbours +SPAN, -SPAN, +1, -1 meet them) and the other touched areas are merged into that
+    its neighbours +w, -w, +1, -1 meet them: x + 1, x - 1, y + 1, y - 1) and the other touched areas are merged into that
     one, in place; or c starts an area of its own. Undo records (kind, ri, area, field or merged
     area) go to `steps` (`_unjoin`)."""
     near = []
-    for step in (SPAN, -SPAN, 1, -1):
+    for step in (w, -w, 1, -1):
         comp = lab.get(c + step)
         if comp is not None:
             for o in near:
@@ -719,17 +717,21 @@ def _unjoin(records: list, comps: list, label: list) -> None:
             del label[ri][what]
 
 
-def box_components(areas: list[set[Cell]], spare: int) -> list[list[set[Cell]]]:
+def box_components(areas: list[set[Cell]], spare: int, w: int = 2 * CELL_REACH + 1) -> list[list[set[Cell]]]:
     """`path_components` with `fields_between` of the areas' bounding boxes as path lengths (a
-    lower bound of every path's length: coarser groups, no search); int fields (`_cell`)."""
+    lower bound of every path's length: coarser groups, no search); int fields (`_cell`, window
+    width `w`)."""
     n = len(areas)
+    ww = w * w
     bx0, bx1, by0, by1 = [0] * n, [0] * n, [0] * n, [0] * n
-    for k in range(n):  # int fields (`_cell`, non-negative): x + BIAS and y + BIAS (the same differences)
-        x0 = y0 = SPAN
+    for k in range(n):  # from the field's block kb and its place r in it: x + reach and y + reach (the same differences)
+        x0 = y0 = 1 << 62
         x1 = y1 = -1
         for c in areas[k]:
-            x = c >> 16
-            y = c & 65535
+            kb = c // ww
+            r = c - kb * ww
+            x = kb * FAR + r // w
+            y = kb * FAR + r % w
             if x < x0:
                 x0 = x
             if x > x1:
@@ -838,28 +840,30 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # per tile and distinct turn: each field's offset and the exclusion sets it must avoid (the
     # requirements it counts for); per requirement and tile: the (turn, field offset) pairs that
     # put a counting field on a given field
-    # (fields and anchors are ints, `_cell`; a field offset is dx * SPAN + dy)
-    if FAR * (len(tiles) + 1) + 4 * len(tiles) + 8 >= SPAN - BIAS:
-        raise ValueError("too many tiles for the field encoding (SPAN)")
+    # (fields and anchors are window indices, `_cell`; a field offset is dx * w + dy)
+    if len(tiles) > MAX_TILES:
+        raise ValueError("too many tiles for the state arrays' bytes (MAX_TILES)")
     # the state array (`_state`): one window when every tile takes part (no far roots), else one per
     # possible root; plane 0 occupied (the tile's index + 1), plane 1 + ri requirement ri's excluded (1) /
     # unfillable (2) bits
-    st, lo, w = _state(2 * len(tiles) + bridge_bfs + WINDOW_MARGIN,
-                       1 if len(relevant) == len(tiles) else len(relevant) + 1, 1 + len(reqs))
+    wreach = 2 * len(tiles) + bridge_bfs + WINDOW_MARGIN
+    st, w = _state(wreach, 1 if len(relevant) == len(tiles) else len(relevant) + 1, 1 + len(reqs))
+    offs = tuple(dx * w + dy for dx, dy in OFFSETS)  # a tile's fields from its anchor, in this window
+    ring = tuple(dx * w + dy for dx, dy in RING)  # its edge neighbours
     planes = [len(st) // (1 + len(reqs)) * (1 + ri) for ri in range(len(reqs))]
     checks = {i: {rot: tuple((off, tuple(planes[ri] for ri, r in enumerate(reqs) if code in r.codes and i in r.tiles))
-                             for off, code in zip(OFFSET_CELLS, layout))
+                             for off, code in zip(offs, layout))
                   for rot, layout in layouts[i]} for i in relevant}
     slots = {(ri, i): [(rot, layout, off) for rot, layout in layouts[i]
-                       for off, code in zip(OFFSET_CELLS, layout) if code in r.codes]
+                       for off, code in zip(offs, layout) if code in r.codes]
              for ri, r in enumerate(reqs) for i in relevant if i in r.tiles}
 
     def fits(i: int, a: int, rot: int) -> bool:
-        return _clear(checks[i][rot], a, st, lo, w)
+        return _clear(checks[i][rot], a, st)
 
     counted = [set() for _ in reqs]  # per requirement: the placed fields counting for it
     member = {i: {rot: tuple((off, dxy, tuple(ri for ri, r in enumerate(reqs) if code in r.codes and i in r.tiles))
-                             for off, dxy, code in zip(OFFSET_CELLS, OFFSETS, layout))
+                             for off, dxy, code in zip(offs, OFFSETS, layout))
                   for rot, layout in layouts[i]} for i in relevant}
     # incremental areas: per requirement, each placed counting field's area (a set shared by its
     # fields) and the areas by id; `put` joins each new field to the areas it touches (merging them
@@ -871,28 +875,28 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     at = [0] * len(tiles)  # a placed tile's anchor (int field), by tile index
 
     def put(i: int, a: int, rot: int, layout) -> None:
-        x, y = _xy(a)
+        x, y = _xy(a, wreach, w)
         placed[i] = (x, y, rot)
         here[i] = 1
         at[i] = a
-        for off, code in zip(OFFSET_CELLS, layout):
+        for off, code in zip(offs, layout):
             occ[a + off] = (i, code)
-            st[_ix(a + off, lo, w)] = i + 1  # plane 0: the tile's index + 1 (nonzero: occupied)
+            st[a + off] = i + 1  # plane 0: the tile's index + 1 (nonzero: occupied)
         steps = []  # undo records: (kind, requirement, area, field or merged area)
         for off, (dx, dy), ris in member[i][rot]:
             c = a + off
             for ri in ris:
                 counted[ri].add((x + dx, y + dy))
-                _join(c, ri, label[ri], comps[ri], steps)
+                _join(c, ri, label[ri], comps[ri], steps, w)
         undo.append(steps)
 
     def take(i: int) -> None:
         x, y, rot = placed.pop(i)
         here[i] = 0
         a = at[i]
-        for off in OFFSET_CELLS:
+        for off in offs:
             del occ[a + off]
-            st[_ix(a + off, lo, w)] = 0
+            st[a + off] = 0
         for _, (dx, dy), ris in member[i][rot]:
             for ri in ris:
                 counted[ri].discard((x + dx, y + dy))
@@ -982,8 +986,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                             todo.append(d)
                 # the cluster's neighbour fields outside the tile (offsets from the anchor)
                 outside = sorted({d for c in cluster for d in neighbours(c) if not (0 <= d[0] <= 1 and 0 <= d[1] <= 1)})
-                out.append((ri, tuple(dx * SPAN + dy for dx, dy in sorted(cluster)),
-                            tuple(dx * SPAN + dy for dx, dy in outside)))
+                out.append((ri, tuple(dx * w + dy for dx, dy in sorted(cluster)),
+                            tuple(dx * w + dy for dx, dy in outside)))
         return out
 
     clusters = {i: {rot: _clusters(held_xy[i][rot]) for rot in held_xy[i]} for i in relevant}
@@ -1038,11 +1042,11 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 old = inherited[2].get(ri)
                 if (old is not None and old[1] == spare and len(old[0]) == len(group)
                         and all(a is b for a, b in zip(old[0], group))
-                        and (ri != inherited[0] or not old[2][1][_ix(inherited[1], lo, w)])):
+                        and (ri != inherited[0] or not old[2][1][inherited[1]])):
                     built[ri] = old
                     reaches[ri] = old[2]
                     return old[2]
-            reach = _reach(group, st, ex, lo, w, spare, len(mark))
+            reach = _reach(group, st, ex, w, spare, len(mark))
             built[ri] = (group, spare, reach)
             reaches[ri] = reach
             return reach
@@ -1057,7 +1061,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             for ri in held_reqs[i]:  # its held requirements' reaches, built on first use
                 if ri in near and reaches[ri] is None:
                     reach_of(ri)
-            got = _far_fields(held_turns[i], reaches, budget + 1 - far, turns[i], st, lo, w, mark, stamps)
+            got = _far_fields(held_turns[i], reaches, budget + 1 - far, turns[i], st, mark, stamps)
             far += got
             if far > budget:
                 return False, built, None
@@ -1087,11 +1091,11 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 # a field of C touches g's areas exactly when its own distance is 1 (it is empty
                 # and not excluded); otherwise a neighbour outside the tile within lim - 1
                 for off in cluster:
-                    if dist[_ix(a + off, lo, w)] == 1:
+                    if dist[a + off] == 1:
                         break
                 else:
                     for off in outside:
-                        if 0 < dist[_ix(a + off, lo, w)] < lim:
+                        if 0 < dist[a + off] < lim:
                             break
                     else:
                         k += len(cluster)
@@ -1099,7 +1103,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                             return True
             return False
         for off, ri in held_fields[i][rot]:
-            if ri in near and not built[ri][2][1][_ix(a + off, lo, w)]:
+            if ri in near and not built[ri][2][1][a + off]:
                 k += 1
                 if k > budget:
                     return True
@@ -1147,7 +1151,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         if got is not None:
             return got
         ri, _, _, groups, spare, _, _ = entry
-        seen = _corridor([comp for g in groups if len(g) > 1 for comp in g], st, planes[ri], lo, w, label[ri],
+        seen = _corridor([comp for g in groups if len(g) > 1 for comp in g], st, planes[ri], w, label[ri],
                          (spare + 1) // 2)
         entry[6] = seen
         return seen
@@ -1171,13 +1175,13 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             else:
                 continue
             for c in cells:
-                st[_ix(c, lo, w)] = 1
+                st[c] = 1
             try:
-                split = _path_groups(growing, st, planes[ri], lo, w, spare, scratch,
+                split = _path_groups(growing, st, planes[ri], w, spare, scratch,
                                      _fresh(scratch, stamps, 1, len(mark)))
             finally:
                 for c in cells:
-                    st[_ix(c, lo, w)] = 0
+                    st[c] = 0
             got = min(shut_lb + [shut_lb[0] - sum(len(c) for c in g) for g in split])
             if got > lost_r:
                 extra += got - lost_r
@@ -1225,7 +1229,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     if len(comp) == r.count:
                         continue
                     # open fields, counted only as far as they decide: none (closed), or up to one more than best
-                    count, first = _open_count(comp, st, plane, lo, w, best, witness[ri], fill_slots[ri], here, frame,
+                    count, first = _open_count(comp, st, plane, w, best, witness[ri], fill_slots[ri], here, frame,
                                                mark, _fresh(mark, stamps, 0, len(mark)))
                     areas_r.append((comp, not count))
                     if count == 1 and sole is not None:
@@ -1246,7 +1250,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         ids = {id(comp): k for k, (comp, _) in enumerate(ties)}
                         lab = label[ri]
                         for cx, cy in set(counted[ri]):
-                            k = ids.get(id(lab[_cell(cx, cy)]))
+                            k = ids.get(id(lab[_cell(cx, cy, wreach, w)]))
                             if k is not None:
                                 ties = [ties[k]]
                                 break
@@ -1270,10 +1274,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                         def lost_with(groups) -> int:
                             return min(shut_lb + [held - sum(len(a) for a in g) for g in groups])
 
-                        groups = box_components(growing, spare)
+                        groups = box_components(growing, spare, w)
                         lost_r = max(lost_r, lost_with(groups))
                         if lost_r < cap and spare <= bridge_bfs:
-                            groups = _path_groups(growing, st, plane, lo, w, spare, scratch,
+                            groups = _path_groups(growing, st, plane, w, spare, scratch,
                                                   _fresh(scratch, stamps, 1, len(mark)))
                             lost_r = max(lost_r, lost_with(groups))
                             if blockers is not None and any(len(g) > 1 for g in groups):
@@ -1288,7 +1292,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     return False
                 if sole is not None and sole[ri] is not None:
                     kept[ri] = (lost_r, areas_r, grp)
-            if ordered and _order_broken(len(tiles), here, is_early, at, st, lo, w, roots == 0, turns):
+            if ordered and _order_broken(len(tiles), here, is_early, at, st, roots == 0, turns, ring, offs):
                 return False
             if prefix and ordered and roots == 0 and not prefix_ok():
                 return False
@@ -1300,12 +1304,12 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 rest = [i for i in relevant if i not in placed]
                 if not rest:
                     # every requirement's areas are final and the loss is within budget
-                    return not (ordered and roots == 0 and _untouched(len(tiles), here, is_early, at, st, lo, w))
+                    return not (ordered and roots == 0 and _untouched(len(tiles), here, is_early, at, st, ring))
                 if len(relevant) == len(tiles):
                     # every tile takes part: a garden's tiles are one connected group (each touches an
                     # earlier one), so some unplaced tile touches a placed one: try each, everywhere
-                    anchors = sorted({c - off for cell in occ for c in (cell + SPAN, cell - SPAN, cell + 1, cell - 1)
-                                      if c not in occ for off in OFFSET_CELLS})
+                    anchors = sorted({c - off for cell in occ for c in (cell + w, cell - w, cell + 1, cell - 1)
+                                      if c not in occ for off in offs})
                     tried = set()
                     for i in rest:
                         if signature[i] in tried:
@@ -1321,7 +1325,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     return False
                 i = rest[0]
                 roots += 1
-                base = _cell(FAR * roots, FAR * roots)
+                base = _cell(FAR * roots, FAR * roots, wreach, w)
                 for rot, layout in layouts[i]:
                     if hold is not None and doomed(hold, mine, i, base, rot):
                         continue
@@ -1360,7 +1364,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 # `closing`: excluding f closes the areas whose only open field it is
                 if total_lost - kept[ri][0] + closing_lost(kept, ri, sole[ri][f]) > loss:
                     return False
-            j = planes[ri] + _ix(f, lo, w)
+            j = planes[ri] + f
             st[j] |= 1
             if mine:
                 carry = (ri, f, mine)
@@ -1378,7 +1382,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         return Outcome("feasible", 0, {}, 0)
     first = relevant[0]
     try:
-        put(first, _cell(0, 0), 0, tiles[first].oriented(0))
+        put(first, _cell(0, 0, wreach, w), 0, tiles[first].oriented(0))
         ok = rec()
     except NodeLimit:
         return Outcome("unknown", nodes)

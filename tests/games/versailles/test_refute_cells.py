@@ -1,7 +1,9 @@
-"""The refutation search keeps its fields as ints (refute._cell: (x + BIAS) * SPAN + y + BIAS) since 30 Nov
-23:20 UTC: the encoding must keep the (x, y) order (the search picks an area's smallest open field and
-sorts the anchors it tries), map the four neighbours to +-SPAN and +-1, and reach the far roots of a search
-whose tiles need not all take part (FAR apart). The node pins (test_refute_nodes.py) and the compiled
+"""The refutation search keeps its fields as ints since 30 Nov 23:20 UTC; since 1 Dec 05:00 UTC a field is its
+index in the search's window (refute._cell(x, y, reach, w): (x + reach) * w + y + reach around the first root,
+one block of w * w per far root; before, (x + 4096) * 65536 + y + 4096 looked up through refute._ix). The
+encoding must keep the (x, y) order (the search picks an area's smallest open field and sorts the anchors it
+tries), map the four neighbours to +-w and +-1, and reach the far roots of a search whose tiles need not all
+take part (FAR apart). The node pins (test_refute_nodes.py) and the compiled
 comparison (test_compiled.py) check the main search; this file pins what they do not reach: searches that
 place a new root far away, their nodes and arrangements as found by the tuple-field search before
 (5558de8, pure Python)."""
@@ -19,21 +21,34 @@ IDS = sorted(CAT.tiles)
 
 
 def test_the_field_encoding_keeps_order_neighbours_and_inverse():
-    xs = list(range(-40, 41)) + [refute.FAR * k + d for k in (1, 2, 14) for d in (-30, -1, 0, 1, 30)]
+    # a window of reach 40 (w = 81): the fields within 40 of the first root and of far roots 1, 2 and
+    # 14 (the window-index encoding holds only a window's fields; the neighbour test keeps off its edge)
+    reach = 40
+    w = 2 * reach + 1
     rng = random.Random(7)
-    cells = [(rng.choice(xs), rng.choice(xs)) for _ in range(3000)] + [(0, 0), (-1, 0), (0, -1), (-1, -1)]
+    cells = [(refute.FAR * k + rng.randint(-reach, reach), refute.FAR * k + rng.randint(-reach, reach))
+             for k in [0] * 1500 + [rng.choice((1, 2, 14)) for _ in range(1500)]]
+    cells += [(0, 0), (-1, 0), (0, -1), (-1, -1), (reach, reach), (-reach, -reach), (-reach, reach)]
     for x, y in cells:
-        c = refute._cell(x, y)
-        assert refute._xy(c) == (x, y)
-        assert (c + refute.SPAN, c - refute.SPAN, c + 1, c - 1) == (
-            refute._cell(x + 1, y), refute._cell(x - 1, y), refute._cell(x, y + 1), refute._cell(x, y - 1))
-    assert sorted(cells) == [refute._xy(c) for c in sorted(refute._cell(x, y) for x, y in cells)]
+        c = refute._cell(x, y, reach, w)
+        assert refute._xy(c, reach, w) == (x, y)
+        k = round(x / refute.FAR)
+        if max(abs(x - refute.FAR * k), abs(y - refute.FAR * k)) < reach:
+            assert (c + w, c - w, c + 1, c - 1) == (
+                refute._cell(x + 1, y, reach, w), refute._cell(x - 1, y, reach, w), refute._cell(x, y + 1, reach, w),
+                refute._cell(x, y - 1, reach, w))
+    assert sorted(cells) == [refute._xy(c, reach, w) for c in sorted(refute._cell(x, y, reach, w) for x, y in cells)]
+    # the default window (no search: tests, `box_components`' default) is the same encoding
+    assert refute._cell(3, -5) == refute._cell(3, -5, refute.CELL_REACH, 2 * refute.CELL_REACH + 1)
 
 
 def test_too_many_tiles_for_the_encoding_are_refused():
-    tiles = [CAT.tiles[i] for i in IDS] * (refute.SPAN // refute.FAR)
+    tiles = [CAT.tiles[i] for i in IDS] * (refute.MAX_TILES // len(IDS) + 1)
     with pytest.raises(ValueError):
         refute.arrangeable(tiles, CAT, [(len(tiles), "W")], 0, 10)
+    with pytest.raises(ValueError):  # the limit itself: one tile more than MAX_TILES (60: bytes of the state arrays)
+        refute.arrangeable(tiles[:refute.MAX_TILES + 1], CAT, [(4, "W")], 0, 10)
+    assert refute.arrangeable(tiles[:refute.MAX_TILES], CAT, [(4, "W")], 0, 10).status in ("feasible", "unknown")
 
 
 # (seed, status, nodes, arrangement) of arrangeable(tiles, two types of the last scoring, loss 0,
@@ -56,12 +71,16 @@ def test_searches_with_far_roots_are_pinned(seed, status, nodes, arrangement):
     assert (out.status, out.nodes, out.arrangement) == (status, nodes, arrangement)
 
 
-# The state array (1 Dec 00:17 UTC): `_ix` maps a field to its entry in a window of 2 * reach + 1
-# fields a side around each root, reach = 2 * tiles + bridge_bfs + WINDOW_MARGIN; the module doc
-# argues every field the search reads lies within 2 * tiles + bridge_bfs + 2 of its root. A field
-# outside would silently read another field's entry (a negative index wraps), so the claim is
-# checked on real searches: the pure module (loaded from the source, so the check runs with or
-# without a compiled copy) with `_ix` wrapped to record how far from its root each field read lies.
+# The state array (1 Dec 00:17 UTC): a field's entry lies in a window of 2 * reach + 1 fields a side around
+# each root, reach = 2 * tiles + bridge_bfs + WINDOW_MARGIN; the module doc argues every field the search reads
+# lies within 2 * tiles + bridge_bfs + 2 of its root. A field outside would silently read another field's entry
+# (a neighbour step off a row lands on the next row; a negative index wraps), so the claim is checked on real
+# searches: the pure module (loaded from the source, so the check runs with or without a compiled copy) with
+# its byte arrays replaced by ones that record every index read or written. Since the fields are the window
+# indices themselves (1 Dec 05:00), the probe widens the window (WINDOW_MARGIN 30: a read up to 28 fields past
+# the bound still decodes to its true distance; the window decides no answer) and decodes each index of a
+# plane-sized array back to the field's distance from its block's root (before, it wrapped `_ix`, which no
+# longer exists: the same reads, recorded at the array instead of at the index function).
 def _pure_refute():
     import importlib.util
     import sys
@@ -77,16 +96,35 @@ def _pure_refute():
 
 def test_every_field_the_search_reads_lies_in_its_window():
     mod = _pure_refute()
-    inner = mod._ix
+    mod.WINDOW_MARGIN = 30
+    made = []  # (reach, w, plane size) of the current search's window
     seen = []
+    inner_state = mod._state
 
-    def probe(d, lo, w):
-        x, y = mod._xy(d)
-        k = round(x / mod.FAR)  # its root: (FAR * k, FAR * k)
-        seen.append(max(abs(x - mod.FAR * k), abs(y - mod.FAR * k)))
-        return inner(d, lo, w)
+    def state(reach, blocks, planes):
+        st, w = inner_state(reach, blocks, planes)
+        made.append((reach, w, w * w * blocks))
+        return Recording(st), w
 
-    mod._ix = probe
+    class Recording(bytearray):
+        def _note(self, j):
+            if type(j) is int and made:
+                reach, w, plane = made[-1]
+                if len(self) % plane == 0:  # a plane-sized array (state, reach distances, scratch); not `here`
+                    d = j % plane
+                    k, r = divmod(d, w * w)
+                    seen.append(max(abs(r // w - reach), abs(r % w - reach)))
+
+        def __getitem__(self, j):
+            self._note(j)
+            return bytearray.__getitem__(self, j)
+
+        def __setitem__(self, j, v):
+            self._note(j)
+            bytearray.__setitem__(self, j, v)
+
+    mod._state = state
+    mod.bytearray = Recording  # the module's own byte arrays (reach distances, stamps, scratch) record too
     worst = {}
     runs = [(2, 8, 40, {}), (5, 8, 35, {}), (0, 8, 37, {"bridge_bfs": 3}), (1, 8, 35, {"bridge_bfs": 12}),
             (4, 6, 30, {"connected": False, "ordered": False})]
@@ -96,25 +134,27 @@ def test_every_field_the_search_reads_lies_in_its_window():
         for count, chosen in mod.plans(tiles, CAT)[:2]:
             reqs = [(cps[cp][0], t) for cp, types in enumerate(chosen) for t in types]
             seen.clear()
+            made.clear()
             mod.arrangeable(tiles, CAT, reqs, max(0, count - target), 800, **kw)
+            assert len(made) == 1 and len(seen) > 1000
             bound = 2 * n + kw.get("bridge_bfs", 8) + 2
             assert max(seen) <= bound
             worst[(seed, kw.get("bridge_bfs", 8))] = max(worst.get((seed, kw.get("bridge_bfs", 8)), 0), max(seen) - bound)
     # the bound is met exactly in every run (so a window cut below it would be caught here), and
     # the window adds WINDOW_MARGIN >= 2 beyond it
     assert set(worst.values()) == {0}
-    assert mod.WINDOW_MARGIN >= 2
+    assert refute.WINDOW_MARGIN >= 2
 
 
 def test_the_state_index_is_one_to_one_over_the_windows():
     mod = _pure_refute()
     reach, blocks = 5, 3
-    st, lo, w = mod._state(reach, blocks, 1)
+    st, w = mod._state(reach, blocks, 1)
     got = set()
     for k in range(blocks):
         for x in range(-reach, reach + 1):
             for y in range(-reach, reach + 1):
-                j = mod._ix(mod._cell(mod.FAR * k + x, mod.FAR * k + y), lo, w)
+                j = mod._cell(mod.FAR * k + x, mod.FAR * k + y, reach, w)
                 assert 0 <= j < len(st)
                 got.add(j)
     assert len(got) == len(st)
