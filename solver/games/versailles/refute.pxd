@@ -90,3 +90,14 @@ cdef int _join(long long c, int ri, dict lab, dict cm, list steps, long long w) 
 
 @cython.locals(k=cython.Py_ssize_t, kind=cython.int, ri=cython.Py_ssize_t, lab=dict)
 cdef int _unjoin(list records, list comps, list label) except -1
+
+@cython.locals(v=cython.int)
+cdef list _group_values(int held, list groups)
+
+@cython.locals(low=cython.int, v=cython.int)
+cdef int _least(list values, list more) except? -1
+
+cdef bint _any_joined(list groups) except -1
+
+@cython.locals(k=cython.Py_ssize_t)
+cdef bint _same_objects(list a, list b) except -1

@@ -717,6 +717,48 @@ def _unjoin(records: list, comps: list, label: list) -> None:
             del label[ri][what]
 
 
+def _group_values(held: int, groups: list) -> list:
+    """Per group, held - the sum of its areas' sizes (a requirement's loss when its final largest
+    area holds that group's placed fields: the bridge bound's options)."""
+    values = []
+    for g in groups:
+        v = held
+        for a in g:
+            v -= len(a)
+        values.append(v)
+    return values
+
+
+def _least(values: list, more: list) -> int:
+    """min(values + more), without the joined list (both nonempty lists of ints, or `more` empty)."""
+    low = values[0]
+    for v in values:
+        if v < low:
+            low = v
+    for v in more:
+        if v < low:
+            low = v
+    return low
+
+
+def _any_joined(groups: list) -> bool:
+    """Some group holds two or more areas."""
+    for g in groups:
+        if len(g) > 1:
+            return True
+    return False
+
+
+def _same_objects(a: list, b: list) -> bool:
+    """The two lists hold the same objects in the same order (`is`)."""
+    if len(a) != len(b):
+        return False
+    for k in range(len(a)):
+        if a[k] is not b[k]:
+            return False
+    return True
+
+
 def box_components(areas: list[set[Cell]], spare: int, w: int = 2 * CELL_REACH + 1) -> list[list[set[Cell]]]:
     """`path_components` with `fields_between` of the areas' bounding boxes as path lengths (a
     lower bound of every path's length: coarser groups, no search); int fields (`_cell`, window
@@ -954,11 +996,6 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     def areas(ri: int) -> list[set[Cell]]:
         return cell_groups(set(counted[ri]))
 
-    def lost_at_least(r: _Req, closed: list[int]) -> int:
-        if not closed:
-            return 0
-        return min(r.count - max(closed), sum(closed))
-
     # per tile and turn: its (field offset, requirement) pairs, one per requirement a field counts
     # for; per tile: those requirements
     held_xy = {i: {rot: tuple((dx, dy, ri) for _, (dx, dy), ris in member[i][rot] for ri in ris)
@@ -1017,14 +1054,20 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             spare = r.count - held
             if not spare or spare > bridge_bfs:
                 continue
-            values = [held - sum(len(a) for a in g) for g in groups]
-            low = min(values)
+            values = _group_values(held, groups)
+            low = _least(values, [])
             if joint_slack:
                 top = lost_r + slack
-                if low > top or min(shut_lb) <= top or sum(1 for v in values if v <= top) > 1:
+                if low > top or _least(shut_lb, []) <= top:
+                    continue
+                within = 0  # the options within top: only g
+                for v in values:
+                    if v <= top:
+                        within += 1
+                if within > 1:
                     continue
                 budget += lost_r - low
-            elif low != lost_r or values.count(low) > 1 or min(shut_lb) <= low:
+            elif low != lost_r or values.count(low) > 1 or _least(shut_lb, []) <= low:
                 continue
             # the reach (breadth-first, `spare` steps from g's areas) is built on first use
             near[ri] = (groups[values.index(low)], spare, planes[ri])
@@ -1040,8 +1083,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             group, spare, ex = near[ri]
             if inherited is not None:
                 old = inherited[2].get(ri)
-                if (old is not None and old[1] == spare and len(old[0]) == len(group)
-                        and all(a is b for a, b in zip(old[0], group))
+                if (old is not None and old[1] == spare and _same_objects(old[0], group)
                         and (ri != inherited[0] or not old[2][1][inherited[1]])):
                     built[ri] = old
                     reaches[ri] = old[2]
@@ -1212,7 +1254,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             blockers = [] if blocking else None
             pick = None  # (open fields, requirement, first open field, its counting fields left to place)
             for ri, r in enumerate(reqs):
-                closed = []
+                closed_sum = closed_max = biggest = 0  # the closed areas' sizes summed, their largest, the largest area
                 plane = planes[ri]  # its excluded and known not fillable (in this subtree) fields: not open
                 # an area is picked only with fewer open fields than the pick so far, or as few and
                 # (fewest_spare) fewer counting fields of the requirement left to place
@@ -1232,13 +1274,17 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     count, first = _open_count(comp, st, plane, w, best, witness[ri], fill_slots[ri], here, frame,
                                                mark, _fresh(mark, stamps, 0, len(mark)))
                     areas_r.append((comp, not count))
+                    if len(comp) > biggest:
+                        biggest = len(comp)
                     if count == 1 and sole is not None:
                         # exactly one open field (best >= 1, so a count of 1 is exact): `first`
                         if sole[ri] is None:
                             sole[ri] = {}
                         sole[ri].setdefault(first, []).append(comp)
                     if not count:
-                        closed.append(len(comp))
+                        closed_sum += len(comp)
+                        if len(comp) > closed_max:
+                            closed_max = len(comp)
                     elif count < best:
                         best, ties = count, [(comp, first)]
                     elif count == best and ties:
@@ -1255,7 +1301,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                                 ties = [ties[k]]
                                 break
                     pick = (best, ri, ties[0][1], spare_r)
-                lost_r = lost_at_least(r, closed)
+                # with d closed areas of sizes s_1..s_d: min(count - max s, sum s) (module doc)
+                lost_r = min(r.count - closed_max, closed_sum) if closed_sum else 0
                 grp = None  # the groups of the growing areas, when the bridge bound built them
                 if bridge and len(areas_r) > 1:
                     # the requirement's largest area at the end holds at most one group of areas that
@@ -1265,22 +1312,19 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     # (at most held - the largest area: the bounding boxes first, the real paths only
                     # when the boxes stay below that)
                     held = len(counted[ri])
-                    cap = held - max(len(c) for c, _ in areas_r)
+                    cap = held - biggest
                     if lost_r < cap:
                         spare = r.count - held
                         growing = [c for c, shut in areas_r if not shut]
                         shut_lb = [held] + [r.count - len(c) for c, shut in areas_r if shut]
-
-                        def lost_with(groups) -> int:
-                            return min(shut_lb + [held - sum(len(a) for a in g) for g in groups])
-
+                        # the loss with the final largest area on each option: min(shut_lb + group values)
                         groups = box_components(growing, spare, w)
-                        lost_r = max(lost_r, lost_with(groups))
+                        lost_r = max(lost_r, _least(shut_lb, _group_values(held, groups)))
                         if lost_r < cap and spare <= bridge_bfs:
                             groups = _path_groups(growing, st, plane, w, spare, scratch,
                                                   _fresh(scratch, stamps, 1, len(mark)))
-                            lost_r = max(lost_r, lost_with(groups))
-                            if blockers is not None and any(len(g) > 1 for g in groups):
+                            lost_r = max(lost_r, _least(shut_lb, _group_values(held, groups)))
+                            if blockers is not None and _any_joined(groups):
                                 blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
                         grp = groups
                         if joint:
