@@ -136,3 +136,21 @@ def test_hint_options_against_enumeration():
                 assert opt["prestige"] == truth
             checked += 1
     assert checked >= 12
+
+
+def test_hint_refuses_tiles_already_laid():
+    """Each tile exists once. Before the audit's fix a new tile already in the garden got an empty
+    ranking, and a known tile already laid was refused as holding.seedlings[2] (known.seedlings[2]
+    over the wire: an index into the garden's tiles plus the known ones, not into `known`)."""
+    import pytest
+
+    from solver.errors import InputError
+
+    g = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+         "seedlings": [{"id": "S07", "cells": [[1, 0], [1, 1]]}]}
+    for tile, known, field in (("S07", {}, "tile"), ("S08", {"seedlings": ["S07"]}, "known.seedlings[0]"),
+                               ("S08", {"seedlings": ["S09", "S08"]}, "known.seedlings[1]")):
+        with pytest.raises(InputError) as err:
+            api.hint(g, tile, known, control=control(0, 0.5))
+        assert err.value.field == field
+    assert api.hint(g, "S08", {"plants": ["P-red-1"]}, control=control(0, 0.5))["options"]

@@ -156,3 +156,24 @@ def test_hint_on_the_last_day_and_without_a_future_against_enumeration():
                 assert option[key] == truth
         values = [o[key] for o in got["options"]]
         assert values == sorted(values, reverse=True)
+
+
+def test_hint_refuses_a_card_that_already_came_up():
+    """Each card comes up once a game. Before the audit's fix a future card equal to one of today's
+    made the search plant it twice and the pure check raise ModelMismatch (an INTERNAL error over
+    the wire), and a past day's discarded card was accepted as today's."""
+    req = {"side": "A", "path": {"start": 3, "moves": "DDDDDDD"}, "gnome": [3, 5],
+           "plan": {"border": "sweet_potato", "path": "turnip", "companions": ["topiary", "carrot"]}}
+    past = [{"chosen": 5, "cards": [4, 5], "plants": [{"plant": "topiary", "at": [3, 4]},
+                                                       {"plant": "sweet_potato", "at": [2, 4]}]}]
+    for request, where in ((dict(req, today=[4, 5], future=[4, 6]), "future[0]:"),
+                           (dict(req, today=[4, 4]), "today[1]:"),
+                           (dict(req, days=past, today=[4, 6]), "today:"),
+                           (dict(req, days=past, today=[7, 6], future=[4, 8]), "future:")):
+        try:
+            api.hint(request, control=control(0, 0.5))
+        except ValueError as exc:
+            assert str(exc).startswith(where), exc
+        else:
+            raise AssertionError(f"accepted {request}")
+    assert api.hint(dict(req, days=past, today=[7, 6], future=[9, 8]), control=control(0, 0.5))["options"]

@@ -96,6 +96,18 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
     future = optimiser.Holding(g.tiles[0].id, g.tiles[0].side, known.get("seedlings", []), known.get("plants", []),
                                known.get("flowers", []))
     future.validate(cat)
+    # each tile exists once: the new tile and the known ones are not in the garden yet (the claims
+    # audit of 1 Dec 05:00: a tile already laid got an empty ranking, and a known tile already laid
+    # was refused as holding.seedlings[2], an index into the garden's tiles plus the known ones)
+    laid = {t.id for t in g.tiles} | {p.plant.id for p in g.plants} | {f.flower.id for f in g.flowers}
+    if tile in laid:
+        raise InputError("tile", "is already in the garden", tile)
+    for key in ("seedlings", "plants", "flowers"):
+        for i, tid in enumerate(getattr(future, key)):
+            if tid in laid:
+                raise InputError(f"known.{key}[{i}]", "is already in the garden", tid)
+            if tid == tile:
+                raise InputError(f"known.{key}[{i}]", "is the tile being placed", tid)
     options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin)
     return {"tile": tile, "options": [{"placement": o.placement, "status": o.status, "prestige": o.prestige,
                                        "bound": o.bound} for o in options]}

@@ -240,13 +240,24 @@ def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | 
     if not isinstance(today, list) or not 1 <= len(today) <= 2:
         raise ValueError(f"today: expected the one or two card ids flipped today, got {today!r}")
     today = [cat.card(c, f"today[{i}]").id for i, c in enumerate(today)]
+    if len(today) == 2 and today[0] == today[1]:
+        raise ValueError(f"today[1]: card {today[1]} appears twice; each card comes up once a game")
     future = req.get("future")
     known = future is not None
     rest = _nursery(future, cat, "future") if known else []
+    for i, cid in enumerate(rest):
+        # a card flipped today cannot come up again (the claims audit of 1 Dec 05:00: the search
+        # planted it twice and the pure check of its game raised ModelMismatch, an INTERNAL error)
+        if cid in today:
+            raise ValueError(f"future[{i}]: card {cid} is one of today's cards; each card comes up once a game")
     played = {d.chosen for d in past}
+    flipped = played.union(*(d.cards or () for d in past))  # a past day's other card came up too
     for i, cid in enumerate(today + rest):
         if cid in played:
             raise ValueError(f"{'today' if i < len(today) else 'future'}: card {cid} was already played")
+        if cid in flipped:
+            raise ValueError(f"{'today' if i < len(today) else 'future'}: card {cid} was already flipped on an "
+                             "earlier day")
     control = _control(req, 10.0, control)
     fixed = [DaySpec((d.chosen,), d.plants) for d in past]
     options = []
