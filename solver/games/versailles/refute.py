@@ -873,7 +873,6 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             break
         early.add(i)
     is_early = bytearray(1 if i in early else 0 for i in range(len(tiles)))
-    occ: dict[Cell, tuple[int, str]] = {}
     placed: dict[int, tuple[int, int, int]] = {}
     here = bytearray(len(tiles))  # placed tiles: 1 at the tile's index (`placed` by index, for the helpers)
     nodes = 0
@@ -915,33 +914,37 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     comps: list[dict[int, set[int]]] = [{} for _ in reqs]
     undo: list[list] = []
     at = [0] * len(tiles)  # a placed tile's anchor (int field), by tile index
+    # each window field's (x, y) tuple, made on first use (`counted` holds these: equal tuples, so
+    # the same hashes and the same set order as tuples made afresh)
+    xys: list = [None] * (len(st) // (1 + len(reqs)))
 
     def put(i: int, a: int, rot: int, layout) -> None:
-        x, y = _xy(a, wreach, w)
-        placed[i] = (x, y, rot)
+        t = xys[a]
+        if t is None:
+            t = xys[a] = _xy(a, wreach, w)
+        placed[i] = (t[0], t[1], rot)
         here[i] = 1
         at[i] = a
-        for off, code in zip(offs, layout):
-            occ[a + off] = (i, code)
+        for off in offs:
             st[a + off] = i + 1  # plane 0: the tile's index + 1 (nonzero: occupied)
         steps = []  # undo records: (kind, requirement, area, field or merged area)
-        for off, (dx, dy), ris in member[i][rot]:
+        for off, ri in held_fields[i][rot]:  # (field offset, requirement) in `member` order
             c = a + off
-            for ri in ris:
-                counted[ri].add((x + dx, y + dy))
-                _join(c, ri, label[ri], comps[ri], steps, w)
+            t = xys[c]
+            if t is None:
+                t = xys[c] = _xy(c, wreach, w)
+            counted[ri].add(t)
+            _join(c, ri, label[ri], comps[ri], steps, w)
         undo.append(steps)
 
     def take(i: int) -> None:
-        x, y, rot = placed.pop(i)
+        rot = placed.pop(i)[2]
         here[i] = 0
         a = at[i]
         for off in offs:
-            del occ[a + off]
             st[a + off] = 0
-        for _, (dx, dy), ris in member[i][rot]:
-            for ri in ris:
-                counted[ri].discard((x + dx, y + dy))
+        for off, ri in held_fields[i][rot]:
+            counted[ri].discard(xys[a + off])
         _unjoin(undo.pop(), comps, label)
 
     # per tile: its distinct turns' field checks, in `layouts` order (`_can_touch`, `_far_fields`)
@@ -1352,8 +1355,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 if len(relevant) == len(tiles):
                     # every tile takes part: a garden's tiles are one connected group (each touches an
                     # earlier one), so some unplaced tile touches a placed one: try each, everywhere
-                    anchors = sorted({c - off for cell in occ for c in (cell + w, cell - w, cell + 1, cell - 1)
-                                      if c not in occ for off in offs})
+                    anchors = sorted({c - off for k in placed for cell in (at[k] + o for o in offs)
+                                      for c in (cell + w, cell - w, cell + 1, cell - 1) if not st[c] for off in offs})
                     tried = set()
                     for i in rest:
                         if signature[i] in tried:
