@@ -1011,6 +1011,29 @@ class HorticultureModel:
         """Forbid the final garden, window box, cards, gnome and plan of `solver`'s solution (a no-good)."""
         self.m.add_bool_or([lit.Not() if solver.value(lit) else lit for lit in self.final_literals()])
 
+    def final_values(self, garden: dict[Cell, str], box: list[str], chosen: list[int], gnome: Cell,
+                     plan: Plan) -> list[int]:
+        """The values of `final_literals` (same order) for a final garden given by value (as `extract_garden`,
+        `chosen_cards` and the gnome and plan return it; `box` lists the window box's kinds)."""
+        values = [int(garden.get(self.cells[i]) == t) for i in range(self.n) for t in self.types]
+        values += [int(cell == gnome) for cell in self.cells]
+        values += [int(t in box) for t in self.types]
+        values += [int(cid == chosen[d]) for d, spec in enumerate(self.days) for cid in spec.options]
+        for kind in (plan.border, plan.path, plan.companions[0], plan.companions[1]):
+            values += [int(t == kind) for t in self.types]
+        return values
+
+    def exclude_garden(self, garden: dict[Cell, str], box: list[str], chosen: list[int], gnome: Cell,
+                       plan: Plan) -> None:
+        """`exclude_final` for a final garden given by value (e.g. one found in another model built with the same
+        catalog, sheet, path and days, such as the whole relaxation's garden cut off a count or hybrid model): forbids
+        exactly the assignments of `final_literals` equal to `final_values(...)`, and nothing else. Valid as a cut of
+        every game when that garden (squares, window box kinds, cards, gnome, plan) has no day-by-day planting (the
+        caller's proof: `fix_final` on the day-by-day model INFEASIBLE): every legal game's final literals differ
+        from it in at least one place."""
+        values = self.final_values(garden, box, chosen, gnome, plan)
+        self.m.add_bool_or([lit.Not() if v else lit for lit, v in zip(self.final_literals(), values)])
+
     def assignment(self, days: list[Day], gnome: Cell, plan: Plan) -> list[tuple[cp_model.IntVar, int]]:
         """Decision values of a known legal game (plants listed in card order), for hints or pins."""
         out: list[tuple[cp_model.IntVar, int]] = []

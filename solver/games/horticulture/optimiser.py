@@ -83,6 +83,17 @@ HYBRID_DUAL: float | None = None
 # (82, also at share 0.25); the rooms of the seeds where the step gained were 13.5-22. Chosen after that run; on seeds
 # 10-19 it did not keep seed 17's game (docs, session of 1 Dec 03:18).
 HYBRID_DUAL_MIN = 10.0
+# A real garden the hybrid loop ends on (_hybrid_dual) that is proven to have no day-by-day planting is cut off the
+# hybrid (exclude_final) and the same target is asked again while the loop has room (session of 1 Dec 05:00,
+# docs/horticulture.md). False: the loop stops there (the version measured in the session of 03:18).
+HYBRID_NO_GOODS = True
+# Where the dual step runs (with HYBRID_DUAL set): "before" step 1, on HYBRID_DUAL x step 1's room (session of 03:18),
+# or "after" step 1, only on the room of step 1's share that step 1 and step 2's planting check leave unused, and only
+# when step 2 has proven the relaxed optimum unplantable (that garden is cut off the hybrid first; every step before
+# runs exactly as in the default), or "order": in the same case, in place of the order-cut re-solves, on the room the
+# first re-solve would get (_order_cut_room); the steps after go on as after an unproven re-solve. Session of 1 Dec
+# 05:00, docs/horticulture.md.
+HYBRID_DUAL_AT = "before"
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
 # proof at 1.7 instead of none at 4 deterministic units); presolve probing cost more than it saved.
@@ -374,7 +385,8 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         if candidates:
             start = candidates[0]
     relaxed_share = COUNT_RELAXED_SHARE if known is not None else RELAXED_SHARE
-    if HYBRID_DUAL and kept and known is not None and grant(budget * relaxed_share - meter.used) >= HYBRID_DUAL_MIN:
+    if HYBRID_DUAL and HYBRID_DUAL_AT == "before" and kept and known is not None and \
+            grant(budget * relaxed_share - meter.used) >= HYBRID_DUAL_MIN:
         known, early = _hybrid_dual(catalog, side, drawing, days, kept[0], control,
                                     grant(budget * relaxed_share - meter.used) * HYBRID_DUAL, known,
                                     start.objective_value if start is not None else None, meter)
@@ -417,6 +429,29 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             if objective != int(round(s1.objective_value)):
                 raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
             return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, time.perf_counter() - clock)
+        if HYBRID_DUAL and HYBRID_DUAL_AT in ("after", "order") and kept and known is not None and \
+                cuts == 0 and st2 == cp_model.INFEASIBLE:
+            # The dual step on what step 1's share has left ("after"), or on the room of the first order-cut re-solve,
+            # in its place ("order"); every step so far ran as the default's: the hybrid from the relaxed optimum's
+            # value, with that (unplantable) garden cut off it.
+            room = grant(budget * relaxed_share - meter.used if HYBRID_DUAL_AT == "after" else
+                         _order_cut_room(budget, relaxed_share, meter.used, True)) * HYBRID_DUAL
+            if room >= minimum:
+                lowered, early = _hybrid_dual(catalog, side, drawing, days, kept[0], control, room, bound,
+                                              greedy0[3] if greedy0 is not None else None, meter,
+                                              excluded=[(garden, box, chosen, g, p)])
+                bound = min(bound, lowered)
+                if early is not None and early[3] >= bound:  # a legal game at a proven bound: optimal
+                    return _checked(catalog, side, drawing, "optimal", early[3], bound, *early[:3],
+                                    time.perf_counter() - clock)
+                if early is not None and (greedy0 is None or early[3] > greedy0[3]):
+                    greedy0 = early
+                if greedy0 is not None and greedy0[3] >= bound:
+                    return _checked(catalog, side, drawing, "optimal", greedy0[3], bound, *greedy0[:3],
+                                    time.perf_counter() - clock)
+                if HYBRID_DUAL_AT == "order":  # in place of the re-solves: go on as after an unproven re-solve
+                    st1 = cp_model.FEASIBLE
+                    break
         seconds = grant(_order_cut_room(budget, relaxed_share, meter.used, known is not None))
         if st2 != cp_model.INFEASIBLE or cuts >= ORDER_CUTS or seconds <= 0:
             break
@@ -520,38 +555,62 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
 
 
 def _hybrid_dual(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], kept: tuple,
-                 control: SolveControl, room: float, known: int, floor: float | None, meter: "_Meter"):
+                 control: SolveControl, room: float, known: int, floor: float | None, meter: "_Meter",
+                 excluded: list[tuple] = (), plant_room: float | None = None):
     """The hybrid loop (_connect with cut "exact") from the proven count model with cuts `kept` = (model, solver),
     from target `known` (a proven bound of every game) down to the best garden known (`floor`), in at most `room`.
     Returns (bound, game or None): bound = the loop's target, min with `known`; _connect lowers it only on an
     INFEASIBLE answer of "objective >= target" on a relaxation of every game (an open question or the end of the
     room keeps the target unrefuted). When the loop ends on a real final garden (one over-crediting nothing, with
-    value >= the target, so it is that relaxation's optimum at most `known`), that garden is checked for a
-    day-by-day planting; game = (days, gnome, plan, score) when one exists (a legal game: optimal iff score >= bound,
-    which the caller decides). Costs are charged to `meter`."""
-    if room < (MIN_STEP if meter.deterministic else MIN_STEP_WALL):
+    value >= the target), that garden is checked for a day-by-day planting (`_planting`, at most `plant_room`,
+    default 0.2 x `room`, each, and never more than is left of `room`); game = (days, gnome, plan, score) when
+    one exists (a legal game: optimal iff score >= bound, which the caller decides). When the check proves it has no planting (INFEASIBLE), that garden
+    is cut off the hybrid (`exclude_final`: its squares, box kinds, cards, gnome and plan) and the same target is
+    asked again, while room is left (HYBRID_NO_GOODS; off: the loop stops there as before, session of 1 Dec
+    03:18). `excluded`: final gardens (garden, box, chosen cards, gnome, plan) already proven unplantable (e.g. the
+    whole relaxation's optimum after step 2's check): cut off first (`exclude_garden`), and the first question is
+    then asked without the kept solution. Validity of a no-good: a legal game's final garden has a planting, so it
+    differs from a garden with none in some final literal; the hybrid with the cut is still a relaxation of every
+    game. Costs are charged to `meter`."""
+    minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
+    if room < minimum:
         return known, None
     log.debug("hybrid dual: room %.2f from %s", room, known)
     count, solved = kept
-    found: list = []
-    value, cost = _connect(count, solved, control, room, target=known,
-                           floor=int(floor) if floor is not None else None, cut="exact", found=found)
-    meter.charge(cost)
-    log.debug("hybrid dual: bound %s (from %s) after %.2f%s", value, known, cost,
-              ", a real garden of %s" % int(round(found[0].objective_value)) if found else "")
-    if not found:
-        return min(known, value), None
-    real = found[0]
-    garden, box = count.extract_garden(real)
-    g, p = _gnome_plan(count, real)
-    order, st, s, cost = _planting(catalog, side, drawing, days, garden, box, count.chosen_cards(real), g, p,
-                                   control, max(MIN_STEP, room * 0.2))
-    meter.charge(cost)
-    log.debug("hybrid dual: planting of its real garden %s after %.2f", STATUS.get(st), meter.used)
-    if st != cp_model.OPTIMAL:
-        return min(known, value), None
-    game, g, p = order.extract(s)
-    return min(known, value), (game, g, p, int(round(s.objective_value)))
+    for final in excluded:
+        count.exclude_garden(*final)
+    if excluded:
+        solved = None
+    plant_room = room * 0.2 if plant_room is None else plant_room
+    local = _Meter(control)
+    target = known
+    while room - local.used >= minimum:
+        found: list = []
+        value, cost = _connect(count, solved, control, room - local.used, target=target,
+                               floor=int(floor) if floor is not None else None, cut="exact", found=found)
+        local.charge(cost)
+        meter.charge(cost)
+        target = min(target, value)
+        log.debug("hybrid dual: bound %s (from %s) after %.2f%s", target, known, local.used,
+                  ", a real garden of %s" % int(round(found[0].objective_value)) if found else "")
+        if not found:
+            break
+        real = found[0]
+        garden, box = count.extract_garden(real)
+        g, p = _gnome_plan(count, real)
+        order, st, s, cost = _planting(catalog, side, drawing, days, garden, box, count.chosen_cards(real), g, p,
+                                       control, max(minimum, min(plant_room, room - local.used)))
+        local.charge(cost)
+        meter.charge(cost)
+        log.debug("hybrid dual: planting of its real garden %s after %.2f", STATUS.get(st), local.used)
+        if st == cp_model.OPTIMAL:
+            game, g, p = order.extract(s)
+            return min(known, target), (game, g, p, int(round(s.objective_value)))
+        if st != cp_model.INFEASIBLE or not HYBRID_NO_GOODS:
+            break
+        count.exclude_final(real)  # proven: no planting of this final garden; ask the same target again
+        solved = None
+    return min(known, target), None
 
 
 def _order_cut_room(budget: float, relaxed_share: float, used: float, count_first: bool) -> float:
@@ -689,7 +748,9 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 def _connect(count: HorticultureModel, solved, control: SolveControl, room: float,
              broken: int | None = None, target: int | None = None, floor: int | None = None,
              cut: str = "pairs", found: list | None = None) -> tuple[int, float]:
-    """Lazy connectivity cuts: `count` is a count relaxation (groups="count") that `solved` proved optimal, at B.
+    """Lazy connectivity cuts: `count` is a count relaxation (groups="count") that `solved` proved optimal, at B
+    (`solved` None: no solution at hand, `target` is a proven bound of the model as it stands; the first question
+    is asked unhinted).
     Asks "a solution >= target?" from target = B down: each solution whose credited groups the linked same-kind
     pairs of their region cannot connect (`count.pair_violations`) gets those linked-pairs cuts
     (`count.add_pair_cut`) and the question is asked again; an infeasible answer lowers the target by one; a
@@ -721,7 +782,9 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
 
     meter = _Meter(control)
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
-    proven = int(solved.best_objective_bound + 1e-6)
+    if solved is None and target is None:
+        raise ValueError("_connect: without a solved count model, give the first target")
+    proven = int(solved.best_objective_bound + 1e-6) if solved is not None else target
     target = proven if target is None else min(target, proven)
     rounds = 0
     while room - meter.used >= minimum and (floor is None or target > floor):
