@@ -231,3 +231,29 @@ def test_after_step_one_without_an_unplantable_optimum_the_answer_is_the_flag_of
         answer = optimiser_module.solve(tiny4, "T", drawing, days, gnome, plan, ctl)
         runs.append(((answer.status, answer.score, answer.bound, answer.days), rec.calls))
     assert runs[0] == runs[1] == runs[2]
+
+
+@pytest.mark.parametrize("at", ["after", "order"])
+def test_the_bound_the_step_proves_without_a_game_carries_into_the_answer(tiny4, monkeypatch, at):
+    """Seed 18 with every planting check after step 2's reported open: the step refutes 18 (every 18 garden is cut or
+    refuted only through proven answers) but returns no game, and the answer (the day-by-day search's game of 17)
+    keeps a bound at or above the oracle's 17 and at or below the count's 18 (a step that took one more point off
+    would put the bound below a legal game: ModelMismatch)."""
+    seed, counted, best = UNPLANTABLE
+    nursery, days, plan, drawing, gnome = instance(tiny4, seed)
+    flagged(monkeypatch, at)
+    real = optimiser_module._planting
+    calls = []
+
+    def later_open(*args):
+        order, status, solver, cost = real(*args)
+        calls.append(status)
+        return order, (status if len(calls) == 1 else cp_model.UNKNOWN), solver, cost
+
+    monkeypatch.setattr(optimiser_module, "_planting", later_open)
+    dual = optimiser_module._hybrid_dual
+    seen = []
+    monkeypatch.setattr(optimiser_module, "_hybrid_dual", lambda *a, **k: seen.append(dual(*a, **k)) or seen[-1])
+    answer = optimiser_module.solve(tiny4, "T", drawing, days, gnome, plan, control(4.0))
+    assert calls[0] == cp_model.INFEASIBLE and seen and seen[0] == (best, None)
+    assert answer.score <= best <= answer.bound <= counted
