@@ -40,7 +40,7 @@ cdef int _fewest_far_any(list need, int best, tuple chk, bytearray st, bytearray
 cdef tuple _reach(list group, bytearray st, long long plane, long long w, int spare, long long size)
 
 @cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong)
-cdef set _corridor(list areas, bytearray st, long long plane, long long w, dict label, int steps)
+cdef set _corridor(list areas, bytearray st, long long plane, long long w, list label, int steps)
 
 
 cpdef int tiles_between(int dx, int dy) except? -2
@@ -86,9 +86,9 @@ cdef int _far_fields(list pairs, list reaches, int cap, list chks, bytearray st,
                      list stamps) except -1
 
 @cython.locals(step=cython.longlong, k=cython.Py_ssize_t, near=list, target=set, other=set)
-cdef int _join(long long c, int ri, dict lab, dict cm, list steps, long long w) except -1
+cdef int _join(long long c, int ri, list lab, dict cm, list steps, long long w) except -1
 
-@cython.locals(k=cython.Py_ssize_t, kind=cython.int, ri=cython.Py_ssize_t, lab=dict)
+@cython.locals(k=cython.Py_ssize_t, kind=cython.int, ri=cython.Py_ssize_t, lab=list)
 cdef int _unjoin(list records, list comps, list label) except -1
 
 @cython.locals(v=cython.int)

@@ -530,7 +530,7 @@ def _corridor(areas, st, plane: int, w: int, label, steps: int) -> set:
             for step in nb:
                 d = c + step
                 j = d
-                if not st[j] and not st[plane + j] & 1 and d not in seen and d not in label:
+                if not st[j] and not st[plane + j] & 1 and d not in seen and label[d] is None:
                     seen.add(d)
                     layer.append(d)
     for _ in range(steps - 1):
@@ -539,7 +539,7 @@ def _corridor(areas, st, plane: int, w: int, label, steps: int) -> set:
             for step in nb:
                 d = c + step
                 j = d
-                if not st[j] and not st[plane + j] & 1 and d not in seen and d not in label:
+                if not st[j] and not st[plane + j] & 1 and d not in seen and label[d] is None:
                     seen.add(d)
                     nxt.append(d)
         layer = nxt
@@ -662,15 +662,16 @@ def _untouched(n: int, here, early, at: list, st, ring: tuple) -> bool:
     return False
 
 
-def _join(c: int, ri: int, lab: dict, cm: dict, steps: list, w: int) -> None:
+def _join(c: int, ri: int, lab: list, cm: dict, steps: list, w: int) -> None:
     """`put`'s area update for one new field `c` counting for requirement ri (`lab`: its placed fields'
-    areas, `cm`: its areas by id): c joins the largest area it touches (the first largest in the order
+    areas, a list over the window: the area at a placed field's index, None elsewhere; `cm`: its
+    areas by id): c joins the largest area it touches (the first largest in the order
     its neighbours +w, -w, +1, -1 meet them: x + 1, x - 1, y + 1, y - 1) and the other touched areas are merged into that
     one, in place; or c starts an area of its own. Undo records (kind, ri, area, field or merged
     area) go to `steps` (`_unjoin`)."""
     near = []
     for step in (w, -w, 1, -1):
-        comp = lab.get(c + step)
+        comp = lab[c + step]
         if comp is not None:
             for o in near:
                 if o is comp:
@@ -705,7 +706,7 @@ def _unjoin(records: list, comps: list, label: list) -> None:
         kind, ri, comp, what = records[k]
         if kind == 0:
             del comps[ri][id(comp)]
-            del label[ri][what]
+            label[ri][what] = None
         elif kind == 1:
             comp -= what
             comps[ri][id(what)] = what
@@ -714,7 +715,7 @@ def _unjoin(records: list, comps: list, label: list) -> None:
                 lab[o] = what
         else:
             comp.discard(what)
-            del label[ri][what]
+            label[ri][what] = None
 
 
 def _group_values(held: int, groups: list) -> list:
@@ -910,7 +911,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # fields) and the areas by id; `put` joins each new field to the areas it touches (merging them
     # into the largest, in place), `take` undoes that in reverse (undo stack); `counted` keeps the
     # (x, y) fields (its set's order breaks ties between equal areas), the rest int fields
-    label: list[dict[int, set[int]]] = [{} for _ in reqs]
+    # (`label[ri]`: a list over the window, the area at each placed field's index, None elsewhere)
+    label: list[list] = [[None] * (len(st) // (1 + len(reqs))) for _ in reqs]
     comps: list[dict[int, set[int]]] = [{} for _ in reqs]
     undo: list[list] = []
     at = [0] * len(tiles)  # a placed tile's anchor (int field), by tile index
