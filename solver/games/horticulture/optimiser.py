@@ -568,26 +568,24 @@ def _hybrid_dual(catalog: Catalog, side: str, drawing: PathDrawing, days: list[D
     is cut off the hybrid (`exclude_final`: its squares, box kinds, cards, gnome and plan) and the same target is
     asked again, while room is left (HYBRID_NO_GOODS; off: the loop stops there as before, session of 1 Dec
     03:18). `excluded`: final gardens (garden, box, chosen cards, gnome, plan) already proven unplantable (e.g. the
-    whole relaxation's optimum after step 2's check): cut off first (`exclude_garden`), and the first question is
-    then asked without the kept solution. Validity of a no-good: a legal game's final garden has a planting, so it
+    whole relaxation's optimum after step 2's check): cut off first (`exclude_garden`). Validity of a no-good: a legal game's final garden has a planting, so it
     differs from a garden with none in some final literal; the hybrid with the cut is still a relaxation of every
     game. Costs are charged to `meter`."""
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
     if room < minimum:
         return known, None
     log.debug("hybrid dual: room %.2f from %s", room, known)
-    count, solved = kept
+    count, solved = kept  # (with `excluded`, still a hint: if it is an excluded garden, its check fails again)
     for final in excluded:
         count.exclude_garden(*final)
-    if excluded:
-        solved = None
+    hint = None
     plant_room = room * 0.2 if plant_room is None else plant_room
     local = _Meter(control)
     target = known
     while room - local.used >= minimum:
         found: list = []
         value, cost = _connect(count, solved, control, room - local.used, target=target,
-                               floor=int(floor) if floor is not None else None, cut="exact", found=found)
+                               floor=int(floor) if floor is not None else None, cut="exact", found=found, hint=hint)
         local.charge(cost)
         meter.charge(cost)
         target = min(target, value)
@@ -609,7 +607,7 @@ def _hybrid_dual(catalog: Catalog, side: str, drawing: PathDrawing, days: list[D
         if st != cp_model.INFEASIBLE or not HYBRID_NO_GOODS:
             break
         count.exclude_final(real)  # proven: no planting of this final garden; ask the same target again
-        solved = None
+        solved, hint = None, real  # (hinted with the garden cut off: CP-SAT repairs the hint)
     return min(known, target), None
 
 
@@ -747,10 +745,10 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 
 def _connect(count: HorticultureModel, solved, control: SolveControl, room: float,
              broken: int | None = None, target: int | None = None, floor: int | None = None,
-             cut: str = "pairs", found: list | None = None) -> tuple[int, float]:
+             cut: str = "pairs", found: list | None = None, hint=None) -> tuple[int, float]:
     """Lazy connectivity cuts: `count` is a count relaxation (groups="count") that `solved` proved optimal, at B
     (`solved` None: no solution at hand, `target` is a proven bound of the model as it stands; the first question
-    is asked unhinted).
+    is hinted with `hint`, a full solution of `count` before its last cut, or unhinted).
     Asks "a solution >= target?" from target = B down: each solution whose credited groups the linked same-kind
     pairs of their region cannot connect (`count.pair_violations`) gets those linked-pairs cuts
     (`count.add_pair_cut`) and the question is asked again; an infeasible answer lowers the target by one; a
@@ -804,6 +802,8 @@ def _connect(count: HorticultureModel, solved, control: SolveControl, room: floa
         ask.add(count.objective >= target)
         if solved is not None:
             _hint_all(ask, list(solved.response_proto.solution))
+        elif hint is not None and rounds == 0:
+            _hint_all(ask, list(hint.response_proto.solution))
         st, answer = control.solve(ask, _solver(control, room - meter.used, linearization=2,
                                                 branching=MASTER_BRANCHING), _StopAt(target))
         meter.add(answer)
