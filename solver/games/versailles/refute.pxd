@@ -28,12 +28,15 @@ cdef int _link(list parent, int a, int b) except -1
 @cython.locals(off=cython.longlong, j=cython.longlong, p=cython.longlong)
 cdef bint _clear(tuple chk, long long a, bytearray st) except -1
 
-@cython.locals(p=cython.longlong, a=cython.longlong, far=cython.int, off=cython.longlong, dist=bytearray)
-cdef int _fewest_far(list places, long long ox, list check, int best, tuple chk, bytearray st) except -1
+@cython.locals(p=cython.longlong, a=cython.longlong, far=cython.int, n=cython.Py_ssize_t, q=cython.Py_ssize_t,
+               off=cython.longlong, dist=bytearray)
+cdef int _fewest_far(list places, long long ox, list offs, list dists, Py_ssize_t skip, int best, tuple chk,
+                     bytearray st) except -1
 
-@cython.locals(p=cython.longlong, a=cython.longlong, ox=cython.longlong, far=cython.int, off=cython.longlong,
-               j=cython.longlong, places=list, dist=bytearray)
-cdef int _fewest_far_any(list need, int best, tuple chk, bytearray st, bytearray mark, int gen) except -1
+@cython.locals(p=cython.longlong, a=cython.longlong, ox=cython.longlong, far=cython.int, n=cython.Py_ssize_t,
+               q=cython.Py_ssize_t, q0=cython.Py_ssize_t, off=cython.longlong, places=list, dist=bytearray)
+cdef int _fewest_far_any(list offs, list fields, list dists, int best, tuple chk, bytearray st, bytearray mark,
+                         int gen) except -1
 
 @cython.locals(c=cython.longlong, d=cython.longlong, step=cython.longlong, length=cython.int, j=cython.longlong,
                start=cython.Py_ssize_t, end=cython.Py_ssize_t, k=cython.Py_ssize_t, dist=bytearray, fields=list)
@@ -81,7 +84,7 @@ cpdef list box_components(list areas, int spare, long long w=*)
 cdef int _fresh(bytearray buf, list stamps, int k, Py_ssize_t n) except -1
 
 @cython.locals(best=cython.int, t=cython.Py_ssize_t, k=cython.Py_ssize_t, q=cython.Py_ssize_t, size=cython.Py_ssize_t,
-               need=list, ox=cython.longlong, places=list)
+               n=cython.Py_ssize_t, offs=list, fields=list, dists=list)
 cdef int _far_fields(list pairs, list reaches, int cap, list chks, bytearray st, bytearray mark,
                      list stamps) except -1
 

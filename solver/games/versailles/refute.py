@@ -391,14 +391,19 @@ def _clear(chk, a: int, st) -> bool:
     return True
 
 
-def _fewest_far(places, ox: int, check: list, best: int, chk, st) -> int:
-    """`far_fields`' inner loop: the fewest (offset, reach fields, reach distances) triples of `check`
-    out of reach (`_reach`: a zero distance) over the anchors p - ox (p in `places`) where the tile
-    fits (`_clear`), if fewer than `best`, else `best`."""
+def _fewest_far(places, ox: int, offs: list, dists: list, skip: int, best: int, chk, st) -> int:
+    """`far_fields`' inner loop: the fewest of the pairs q (field offset offs[q], reach distances
+    dists[q]; q != skip) out of reach (`_reach`: a zero distance) over the anchors p - ox (p in
+    `places`) where the tile fits (`_clear`), if fewer than `best`, else `best`."""
+    n = len(offs)
     for p in places:
         a = p - ox
         far = 0
-        for off, _, dist in check:
+        for q in range(n):
+            if q == skip:
+                continue
+            dist = dists[q]
+            off = offs[q]
             if not dist[a + off]:
                 far += 1
                 if far >= best:
@@ -410,19 +415,22 @@ def _fewest_far(places, ox: int, check: list, best: int, chk, st) -> int:
     return best
 
 
-def _fewest_far_any(need: list, best: int, chk, st, mark, gen: int) -> int:
-    """`_fewest_far` over the union of the anchors p - off ((off, reach fields, distances) in `need`,
-    p in the fields), checking every triple of `need`; each anchor is judged once (its `mark` entry
-    set to `gen`)."""
-    for ox, places, _ in need:
+def _fewest_far_any(offs: list, fields: list, dists: list, best: int, chk, st, mark, gen: int) -> int:
+    """`_fewest_far` over the union of the anchors p - offs[q] (p in fields[q], the pair's reach
+    fields), checking every pair; each anchor is judged once (its `mark` entry set to `gen`)."""
+    n = len(offs)
+    for q0 in range(n):
+        ox = offs[q0]
+        places = fields[q0]
         for p in places:
             a = p - ox
-            j = a
-            if mark[j] == gen:
+            if mark[a] == gen:
                 continue
-            mark[j] = gen
+            mark[a] = gen
             far = 0
-            for off, _, dist in need:
+            for q in range(n):
+                dist = dists[q]
+                off = offs[q]
                 if not dist[a + off]:
                     far += 1
                     if far >= best:
@@ -458,27 +466,33 @@ def _far_fields(pairs: list, reaches: list, cap: int, chks: list, st, mark, stam
     union, each place judged once by a fresh stamp in `mark`; a minimum, so the order they are met
     in decides nothing)."""
     best = cap
+    offs = []  # the turn's pairs held to a group: field offset, reach fields, reach distances
+    fields = []
+    dists = []
     for t in range(len(pairs)):
-        need = []
+        del offs[:], fields[:], dists[:]
         for off, ri in pairs[t]:
             got = reaches[ri]
             if got is not None:
-                need.append((off, got[0], got[1]))
-        if not need:
+                offs.append(off)
+                fields.append(got[0])
+                dists.append(got[1])
+        n = len(offs)
+        if not n:
             return 0  # no field of the tile is held to a group (in any turn)
-        if len(need) < best:
-            best = len(need)
+        if n < best:
+            best = n
         if best == 1:
             k = 0
-            if len(need) > 1:
-                size = len(need[0][1])
-                for q in range(1, len(need)):
-                    if len(need[q][1]) < size:
-                        k, size = q, len(need[q][1])
-            ox, places, _ = need[k]  # a place is the anchor p - ox
-            best = _fewest_far(places, ox, need[:k] + need[k + 1:], best, chks[t], st)
+            if n > 1:
+                size = len(fields[0])
+                for q in range(1, n):
+                    if len(fields[q]) < size:
+                        k, size = q, len(fields[q])
+            # a place is the anchor p - offs[k], p in the smallest reach set
+            best = _fewest_far(fields[k], offs[k], offs, dists, k, best, chks[t], st)
         else:
-            best = _fewest_far_any(need, best, chks[t], st, mark, _fresh(mark, stamps, 0, len(mark)))
+            best = _fewest_far_any(offs, fields, dists, best, chks[t], st, mark, _fresh(mark, stamps, 0, len(mark)))
         if not best:
             return 0
     return best
