@@ -1,6 +1,6 @@
 """Independent Gartenbau oracle, written from the rulebook (shared/rulebooks/gartenbau.txt) and
 docs/gartenbau.md's decisions, for the claims audit: placement legality and the end-of-season
-prestige of every flower rule but the six-colour sets. It reads the catalog's JSON files and calls
+prestige of every flower rule. It reads the catalog's JSON files and calls
 nothing of the engine. Spaces are (row, col)."""
 from __future__ import annotations
 
@@ -149,6 +149,29 @@ def max_matching(cells: set, seed: dict) -> int:
     return sum(augment(c, set()) for c in left)
 
 
+def rainbow(cells: set, seed: dict, colours: list) -> int:
+    """Most disjoint sets of six visible seedlings, one of each colour, each set connected: every
+    choice of one seedling per colour is tried, then the largest packing of the connected ones."""
+    from itertools import product
+
+    by_colour = [[c for c in cells if seed[c][0] == col] for col in colours]
+    sets = []
+    for pick in product(*by_colour):
+        chosen = set(pick)
+        if len(groups(chosen, lambda a, b: True)) == 1:
+            sets.append(frozenset(chosen))
+
+    def pack(i, taken):
+        if i == len(sets):
+            return 0
+        best = pack(i + 1, taken)
+        if not sets[i] & taken:
+            best = max(best, 1 + pack(i + 1, taken | sets[i]))
+        return best
+
+    return pack(0, frozenset())
+
+
 def outer_sides(filled: set) -> int:
     """Straight sides of the outer outline: runs of boundary facing one way on one line."""
     solid = set(filled)
@@ -239,6 +262,8 @@ def score(g: dict) -> tuple[int, dict]:
             v = s["base"] + s["per_pair"] * max_matching(vis_seed, seed)
         elif rule == "colour_sets":
             v = s["base"] + chart(s["table"], min(sum(seed[c][0] == col for c in vis_seed) for col in s["colours"]))
+        elif rule == "rainbow_sets":
+            v = s["base"] + s["per_set"] * rainbow(vis_seed, seed, s["colours"])
         elif rule == "outer_edges":
             v = min(s["max"], s["per_edge"] * outer_sides(filled))
         else:
@@ -328,7 +353,6 @@ def random_garden(rng, tiles: int, plants: int, flowers: int, rules=None) -> dic
             continue
         ok = [f for f in FLOWERS if allows(FLOWERS[f]["colour"], PLANTS[ps[0]["id"]][0], PLANTS[ps[1]["id"]][0])
               and (rules is None or FLOWERS[f]["scoring"]["rule"] in rules)
-              and FLOWERS[f]["scoring"]["rule"] != "rainbow_sets"
               and not any(FLOWERS[u]["name"] == FLOWERS[f]["name"] and FLOWERS[u]["scoring"]["rule"] == FLOWERS[f]["scoring"]["rule"]
                           and FLOWERS[f]["scoring"]["rule"] in SHARED for u in used)
               and f not in used]
