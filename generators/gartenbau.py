@@ -71,4 +71,9 @@ def check(public: dict, answer: dict, garden) -> dict:
     verdict = api.validate(garden)
     if not verdict["legal"]:
         return optimum_verdict(answer["prestige"], 0, legal=False, violations=verdict["violations"])
-    return optimum_verdict(answer["prestige"], api.score(garden)["total"])
+    # every held seedling tile is placed (the rulebook places acquired tiles at once, and the optimum
+    # is proven among such gardens: docs/gartenbau.md decision 11); plants and flowers are optional
+    placed = {t.get("id") for t in garden.get("seedlings", []) or []}
+    left = [tid for tid in holding["seedlings"] if tid not in placed]
+    return optimum_verdict(answer["prestige"], api.score(garden)["total"],
+                           missing=f"seedling tiles {', '.join(left)} are not placed yet" if left else None)

@@ -142,22 +142,17 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
             outcome = "correct" if result["correct"] else ("wrong" if result["complete"] else "incomplete")
             return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
                                           verdicts=[_verdict(v) for v in result["verdicts"]])
-        if kind == "gartenbau_garden":
+        if kind in ("gartenbau_garden", "versailles_garden", "horticulture_game"):
             doc = _struct(request, kind)
-            with convert.fields_under({"garden": "gartenbau_garden"}):
+            with convert.fields_under({"garden": "gartenbau_garden"} if kind == "gartenbau_garden" else {}):
                 result = daily.check_answer(puzzle, doc)
-            outcome = "correct" if result["correct"] else "wrong"
-            return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
-                                          score=result["score"], optimum=result["optimum"],
-                                          violations=[f"{v['rule']}: {v['message']}" for v in result["violations"]])
-        if kind in ("versailles_garden", "horticulture_game"):
-            doc = _struct(request, kind)
-            result = daily.check_answer(puzzle, doc)
             outcome = ("correct" if result["correct"] else
                        "incomplete" if result.get("complete") is False else "wrong")
+            # (a Gartenbau rule's violation is {rule, message}; the others, and what is missing, are text)
             return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
                                           score=result["score"], optimum=result["optimum"],
-                                          violations=result["violations"])
+                                          violations=[f"{v['rule']}: {v['message']}" if isinstance(v, dict) else v
+                                                      for v in result["violations"]])
         with convert.fields_under({"discard_card_ids": "discard.card_ids"}):
             result = daily.check_answer(puzzle, list(request.discard.card_ids))
         return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[result["outcome"]])

@@ -43,3 +43,20 @@ def test_weaker_illegal_and_foreign_gardens(puzzle):
     with pytest.raises(InputError) as err:
         daily.check_answer(puzzle, foreign)
     assert err.value.field == "garden.seedlings[0].id"
+
+
+def test_a_garden_leaving_a_held_seedling_tile_out_is_incomplete(puzzle):
+    """Every held seedling tile is placed (decision 11; the optimum is proven among such gardens): a
+    legal garden without one is not correct, whatever it scores (the claims audit of 1 Dec 05:00
+    found it CORRECT at the optimum's prestige on 6 of 7 easy days)."""
+    garden = puzzle.answer["garden"]
+    tried = 0
+    for i, tile in enumerate(garden["seedlings"]):
+        fewer = dict(garden, seedlings=garden["seedlings"][:i] + garden["seedlings"][i + 1:])
+        if not api.validate(fewer)["legal"]:
+            continue  # (a plant on it, or the garden falls apart)
+        tried += 1
+        verdict = daily.check_answer(puzzle, fewer)
+        assert verdict["legal"] and not verdict["correct"] and verdict["complete"] is False
+        assert verdict["violations"] == [f"seedling tiles {tile['id']} are not placed yet"]
+    assert tried, "no seedling tile of the stored garden can be left out legally"

@@ -188,7 +188,8 @@ def test_gartenbau_holding_answers(open_stub, db):
     best = check(answer["garden"])
     assert best.correct and best.score == best.optimum == answer["prestige"]
     bare = check({"starter": answer["garden"]["starter"], "tokens": {"flower_pot": True, "watering_can": True}})
-    assert not bare.correct and bare.outcome == pb.ANSWER_OUTCOME_WRONG and bare.score < bare.optimum
+    # (no seedling tile placed: every held one must be, decision 11 of docs/gartenbau.md)
+    assert not bare.correct and bare.outcome == pb.ANSWER_OUTCOME_INCOMPLETE and bare.score < bare.optimum
     with pytest.raises(grpc.RpcError) as err:
         check({"starter": {"id": "ST9", "side": "a", "cells": [[0, 0], [0, 1]]}})
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "gartenbau_garden.starter" in err.value.details()
