@@ -76,6 +76,19 @@ def test_horticulture_over_the_wire(channel):
     req = json_format.ParseDict(dict(setup, nursery=nursery), horticulture_pb2.HorticultureSolveOptimalRequest())
     got = stub.SolveOptimal(req, timeout=30)
     assert got.status == horticulture_pb2.HORTICULTURE_SOLVE_STATUS_OPTIMAL and got.score == best
+    rng = random.Random(2)
+    garden, box, days = {}, [], []
+    for cid in rng.sample(sorted(oh.deck()), 8):  # a random 8-day game, squares sent as {row, col}
+        plants, garden, box = oh.random_day(rng, sheet, garden, box, gnome, oh.deck()[cid])
+        days.append({"chosen": cid, "plants": [
+            {"plant": p, "window_box": True} if at == oh.WINDOW else {"plant": p, "at": {"row": at[1], "col": at[0]}}
+            for p, at in plants]})
+    want = sheet.score(garden, box, gnome, {"border": "sweet_potato", "path": "turnip", "companions": ["topiary", "carrot"]})
+    checked = stub.Validate(json_format.ParseDict(dict(setup, days=days), horticulture_pb2.HorticultureValidateRequest()),
+                            timeout=30)
+    assert checked.legal and checked.score.total == want
+    snapshot = dict(setup, garden=[{"plant": p, "at": {"row": r, "col": c}} for (c, r), p in garden.items()], window_box=box)
+    assert stub.Score(json_format.ParseDict(snapshot, horticulture_pb2.HorticultureScoreRequest()), timeout=30).score.total == want
     hint = json_format.ParseDict(dict(setup, today=[4, 5], future={"cards": [4, 6]}), horticulture_pb2.HorticultureHintRequest())
     assert bad_field(lambda: stub.Hint(hint, timeout=30)) == "future.cards[0]"  # was INTERNAL (ModelMismatch)
 
