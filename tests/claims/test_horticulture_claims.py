@@ -177,3 +177,16 @@ def test_hint_refuses_a_card_that_already_came_up():
         else:
             raise AssertionError(f"accepted {request}")
     assert api.hint(dict(req, days=past, today=[7, 6], future=[9, 8]), control=control(0, 0.5))["options"]
+
+
+def test_validate_holds_recorded_flipped_cards_to_the_nursery():
+    """A day that records its flipped cards must record the nursery's; before the audit's fix a day
+    recording [1, 3] where the nursery flips [1, 2] was legal."""
+    req = {"side": "A", "path": {"start": 3, "moves": "DDDDDDD"}, "gnome": [3, 5],
+           "plan": {"border": "sweet_potato", "path": "turnip", "companions": ["topiary", "carrot"]}}
+    day = {"chosen": 1, "plants": [{"plant": "topiary", "at": [3, 4]}, {"plant": "turnip", "at": [2, 4]}]}
+    for cards, legal in (([1, 3], False), ([1], False), ([2, 1], True), (None, True)):
+        d = dict(day, cards=cards) if cards is not None else day
+        got = api.validate(dict(req, days=[d], nursery=[1, 2, 3, 4]))
+        assert got["legal"] == legal, (cards, got["violations"])
+        assert legal or [v["where"] for v in got["violations"]] == ["days[0].cards"]

@@ -199,4 +199,8 @@ def check_nursery(catalog: Catalog, days: list[Day], nursery: list[int]) -> list
         flipped = nursery[2 * d: 2 * d + 2]
         if day.chosen not in flipped:
             out.append(Violation(f"days[{d}].chosen", f"card {day.chosen} is not one of the cards flipped {flipped}"))
+        # a day that records its flipped cards must record the nursery's (the claims audit of 1 Dec
+        # 05:00 found [1, 3] accepted on a day the nursery flips [1, 2])
+        elif day.cards is not None and sorted(day.cards) != sorted(flipped):
+            out.append(Violation(f"days[{d}].cards", f"the nursery flips {flipped} on this day, not {list(day.cards)}"))
     return out
