@@ -149,7 +149,8 @@ def hint_points(history: list[dict]) -> int:
 
 def random_game(rng, catalog: dict[int, str]):
     """A random legal game record for score_game and its score by the rulebook:
-    (record, totals, large token holders, small token winners (type -> player), winners, complete)."""
+    (record, totals, large token holders, small token winners (type -> player), winners, complete);
+    `random_game.transfers` keeps the token moves (type, to, from, size, stage, round) of the last game."""
     ids = sorted(catalog)
     n = rng.randint(2, 4)
     players = ["Ann", "Ben", "Cy", "Di"][:n]
@@ -162,6 +163,7 @@ def random_game(rng, catalog: dict[int, str]):
     record = {"players": players, "stages": []}
     inter: dict[str, int] = {}
     complete = stages == 2
+    random_game.transfers = moves = []
     for s in range(stages):
         rounds = 7 if rng.random() < 0.7 else rng.randint(1, 7)
         complete = complete and rounds == 7
@@ -201,6 +203,7 @@ def random_game(rng, catalog: dict[int, str]):
                     h = holder[t2]
                     if h != seat and mine[t2] >= 4 and (h is None or mine[t2] > areas(fields[h])[t2]):
                         holder[t2] = seat
+                        moves.append((t2, seat, h, mine[t2], s + 1, r + 1))
             if with_cards:
                 rng.shuffle(listed)
             rnd["placements"] = listed

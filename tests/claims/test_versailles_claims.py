@@ -88,6 +88,8 @@ def test_score_game_agrees_with_the_rulebook_oracle():
         assert res["large_token_holders"] == holders
         assert {t: w for t, w in res["small_token_winners"].items() if w is not None} == small
         assert sorted(res["winners"]) == winners and res["complete"] == done
+        assert [(t["type"], t["to"], t["from"], t["size"], t["stage"], t["round"]) for t in res["transfers"]] == \
+            o.random_game.transfers
         played += 1
         complete += done
     assert complete >= 10
