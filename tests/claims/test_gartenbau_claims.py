@@ -127,6 +127,8 @@ def test_hint_options_against_enumeration():
         known = {"plants": rng.sample([p for p in o.PLANTS if p not in {q["id"] for q in g["plants"]}
                                        and any(o.allows(o.PLANTS[p][0], a, b) for a in cols for b in cols)], 2)}
         got = api.hint(g, tile, known, control=control(trial, 2.0))
+        ranked = [opt["prestige"] for opt in got["options"]]
+        assert ranked == sorted(ranked, reverse=True)  # best first
         for opt in got["options"][:8]:
             after = dict(g, seedlings=g["seedlings"] + [{"id": tile, "cells": opt["placement"]["cells"]}])
             assert o.legal(after)
