@@ -201,7 +201,8 @@ def outer_sides(filled: set) -> int:
 
 
 def score(g: dict) -> tuple[int, dict]:
-    """(total, {flower id: prestige}) of a legal garden whose shared-rule flowers come once each."""
+    """(total, {flower id: prestige}) of a legal garden. Copies sharing holes or sets are given the
+    best share-out; their split between the copies may differ from the engine's (compare sums)."""
     seed, tile_of = {}, {}
     doms = [(g["starter"]["cells"], STARTERS[g["starter"]["id"]][g["starter"]["side"]])] + \
         [(t["cells"], TILES[t["id"]]) for t in g.get("seedlings", [])]
@@ -269,6 +270,35 @@ def score(g: dict) -> tuple[int, dict]:
         else:
             raise NotImplementedError(rule)
         out[f["id"]] = v
+    # copies of one flower with a shared rule (decision 8) need different holes / sets: the best
+    # way to share them out (every split of the holes; every order of the largest holes / sets)
+    from itertools import permutations, product
+    copies: dict = {}
+    for f in g.get("flowers", []):
+        F = FLOWERS[f["id"]]
+        if F["scoring"]["rule"] in SHARED:
+            copies.setdefault((F["name"], F["scoring"]["rule"]), []).append(f["id"])
+    for (name, rule), ids in copies.items():
+        if len(ids) < 2:
+            continue
+        ps = [FLOWERS[i]["scoring"] for i in ids]
+        if rule == "holes":
+            best = max((sum(p.get("base", 0) + chart(p["table"], k) for p, k in zip(ps, split)), split)
+                       for split in product(range(len(hole_sizes) + 1), repeat=len(ids))
+                       if sum(split) <= len(hole_sizes))[1]
+            values = [p.get("base", 0) + chart(p["table"], k) for p, k in zip(ps, best)]
+        else:
+            if rule == "largest_hole":
+                sizes = sorted(hole_sizes, reverse=True)
+                per = [(p["base"], p["per_space"]) for p in ps]
+            else:
+                sizes = sorted((len(x) for x in groups(vis_seed, lambda a, b: seed[a] == seed[b])), reverse=True)
+                per = [(p["base"], p["per_seedling"]) for p in ps]
+            sizes += [0] * len(ids)
+            values = max(([b + m * sizes[j] for (b, m), j in zip(per, order)]
+                          for order in permutations(range(len(ids)))), key=sum)
+        for fid, v in zip(ids, values):
+            out[fid] = v
     tokens = 2 * sum(bool(v) for v in g.get("tokens", {"flower_pot": True, "watering_can": True}).values())
     total = sum(out.values()) + sum(PLANTS[p][1] for p in vis_plants) + tokens
     return total, out

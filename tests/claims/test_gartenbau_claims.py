@@ -156,3 +156,30 @@ def test_hint_refuses_tiles_already_laid():
             api.hint(g, tile, known, control=control(0, 0.5))
         assert err.value.field == field
     assert api.hint(g, "S08", {"plants": ["P-red-1"]}, control=control(0, 0.5))["options"]
+
+
+def test_copies_sharing_holes_or_sets_against_the_oracle():
+    """Two or three copies of one flower whose rule shares holes / sets (decision 8): the garden's
+    total against the oracle's best share-out (pure scorer, colours not checked)."""
+    import collections
+
+    packs = collections.defaultdict(list)
+    for fid, f in o.FLOWERS.items():
+        if f["scoring"]["rule"] in o.SHARED:
+            packs[(f["name"], f["scoring"]["rule"])].append(fid)
+    packs = [v for v in packs.values() if len(v) >= 2]
+    rng = random.Random(5)
+    cat = load_catalog(None)
+    n = 0
+    while n < 40:
+        g = o.random_garden(rng, rng.randint(4, 14), 12, 8)
+        if len(g["flowers"]) < 2:
+            continue
+        pack = rng.choice(packs)
+        k = min(len(pack), len(g["flowers"]), rng.choice([2, 3]))
+        g["flowers"] = g["flowers"][:k]
+        for f, fid in zip(g["flowers"], rng.sample(pack, k)):
+            f["id"] = fid
+        assert pure_score(garden_from_dict(g, cat)).total == o.score(g)[0], g
+        n += 1
+
