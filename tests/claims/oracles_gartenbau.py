@@ -27,7 +27,11 @@ STARTERS, TILES, PLANTS, FLOWERS, REQ = load()
 
 
 def allows(colour: str, a: str, b: str) -> bool:
-    return (frozenset([a]) if a == b else frozenset([a, b])) in REQ[colour]
+    return (colour, a, b) in ALLOWED
+
+
+ALLOWED = {(c, a, b) for c, pairs in REQ.items() for a in REQ for b in REQ
+           if (frozenset([a]) if a == b else frozenset([a, b])) in pairs}
 
 
 def nbrs(c):
@@ -304,6 +308,10 @@ def score(g: dict) -> tuple[int, dict]:
     return total, out
 
 
+PLANTS_FOR = {(a, b): [p for p in PLANTS if allows(PLANTS[p][0], a, b)] for a in REQ for b in REQ}
+BED_COLOURS = {(a, b) for a in REQ for b in REQ if any(allows(FLOWERS[f]["colour"], a, b) for f in FLOWERS)}
+
+
 def random_garden(rng, tiles: int, plants: int, flowers: int, rules=None) -> dict:
     """A random legal garden: dominoes grown next to the garden, then plants over two tiles of the
     right colours, then flowers over two parallel plants of the right colours (as many as fit)."""
@@ -345,10 +353,9 @@ def random_garden(rng, tiles: int, plants: int, flowers: int, rules=None) -> dic
             [(cells[0], cells[2]), (cells[1], cells[3])]
         if any(owner[a] == owner[b] for a, b in pairs):
             continue
-        options = [[p for p in PLANTS if allows(PLANTS[p][0], seed[a][0], seed[b][0]) and p not in taken_ids]
-                   for a, b in pairs]
-        combos = [(p, q) for p in options[0] for q in options[1] if p != q and any(
-            allows(FLOWERS[f]["colour"], PLANTS[p][0], PLANTS[q][0]) for f in FLOWERS)]
+        options = [[p for p in PLANTS_FOR[seed[a][0], seed[b][0]] if p not in taken_ids] for a, b in pairs]
+        combos = [(p, q) for p in options[0] for q in options[1]
+                  if p != q and (PLANTS[p][0], PLANTS[q][0]) in BED_COLOURS]
         chosen = rng.choice(combos) if combos else ()
         if len(chosen) == 2:
             for pid, (a, b) in zip(chosen, pairs):

@@ -171,7 +171,7 @@ def test_copies_sharing_holes_or_sets_against_the_oracle():
     rng = random.Random(5)
     cat = load_catalog(None)
     n = 0
-    while n < 40:
+    while n < 25:
         g = o.random_garden(rng, rng.randint(4, 14), 12, 8)
         if len(g["flowers"]) < 2:
             continue
