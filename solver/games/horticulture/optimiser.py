@@ -543,7 +543,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     if found is None:
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
     room = total - build - meter.used
-    if kept and bound is not None and found_score < bound and room >= minimum:
+    if after and kept and bound is not None and found_score < bound and room >= minimum:
         # the lazy pair cuts in their own room: every step above ran as the default's with `budget`
         value, cost = _connect(*kept[0], control, room, broken=CONNECT_BROKEN, target=bound, floor=found_score,
                                cut=CONNECT_CUT)
