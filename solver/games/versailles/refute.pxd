@@ -104,3 +104,8 @@ cdef bint _any_joined(list groups) except -1
 
 @cython.locals(k=cython.Py_ssize_t)
 cdef bint _same_objects(list a, list b) except -1
+
+@cython.locals(u=cython.int, m=cython.int, k=cython.int, q=cython.int, top=cython.int, reached=cython.int,
+               a=cython.int, b=cython.int)
+cdef bint _prefix_ok(int n, bytearray here, bytearray early, list ax, list ay, list mx, list my, bytearray seen,
+                     list stack) except -1

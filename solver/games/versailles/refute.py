@@ -732,6 +732,52 @@ def _unjoin(records: list, comps: list, label: list) -> None:
             label[ri][what] = None
 
 
+def _prefix_ok(n: int, here, early, ax: list, ay: list, mx: list, my: list, seen, stack: list) -> bool:
+    """The order rule's prefix test (`prefix`, module doc): the order rule (tile i >= 1 touches a tile
+    before it) holds exactly when every prefix of tiles 0..k is one connected group (induction on k;
+    conversely tile k touches the rest of its connected prefix). A chain of touching tiles moves the
+    anchor by at most 2 per axis and 3 in all per step, so placed tiles a, b of the prefix are joined
+    through at least `tiles_between` unplaced tiles of it; any spanning connection of the prefix's
+    placed tiles crosses every cut of them by a direct chain between the two sides, so it needs at
+    least the bottleneck (largest edge of the minimum spanning tree) of those weights unplaced tiles of
+    the prefix: the placed tiles of each prefix (tiles placed, `here`, among the `early` ones; anchors
+    ax / ay) must be connected by edges of at most u_k (its unplaced tiles). mx / my / seen / stack:
+    scratch of n entries. Connectivity is order-free: any search order gives the same answer."""
+    u = 0
+    m = 0  # the prefix's placed tiles so far, their anchors in mx / my
+    for k in range(n):
+        if not here[k]:
+            if early[k]:
+                u += 1
+            continue
+        if not early[k]:
+            break
+        mx[m] = ax[k]
+        my[m] = ay[k]
+        m += 1
+        if m < 2:
+            continue
+        # is the graph of the m members joined by chains of at most u unplaced tiles connected?
+        for q in range(m):
+            seen[q] = 0
+        seen[m - 1] = 1
+        stack[0] = m - 1
+        top = 1
+        reached = 1
+        while top and reached < m:
+            top -= 1
+            a = stack[top]
+            for b in range(m):
+                if not seen[b] and tiles_between(mx[a] - mx[b], my[a] - my[b]) <= u:
+                    seen[b] = 1
+                    stack[top] = b
+                    top += 1
+                    reached += 1
+        if reached < m:
+            return False
+    return True
+
+
 def _group_values(held: int, groups: list) -> list:
     """Per group, held - the sum of its areas' sizes (a requirement's loss when its final largest
     area holds that group's placed fields: the bridge bound's options)."""
@@ -939,6 +985,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         if t is None:
             t = xys[a] = _xy(a, wreach, w)
         placed[i] = (t[0], t[1], rot)
+        ax[i] = t[0]
+        ay[i] = t[1]
         here[i] = 1
         at[i] = a
         for off in offs:
@@ -970,43 +1018,13 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     fill_slots = [[(i, [(checks[i][rot], off) for rot, _, off in slots[(ri, i)]])
                    for i in relevant if (ri, i) in slots] for ri in range(len(reqs))]
 
-    def prefix_ok() -> bool:
-        # the order rule (tile i >= 1 touches a tile before it) holds exactly when every prefix of
-        # tiles 0..k is one connected group (induction on k; conversely tile k touches the rest of
-        # its connected prefix). A chain of touching tiles moves the anchor by at most 2 per axis
-        # and 3 in all per step, so placed tiles a, b of the prefix are joined through at least
-        # steps(a, b) - 1 unplaced tiles of it, steps = max(ceil(dx/2), ceil(dy/2), ceil((dx+dy)/3));
-        # any spanning connection of the prefix's placed tiles crosses every cut of them by a
-        # direct chain between the two sides, so it needs at least the bottleneck (largest edge
-        # of the minimum spanning tree) of those weights unplaced tiles of the prefix: at most u_k
-        u = 0
-        members = []
-        for k in range(len(tiles)):
-            if k not in placed:
-                if k in early:
-                    u += 1
-                continue
-            if k not in early:
-                break
-            xk, yk, _ = placed[k]
-            members.append((xk, yk))
-            if len(members) < 2:
-                continue
-            # is the graph of members joined by chains of at most u unplaced tiles connected?
-            todo = members[:-1]
-            stack = [members[-1]]
-            while stack and todo:
-                ax, ay = stack.pop()
-                keep = []
-                for bx, by in todo:
-                    if tiles_between(ax - bx, ay - by) <= u:
-                        stack.append((bx, by))
-                    else:
-                        keep.append((bx, by))
-                todo = keep
-            if todo:
-                return False
-        return True
+    # prefix_ok's placed anchors by tile (set by `put`) and its scratch (`_prefix_ok`)
+    ax = [0] * len(tiles)
+    ay = [0] * len(tiles)
+    pre_x = [0] * len(tiles)
+    pre_y = [0] * len(tiles)
+    pre_seen = bytearray(len(tiles))
+    pre_stack = [0] * len(tiles)
 
     # `_fillable`'s witnesses: per requirement, one entry per window index (the field found
     # fillable's placement, or None)
@@ -1357,7 +1375,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     kept[ri] = (lost_r, areas_r, grp)
             if ordered and _order_broken(len(tiles), here, is_early, at, st, roots == 0, turns, ring, offs):
                 return False
-            if prefix and ordered and roots == 0 and not prefix_ok():
+            if prefix and ordered and roots == 0 and not _prefix_ok(len(tiles), here, is_early, ax, ay, pre_x, pre_y,
+                                                                    pre_seen, pre_stack):
                 return False
             if options and (total_lost == loss or joint_slack):
                 ok, mine, hold = joint_ok(options, loss - total_lost, inherited)
