@@ -168,7 +168,8 @@ class VersaillesServicer(GameServicer, versailles_pb2_grpc.VersaillesServiceServ
                                  top=count, control=control)
         return pb.VersaillesHintResponse(tile=r["tile"], placements=[
             pb.VersaillesHintOption(placement=placement_msg(o), points=o["points"], reachable=o.get("reachable"),
-                                    status=_STATUS[o.get("status")], bound=o.get("bound"))
+                                    status=_STATUS[o.get("status")], bound=o.get("bound"),
+                                    optimal_on_any_board=o.get("optimal_on_any_board", False))
             for o in r["placements"]])
 
 

@@ -62,7 +62,8 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
     for r in ranked:
         item = {**r["placement"].as_dict(), "points": r["points"]}
         if upcoming:
-            item.update({"reachable": r["reachable"], "status": r["status"], "bound": r["bound"]})
+            item.update({"reachable": r["reachable"], "status": r["status"], "bound": r["bound"],
+                         "optimal_on_any_board": r["optimal_on_any_board"]})
         out.append(item)
     return out
 
@@ -81,7 +82,11 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
     started = time.perf_counter()
     fixed = list(placements)
     tiles = [catalog.tiles[p.tile] for p in fixed] + [tile] + list(upcoming)
-    margin = 2 * min(len(upcoming), 3) + 1  # room for up to 3 upcoming tiles in a line on any side
+    # room for up to 3 upcoming tiles in a line on any side: each tile reaches at most 2 fields beyond
+    # the garden it touches, so with up to 3 every continuation fits the board (a search's status and
+    # bound hold on any board); with more, only those whose garden meets the counting bound are known to
+    margin = 2 * min(len(upcoming), 3) + 1
+    every_continuation_fits = len(upcoming) <= 3
     xs = [p.x for p in fixed] + [r["placement"].x for r in ranked]
     ys = [p.y for p in fixed] + [r["placement"].y for r in ranked]
     board = max(max(xs) - min(xs), max(ys) - min(ys)) + 2 + 2 * margin
@@ -112,7 +117,7 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
         res = run(solo, tiles, control, time_limit=max(0.05, share), work=work, presolve=False, workers=1)
         found = res.placements or start
         if found is None:
-            r.update({"reachable": None, "status": res.status,
+            r.update({"reachable": None, "status": res.status, "optimal_on_any_board": False,
                       "bound": None if res.bound is None else min(res.bound, ceiling)})
             continue
         pure = solo_points(found, catalog)
@@ -122,7 +127,8 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
         bound = min(res.bound, ceiling) if res.bound is not None and res.bound >= pure else ceiling
         if bound == pure:
             status = "optimal"  # the garden meets a proven bound
-        r.update({"reachable": pure, "status": status, "bound": bound})
+        r.update({"reachable": pure, "status": status, "bound": bound,
+                  "optimal_on_any_board": status == "optimal" and (every_continuation_fits or pure == ceiling)})
     solo.model.clear_assumptions()
 
 

@@ -32,7 +32,7 @@ def test_reachable_points_are_the_best_continuation(garden, next_tile, upcoming)
     fixed = [Placement(p["tile"], p["x"], p["y"], p.get("rotation", 0)) for p in garden]
     reachable = []
     for o in out["placements"]:
-        assert o["status"] == "optimal"
+        assert o["status"] == "optimal" and o["optimal_on_any_board"]  # (up to 3 upcoming: every continuation fits)
         here = Placement(next_tile, o["x"], o["y"], o["rotation"])
         assert o["reachable"] == o["bound"] == best_continuation(fixed + [here], upcoming)
         reachable.append(o["reachable"])
@@ -46,3 +46,19 @@ def test_a_deterministic_hint_gives_the_same_ranking_twice():
     a = api.hint(garden, 5, upcoming=[7, 9], top=3, control=control())
     b = api.hint(garden, 5, upcoming=[7, 9], top=3, control=control())
     assert a == b
+
+
+def test_with_four_upcoming_tiles_optimal_on_any_board_needs_the_counting_bound():
+    """With more than 3 upcoming tiles a continuation may leave the searched board (room for 3 tiles
+    in a line on every side), so an option's OPTIMAL holds on any board only when its garden meets
+    the counting bound (valid on any board); here both options do."""
+    from solver.games.versailles.solo import counting_bound
+    cat = default_catalog()
+    sequence = [8, 12, 11, 47, 22, 40]
+    control = SolveControl(time_limit_s=60, num_workers=1, deterministic_limit=10)
+    out = api.hint([{"tile": 8, "x": 0, "y": 0}], 12, upcoming=sequence[2:], top=2, control=control)
+    ceiling = counting_bound([cat.tiles[i] for i in sequence], cat)
+    assert out["placements"]
+    for o in out["placements"]:
+        assert o["optimal_on_any_board"] == (o["status"] == "optimal" and o["reachable"] == ceiling)
+    assert any(o["optimal_on_any_board"] for o in out["placements"])
