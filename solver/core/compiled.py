@@ -15,7 +15,7 @@ differs. An augmenting `<name>.pxd` beside the source, if present, gives Cython 
 copy (it is part of the hash); such declarations must keep the program's meaning (no overflow:
 the values declared as C integers are small counts, indices and field codes, bounded where the
 module says). The refutation search has one (its helpers over byte-array state, 1 Dec), and
-its source is written for it: compiled it is about 6x faster per node than the pure module (1 Dec)
+its source is written for it: compiled it is about 5x faster per node than the pure module (1 Dec 06:00)
 (docs/versailles.md). Module attributes stay writable (the tests and benchmarks set the search's
 flags on the module object) because Cython reads undeclared module globals from the module's
 dictionary.
