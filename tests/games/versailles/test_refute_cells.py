@@ -94,11 +94,52 @@ def _pure_refute():
     return mod
 
 
+# Per reader (1 Dec 06:17 UTC): the overall maximum alone could not fail for a breadth-first search run too
+# far (`_reach` 1, 3 or 12 layers, `_path_groups` 1 or 4, `_corridor` 1, a joint or bridge search let past
+# `bridge_bfs`: each passed), since the placed fields' own neighbours already set it. So each reader whose
+# extent its own arguments bound is wrapped, its reads (of any plane-sized byte array, the fields themselves:
+# index mod the plane) attributed to its call, and checked against the fields it starts from, in steps
+# (Manhattan distance in the window, no obstacles: a lower bound of any breadth-first path, so every field a
+# search of L layers reads lies within L steps of its sources):
+# - `_reach(group, .., spare, ..)`: layer 1 is the areas' free neighbours, layer `length` is read while
+#   length <= spare, so every read lies within `spare` steps of the group's areas, and spare <= bridge_bfs
+#   (the joint check skips a requirement with spare > bridge_bfs);
+# - `_path_groups(areas, .., spare, ..)`: fields enter while their distance is at most reach = (spare + 1) // 2
+#   (every field of a link path of at most spare fields lies within that of one end), and the last layer's
+#   neighbours are read to find the links: within reach + 1 steps of the areas; spare <= bridge_bfs (the bridge
+#   bound and `blocking` run it only then);
+# - `_corridor(areas, .., steps)`: layer 1 and steps - 1 more: within `steps` steps, steps = (spare + 1) // 2
+#   <= (bridge_bfs + 1) // 2 (built for the blocking entries, whose spare passed the bridge bound's cap);
+# - `_open_count(comp, ..)`: the area's neighbours f (1 step) and, through `_fillable` / `_clear`, the fields of
+#   a tile covering f (2 x 2: within 2 steps of f): within 3 steps of the area.
+# Each bound is also reached exactly by some call (so a search cut a layer short fails too: it would read
+# less), and the reads are what decides: a reader run a layer too far reads a field one step beyond its bound.
+READERS = {
+    "_reach": (lambda a: (a[0], a[4]), lambda a, bfs: a[4] <= bfs),
+    "_path_groups": (lambda a: (a[0], (a[4] + 1) // 2 + 1 if a[4] > 0 and len(a[0]) > 1 else 0),
+                     lambda a, bfs: a[4] <= bfs),
+    "_corridor": (lambda a: (a[0], a[5]), lambda a, bfs: a[5] <= (bfs + 1) // 2),
+    "_open_count": (lambda a: ([a[0]], 3), lambda a, bfs: True),
+}
+
+
+def _ball(areas, steps: int, w: int) -> tuple[set, set]:
+    """The fields within `steps` steps (+-w, +-1, no obstacles) of the fields of `areas`, and those at exactly
+    `steps` (the empty set when steps is 0: the areas themselves)."""
+    ball = {c for comp in areas for c in comp}
+    layer = ball
+    for _ in range(steps):
+        layer = {c + s for c in layer for s in (w, -w, 1, -1)} - ball
+        ball |= layer
+    return ball, (layer if steps else set())
+
+
 def test_every_field_the_search_reads_lies_in_its_window():
     mod = _pure_refute()
     mod.WINDOW_MARGIN = 30
     made = []  # (reach, w, plane size) of the current search's window
     seen = []
+    calls = []  # the open reader calls: [name, reads (fields)]
     inner_state = mod._state
 
     def state(reach, blocks, planes):
@@ -112,6 +153,8 @@ def test_every_field_the_search_reads_lies_in_its_window():
                 reach, w, plane = made[-1]
                 if len(self) % plane == 0:  # a plane-sized array (state, reach distances, scratch); not `here`
                     d = j % plane
+                    if calls:
+                        calls[-1][1].add(d)
                     k, r = divmod(d, w * w)
                     seen.append(max(abs(r // w - reach), abs(r % w - reach)))
 
@@ -123,6 +166,33 @@ def test_every_field_the_search_reads_lies_in_its_window():
             self._note(j)
             bytearray.__setitem__(self, j, v)
 
+    bfs = [8]  # the current search's bridge_bfs
+    over = []  # (reader, steps past its bound, args' cap kept)
+    hit = {}  # per reader, the bounds some call's reads reached exactly
+    called = {}  # per reader, the bounds of its calls
+
+    def wrap(name, inner):
+        sources, capped = READERS[name]
+
+        def reader(*a):
+            calls.append([name, set()])
+            try:
+                return inner(*a)
+            finally:
+                reads = calls.pop()[1]
+                areas, bound = sources(a)
+                ball, rim = _ball(areas, bound, made[-1][1])
+                if reads - ball or not capped(a, bfs[0]):
+                    over.append((name, len(reads - ball), capped(a, bfs[0])))
+                called.setdefault(name, set()).add(bound)
+                if reads & rim:
+                    hit.setdefault(name, set()).add(bound)
+                if calls:  # a reader inside a reader (none now): its reads are the outer one's too
+                    calls[-1][1].update(reads)
+        return reader
+
+    for name in READERS:
+        setattr(mod, name, wrap(name, getattr(mod, name)))
     mod._state = state
     mod.bytearray = Recording  # the module's own byte arrays (reach distances, stamps, scratch) record too
     worst = {}
@@ -131,19 +201,23 @@ def test_every_field_the_search_reads_lies_in_its_window():
     for seed, n, target, kw in runs:
         tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, n)]
         cps = mod.solo_checkpoints(n, CAT)
-        for count, chosen in mod.plans(tiles, CAT)[:2]:
+        bfs[0] = kw.get("bridge_bfs", 8)
+        for count_, chosen in mod.plans(tiles, CAT)[:2]:
             reqs = [(cps[cp][0], t) for cp, types in enumerate(chosen) for t in types]
             seen.clear()
             made.clear()
-            mod.arrangeable(tiles, CAT, reqs, max(0, count - target), 800, **kw)
+            mod.arrangeable(tiles, CAT, reqs, max(0, count_ - target), 800, **kw)
             assert len(made) == 1 and len(seen) > 1000
-            bound = 2 * n + kw.get("bridge_bfs", 8) + 2
+            bound = 2 * n + bfs[0] + 2
             assert max(seen) <= bound
-            worst[(seed, kw.get("bridge_bfs", 8))] = max(worst.get((seed, kw.get("bridge_bfs", 8)), 0), max(seen) - bound)
+            worst[(seed, bfs[0])] = max(worst.get((seed, bfs[0]), 0), max(seen) - bound)
+            assert not over, over[:5]
     # the bound is met exactly in every run (so a window cut below it would be caught here), and
     # the window adds WINDOW_MARGIN >= 2 beyond it
     assert set(worst.values()) == {0}
     assert refute.WINDOW_MARGIN >= 2
+    # every reader ran, and reached its own bound exactly on some call
+    assert hit == called, (called, hit)
 
 
 def test_the_state_index_is_one_to_one_over_the_windows():
