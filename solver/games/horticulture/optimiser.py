@@ -92,7 +92,12 @@ HYBRID_NO_GOODS = True
 # when step 2 has proven the relaxed optimum unplantable (that garden is cut off the hybrid first; every step before
 # runs exactly as in the default), or "order": in the same case, in place of the order-cut re-solves, on the room the
 # first re-solve would get (_order_cut_room); the steps after go on as after an unproven re-solve. Session of 1 Dec
-# 05:00, docs/horticulture.md.
+# 05:00, docs/horticulture.md. Measured with HYBRID_DUAL = 1.0 (32 cards, work 40, seeds 0-19, rs 0 + 1): "order" runs on
+# 5 of 40 runs (relaxed optimum proven early, unplantable), its "K?" stays open in the re-solve's 4 units every time,
+# and all 40 answers are the default's (1730/1794 + 1716/1796; work 80 seeds 3/5/6 too): no gain, so HYBRID_DUAL
+# stays off; "after" lost rs 0 seed 3's game (81 -> 80: the day-by-day search that finds it got 6.0 units, not 15.76).
+# With "before" (0.5, HYBRID_DUAL_MIN 10) the no-goods make seed 11's proof the loop's own (19.44 -> 16.77 units) and
+# seed 14's later (18.78 -> 21.98; the default proves them in 15.50 / 9.32).
 HYBRID_DUAL_AT = "before"
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
