@@ -96,7 +96,7 @@ def _pure_refute():
 
 # Per reader (1 Dec 06:17 UTC): the overall maximum alone could not fail for a breadth-first search run too
 # far (`_reach` 1, 3 or 12 layers, `_path_groups` 1 or 4, `_corridor` 1, a joint or bridge search let past
-# `bridge_bfs`: each passed), since the placed fields' own neighbours already set it. So each reader whose
+# `bridge_bfs`: each passed), since some other read already set it. So each reader whose
 # extent its own arguments bound is wrapped, its reads (of any plane-sized byte array, the fields themselves:
 # index mod the plane) attributed to its call, and checked against the fields it starts from, in steps
 # (Manhattan distance in the window, no obstacles: a lower bound of any breadth-first path, so every field a
@@ -112,8 +112,8 @@ def _pure_refute():
 #   <= (bridge_bfs + 1) // 2 (built for the blocking entries, whose spare passed the bridge bound's cap);
 # - `_open_count(comp, ..)`: the area's neighbours f (1 step) and, through `_fillable` / `_clear`, the fields of
 #   a tile covering f (2 x 2: within 2 steps of f): within 3 steps of the area.
-# Each bound is also reached exactly by some call (so a search cut a layer short fails too: it would read
-# less), and the reads are what decides: a reader run a layer too far reads a field one step beyond its bound.
+# Every bound a reader is called with is also reached exactly by some call (so a search cut a layer short, an
+# invalid pruning, fails too: it reads less); a reader run a layer too far reads a field one step beyond its bound.
 READERS = {
     "_reach": (lambda a: (a[0], a[4]), lambda a, bfs: a[4] <= bfs),
     "_path_groups": (lambda a: (a[0], (a[4] + 1) // 2 + 1 if a[4] > 0 and len(a[0]) > 1 else 0),
