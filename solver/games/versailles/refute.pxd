@@ -54,8 +54,15 @@ cdef bint _fillable(long long f, long long plane, bytearray st, list wit, list s
 
 @cython.locals(count=cython.int, c=cython.longlong, d=cython.longlong, step=cython.longlong, j=cython.longlong,
                first=cython.longlong)
-cdef tuple _open_count(set comp, bytearray st, long long plane, long long w, int best, list wit,
-                       list slots, bytearray here, list frame, bytearray mark, int gen)
+cdef long long _open_count(set comp, bytearray st, long long plane, long long w, int best, list wit,
+                           list slots, bytearray here, list frame, bytearray mark, int gen) except? -1
+
+@cython.locals(closed_sum=cython.int, closed_max=cython.int, biggest=cython.int, size=cython.Py_ssize_t,
+               count=cython.int, first=cython.longlong, got=cython.longlong, n=cython.Py_ssize_t, comp=set,
+               sole=dict)
+cdef int _scan_areas(dict comps_r, int full, bytearray st, long long plane, long long w, int best, list wit,
+                     list slots, bytearray here, list frame, bytearray mark, list stamps, list areas_r, list ties,
+                     bint closing, list out) except? -1
 
 @cython.locals(off=cython.longlong, o=cython.int)
 cdef bint _touches_earlier(long long a, int i, bytearray st, tuple ring) except -1

@@ -593,8 +593,10 @@ def _open_count(comp, st, plane: int, w: int, best: int, wit: list, slots: list,
                 mark, gen: int) -> tuple:
     """Area `comp`'s open fields (next to it, free, not excluded, not known unfillable (`st`: at
     `plane`, bit 1 excluded, bit 2 known unfillable) and `_fillable`), counted only as far as they
-    decide: (their number, up to best + 1, and when it is at most `best` the smallest of them; None
-    when there is none). Each neighbour field is judged once (its `mark` entry set to `gen`, a
+    decide: their number, up to best + 1, and when it is at most `best` the smallest of them, packed
+    in one int, (first << 10) | count (0 when there is none; `_scan_areas` unpacks it: count <= the
+    area's neighbour fields <= 4 * 4 * MAX_TILES = 960 < 1024, so the count fits its 10 bits, and a
+    compiled caller gets it without a tuple or a boxed int). Each neighbour field is judged once (its `mark` entry set to `gen`, a
     fresh stamp). The order they are met in decides neither answer (a count capped at best + 1,
     a minimum over all of them when the count is at most best), only which fields `_fillable`
     caches (exact caches)."""
@@ -613,8 +615,53 @@ def _open_count(comp, st, plane: int, w: int, best: int, wit: list, slots: list,
                 if first < 0 or d < first:
                     first = d
                 if count > best:
-                    return count, first
-    return count, (first if count else None)
+                    return (first << 10) | count
+    return (first << 10) | count if count else 0
+
+
+def _scan_areas(comps_r: dict, full: int, st, plane: int, w: int, best: int, wit: list, slots: list, here,
+                frame: list, mark, stamps: list, areas_r: list, ties: list, closing: bool, out: list) -> int:
+    """`rec`'s scan of one requirement's areas (`comps_r`, by id; an area of `full` fields is the whole
+    requirement and skipped): each area's open fields (`_open_count`, with a fresh `mark` stamp per
+    area, at most `best` + 1 counted), in the dict's order. Appends (area, closed) to `areas_r`; leaves
+    in `ties` the (area, its first open field) of the areas with the fewest open fields when fewer than
+    the given `best` (the first of them met, then the equal ones after it); returns that fewest (else
+    `best` unchanged); out[:] = [the closed areas' sizes summed, their largest, the largest area, and
+    (`closing`) the areas with exactly one open field by that field, a dict, or None when there is none]."""
+    closed_sum = closed_max = biggest = 0
+    sole = None
+    n = len(mark)
+    for comp in comps_r.values():
+        size = len(comp)
+        if size == full:
+            continue
+        # open fields, counted only as far as they decide: none (closed), or up to one more than best
+        got = _open_count(comp, st, plane, w, best, wit, slots, here, frame, mark, _fresh(mark, stamps, 0, n))
+        count = got & 1023
+        first = got >> 10
+        areas_r.append((comp, not count))
+        if size > biggest:
+            biggest = size
+        if count == 1 and closing:
+            # exactly one open field (best >= 1, so a count of 1 is exact): `first`
+            if sole is None:
+                sole = {}
+            sole.setdefault(first, []).append(comp)
+        if not count:
+            closed_sum += size
+            if size > closed_max:
+                closed_max = size
+        elif count < best:
+            best = count
+            del ties[:]
+            ties.append((comp, first))
+        elif count == best and ties:
+            ties.append((comp, first))
+    out[0] = closed_sum
+    out[1] = closed_max
+    out[2] = biggest
+    out[3] = sole
+    return best
 
 
 def _touches_earlier(a: int, i: int, st, ring: tuple) -> bool:
@@ -1074,6 +1121,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # more excluded field f of one requirement): a reach from the same group objects and spare is
     # the same there, but for f's requirement when f lies in it
     carry = None  # (requirement, f, {requirement: (group, spare, reach)}) for the next rec() only
+    scan = [0, 0, 0, None]  # `_scan_areas`' out: the closed areas' sizes summed, their largest, the largest area, sole
 
     def joint_ok(options, slack: int = 0, inherited=None) -> tuple[bool, dict | None, tuple | None]:
         # returns (the verdict, the reach sets built: {requirement: (group, spare, reach)}, or None
@@ -1291,7 +1339,6 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             blockers = [] if blocking else None
             pick = None  # (open fields, requirement, first open field, its counting fields left to place)
             for ri, r in enumerate(reqs):
-                closed_sum = closed_max = biggest = 0  # the closed areas' sizes summed, their largest, the largest area
                 plane = planes[ri]  # its excluded and known not fillable (in this subtree) fields: not open
                 # an area is picked only with fewer open fields than the pick so far, or as few and
                 # (fewest_spare) fewer counting fields of the requirement left to place
@@ -1304,28 +1351,11 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     best = pick[0]
                 areas_r = []  # (area, closed)
                 ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
-                for comp in comps[ri].values():
-                    if len(comp) == r.count:
-                        continue
-                    # open fields, counted only as far as they decide: none (closed), or up to one more than best
-                    count, first = _open_count(comp, st, plane, w, best, witness[ri], fill_slots[ri], here, frame,
-                                               mark, _fresh(mark, stamps, 0, len(mark)))
-                    areas_r.append((comp, not count))
-                    if len(comp) > biggest:
-                        biggest = len(comp)
-                    if count == 1 and sole is not None:
-                        # exactly one open field (best >= 1, so a count of 1 is exact): `first`
-                        if sole[ri] is None:
-                            sole[ri] = {}
-                        sole[ri].setdefault(first, []).append(comp)
-                    if not count:
-                        closed_sum += len(comp)
-                        if len(comp) > closed_max:
-                            closed_max = len(comp)
-                    elif count < best:
-                        best, ties = count, [(comp, first)]
-                    elif count == best and ties:
-                        ties.append((comp, first))
+                best = _scan_areas(comps[ri], r.count, st, plane, w, best, witness[ri], fill_slots[ri], here, frame,
+                                   mark, stamps, areas_r, ties, sole is not None, scan)
+                closed_sum, closed_max, biggest, sole_r = scan
+                if sole is not None:
+                    sole[ri] = sole_r
                 if ties:
                     if len(ties) > 1:
                         # equal areas: the one whose fields come first in the order the flood fill of the
