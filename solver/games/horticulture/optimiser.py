@@ -92,10 +92,13 @@ HYBRID_NO_GOODS = True
 # when step 2 has proven the relaxed optimum unplantable (that garden is cut off the hybrid first; every step before
 # runs exactly as in the default), or "order": in the same case, in place of the order-cut re-solves, on the room the
 # first re-solve would get (_order_cut_room); the steps after go on as after an unproven re-solve. Session of 1 Dec
-# 05:00, docs/horticulture.md. Measured with HYBRID_DUAL = 1.0 (32 cards, work 40, seeds 0-19, rs 0 + 1): "order" runs on
+# 05:00, docs/horticulture.md. After an unproven step both go on as after an unproven re-solve. Measured with
+# HYBRID_DUAL = 1.0 (32 cards, work 40, seeds 0-19, rs 0 + 1): "order" runs on
 # 5 of 40 runs (relaxed optimum proven early, unplantable), its "K?" stays open in the re-solve's 4 units every time,
 # and all 40 answers are the default's (1730/1794 + 1716/1796; work 80 seeds 3/5/6 too): no gain, so HYBRID_DUAL
-# stays off; "after" lost rs 0 seed 3's game (81 -> 80: the day-by-day search that finds it got 6.0 units, not 15.76).
+# stays off; "after" proves rs 0 seed 15 (82, 16.04 units), rs 1 seed 18 (91, 25.37) and seed 3 at work 80 (85,
+# 38.50), none proven before, but loses rs 0 seed 3 (81 -> 80) and seed 18 (90 -> 87): the day-by-day search that finds
+# those games gets 6 units instead of 15.8 / 32: a score lost, so off too.
 # With "before" (0.5, HYBRID_DUAL_MIN 10) the no-goods make seed 11's proof the loop's own (19.44 -> 16.77 units) and
 # seed 14's later (18.78 -> 21.98; the default proves them in 15.50 / 9.32).
 HYBRID_DUAL_AT = "before"
@@ -454,9 +457,10 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
                 if greedy0 is not None and greedy0[3] >= bound:
                     return _checked(catalog, side, drawing, "optimal", greedy0[3], bound, *greedy0[:3],
                                     time.perf_counter() - clock)
-                if HYBRID_DUAL_AT == "order":  # in place of the re-solves: go on as after an unproven re-solve
-                    st1 = cp_model.FEASIBLE
-                    break
+                # in place of the re-solves ("order"), or with their room spent ("after"): go on as after an
+                # unproven re-solve (the kept gardens' planting checks, then the day-by-day search)
+                st1 = cp_model.FEASIBLE
+                break
         seconds = grant(_order_cut_room(budget, relaxed_share, meter.used, known is not None))
         if st2 != cp_model.INFEASIBLE or cuts >= ORDER_CUTS or seconds <= 0:
             break
