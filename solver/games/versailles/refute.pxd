@@ -62,7 +62,10 @@ cdef long long _open_count(set comp, bytearray st, long long plane, long long w,
                sole=dict)
 cdef int _scan_areas(dict comps_r, int full, bytearray st, long long plane, long long w, int best, list wit,
                      list slots, bytearray here, list frame, bytearray mark, list stamps, list areas_r, list ties,
-                     bint closing, list out) except? -1
+                     bint closing, list out, list growing, list shut_lb) except? -1
+
+@cython.locals(e=cython.longlong)
+cdef int _unmark(list frame, bytearray st) except -1
 
 @cython.locals(off=cython.longlong, o=cython.int)
 cdef bint _touches_earlier(long long a, int i, bytearray st, tuple ring) except -1

@@ -620,11 +620,13 @@ def _open_count(comp, st, plane: int, w: int, best: int, wit: list, slots: list,
 
 
 def _scan_areas(comps_r: dict, full: int, st, plane: int, w: int, best: int, wit: list, slots: list, here,
-                frame: list, mark, stamps: list, areas_r: list, ties: list, closing: bool, out: list) -> int:
+                frame: list, mark, stamps: list, areas_r: list, ties: list, closing: bool, out: list,
+                growing: list, shut_lb: list) -> int:
     """`rec`'s scan of one requirement's areas (`comps_r`, by id; an area of `full` fields is the whole
     requirement and skipped): each area's open fields (`_open_count`, with a fresh `mark` stamp per
     area, at most `best` + 1 counted), in the dict's order. Appends (area, closed) to `areas_r`; leaves
-    in `ties` the (area, its first open field) of the areas with the fewest open fields when fewer than
+    in `growing` the areas with an open field and in `shut_lb` `full` - each closed area's size (both
+    in `areas_r` order); leaves in `ties` the (area, its first open field) of the areas with the fewest open fields when fewer than
     the given `best` (the first of them met, then the equal ones after it); returns that fewest (else
     `best` unchanged); out[:] = [the closed areas' sizes summed, their largest, the largest area, and
     (`closing`) the areas with exactly one open field by that field, a dict, or None when there is none]."""
@@ -651,7 +653,10 @@ def _scan_areas(comps_r: dict, full: int, st, plane: int, w: int, best: int, wit
             closed_sum += size
             if size > closed_max:
                 closed_max = size
-        elif count < best:
+            shut_lb.append(full - size)
+            continue
+        growing.append(comp)
+        if count < best:
             best = count
             del ties[:]
             ties.append((comp, first))
@@ -662,6 +667,12 @@ def _scan_areas(comps_r: dict, full: int, st, plane: int, w: int, best: int, wit
     out[2] = biggest
     out[3] = sole
     return best
+
+
+def _unmark(frame: list, st) -> None:
+    """`rec`'s exit: clear the unfillable bit (2) of the state entries its node marked (`frame`)."""
+    for e in frame:
+        st[e] &= ~2
 
 
 def _touches_earlier(a: int, i: int, st, ring: tuple) -> bool:
@@ -1351,8 +1362,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     best = pick[0]
                 areas_r = []  # (area, closed)
                 ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
+                growing = []  # its areas with an open field
+                shut_lb = [len(counted[ri])]  # held, then count - each closed area's size
                 best = _scan_areas(comps[ri], r.count, st, plane, w, best, witness[ri], fill_slots[ri], here, frame,
-                                   mark, stamps, areas_r, ties, sole is not None, scan)
+                                   mark, stamps, areas_r, ties, sole is not None, scan, growing, shut_lb)
                 closed_sum, closed_max, biggest, sole_r = scan
                 if sole is not None:
                     sole[ri] = sole_r
@@ -1382,8 +1395,6 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     cap = held - biggest
                     if lost_r < cap:
                         spare = r.count - held
-                        growing = [c for c, shut in areas_r if not shut]
-                        shut_lb = [held] + [r.count - len(c) for c, shut in areas_r if shut]
                         # the loss with the final largest area on each option: min(shut_lb + group values)
                         groups = box_components(growing, spare, w)
                         lost_r = max(lost_r, _least(shut_lb, _group_values(held, groups)))
@@ -1487,8 +1498,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 st[j] &= ~1
             return False
         finally:
-            for e in frame:
-                st[e] &= ~2
+            _unmark(frame, st)
 
     if not reqs:
         return Outcome("feasible", 0, {}, 0)
