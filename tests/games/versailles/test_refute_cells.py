@@ -114,12 +114,49 @@ def _pure_refute():
 #   a tile covering f (2 x 2: within 2 steps of f): within 3 steps of the area.
 # Every bound a reader is called with is also reached exactly by some call (so a search cut a layer short, an
 # invalid pruning, fails too: it reads less); a reader run a layer too far reads a field one step beyond its bound.
+# The rest (1 Dec 06:46 UTC), by the tile's geometry: EXTENT = 2, the farthest field of a tile from its anchor
+# (OFFSETS (1, 1)), and SPAN = 2, the farthest two fields of one tile lie apart (both in steps):
+# - `_far_fields(pairs, reaches, ..)`: each place it judges is an anchor a = p - off, p in the reach fields of one
+#   of the tile's held pairs (`_fewest_far` on the smallest set, `_fewest_far_any` on their union), and it reads
+#   mark[a], the distances at a + off' (the other pairs) and, through `_clear`, a + off' for every field off' of
+#   the tile: p + (off' - off), so within SPAN steps of the reach fields of the requirements of `pairs`
+#   (those reach fields themselves are `_reach`'s, checked above);
+# - `_fewest_far(places, ox, ..)`, `_fewest_far_any(offs, fields, ..)`: the same, from `places` / every `fields[q]`;
+# - `_clear(chk, a, ..)`: the fields a + off of the tile's footprint: within EXTENT steps of a;
+# - `_touches_earlier(a, ..)`, `_stranded(a, ..)`: the tile's RING, its fields' edge neighbours: within 1 step of
+#   the tile's four fields;
+# - `_can_touch(a, ..)`: the RING fields c (1 step) and, through `_clear`, the footprint of a tile anchored at
+#   c - off for each footprint offset off (which covers c): within 1 + SPAN steps of the tile's fields;
+# - `_prefix_ok`: works on anchors as (x, y) and its own scratch of n entries: it reads no field at all (bound
+#   None: any read of a plane-sized array fails).
+# `_join` reads the label list, not a byte array: `test_join_reads_only_the_new_fields_neighbours` below.
+EXTENT = max(abs(dx) + abs(dy) for dx, dy in refute.OFFSETS)
+SPAN = max(abs(ax - bx) + abs(ay - by) for ax, ay in refute.OFFSETS for bx, by in refute.OFFSETS)
+
+
+def _footprint(a, w):
+    return [{a + dx * w + dy for dx, dy in refute.OFFSETS}]
+
+
+def _held_reaches(pairs, reaches):
+    got = {id(reaches[ri][0]): reaches[ri][0] for t in pairs for _, ri in t if reaches[ri] is not None}
+    return list(got.values())
+
+
 READERS = {
-    "_reach": (lambda a: (a[0], a[4]), lambda a, bfs: a[4] <= bfs),
-    "_path_groups": (lambda a: (a[0], (a[4] + 1) // 2 + 1 if a[4] > 0 and len(a[0]) > 1 else 0),
+    "_reach": (lambda a, w: (a[0], a[4]), lambda a, bfs: a[4] <= bfs),
+    "_path_groups": (lambda a, w: (a[0], (a[4] + 1) // 2 + 1 if a[4] > 0 and len(a[0]) > 1 else 0),
                      lambda a, bfs: a[4] <= bfs),
-    "_corridor": (lambda a: (a[0], a[5]), lambda a, bfs: a[5] <= (bfs + 1) // 2),
-    "_open_count": (lambda a: ([a[0]], 3), lambda a, bfs: True),
+    "_corridor": (lambda a, w: (a[0], a[5]), lambda a, bfs: a[5] <= (bfs + 1) // 2),
+    "_open_count": (lambda a, w: ([a[0]], 3), lambda a, bfs: True),
+    "_far_fields": (lambda a, w: (_held_reaches(a[0], a[1]), SPAN), lambda a, bfs: True),
+    "_fewest_far": (lambda a, w: ([a[0]], SPAN), lambda a, bfs: True),
+    "_fewest_far_any": (lambda a, w: (a[1], SPAN), lambda a, bfs: True),
+    "_clear": (lambda a, w: ([{a[1]}], EXTENT), lambda a, bfs: True),
+    "_touches_earlier": (lambda a, w: (_footprint(a[0], w), 1), lambda a, bfs: True),
+    "_stranded": (lambda a, w: (_footprint(a[0], w), 1), lambda a, bfs: True),
+    "_can_touch": (lambda a, w: (_footprint(a[0], w), 1 + SPAN), lambda a, bfs: True),
+    "_prefix_ok": (lambda a, w: ([], None), lambda a, bfs: True),
 }
 
 
@@ -167,7 +204,8 @@ def test_every_field_the_search_reads_lies_in_its_window():
             bytearray.__setitem__(self, j, v)
 
     bfs = [8]  # the current search's bridge_bfs
-    over = []  # (reader, steps past its bound, args' cap kept)
+    over = []  # (reader, fields past its bound, args' cap kept)
+    cache = {}  # (reach lists' ids, bound) -> (the lists, ball, rim)
     hit = {}  # per reader, the bounds some call's reads reached exactly
     called = {}  # per reader, the bounds of its calls
 
@@ -180,12 +218,25 @@ def test_every_field_the_search_reads_lies_in_its_window():
                 return inner(*a)
             finally:
                 reads = calls.pop()[1]
-                areas, bound = sources(a)
-                ball, rim = _ball(areas, bound, made[-1][1])
+                w = made[-1][1]
+                areas, bound = sources(a, w)
+                if bound is None:  # a reader of no field
+                    ball, rim = set(), set()
+                else:
+                    # reach lists (never changed once built) are balled once per run: the cache keeps
+                    # them alive, so their ids stay theirs
+                    listed = bool(areas) and type(areas[0]) is list
+                    key = (tuple(map(id, areas)), bound)
+                    got = cache.get(key) if listed else None
+                    if got is None:
+                        got = (areas, *_ball(areas, bound, w))
+                        if listed:
+                            cache[key] = got
+                    ball, rim = got[1], got[2]
                 if reads - ball or not capped(a, bfs[0]):
                     over.append((name, len(reads - ball), capped(a, bfs[0])))
                 called.setdefault(name, set()).add(bound)
-                if reads & rim:
+                if reads & rim or bound is None:
                     hit.setdefault(name, set()).add(bound)
                 if calls:  # a reader inside a reader (none now): its reads are the outer one's too
                     calls[-1][1].update(reads)
@@ -206,6 +257,7 @@ def test_every_field_the_search_reads_lies_in_its_window():
             reqs = [(cps[cp][0], t) for cp, types in enumerate(chosen) for t in types]
             seen.clear()
             made.clear()
+            cache.clear()
             mod.arrangeable(tiles, CAT, reqs, max(0, count_ - target), 800, **kw)
             assert len(made) == 1 and len(seen) > 1000
             bound = 2 * n + bfs[0] + 2
@@ -217,7 +269,7 @@ def test_every_field_the_search_reads_lies_in_its_window():
     assert set(worst.values()) == {0}
     assert refute.WINDOW_MARGIN >= 2
     # every reader ran, and reached its own bound exactly on some call
-    assert hit == called, (called, hit)
+    assert set(called) == set(READERS) and hit == called, (called, hit)
 
 
 def test_the_state_index_is_one_to_one_over_the_windows():
@@ -232,3 +284,43 @@ def test_the_state_index_is_one_to_one_over_the_windows():
                 assert 0 <= j < len(st)
                 got.add(j)
     assert len(got) == len(st)
+
+
+def test_join_reads_only_the_new_fields_neighbours():
+    """`_join(c, ri, lab, ..)` (1 Dec 06:46 UTC) indexes the label list (one entry per window field, not a byte
+    array, so the window test above does not see it): it reads lab at c's four neighbours c +- w, c +- 1 (every
+    call: the bound 1 step is met exactly) and writes lab at c and at the fields of the areas it merges, all of
+    which end in the area now labelled at c. A neighbour step of the wrong size, or a merge that writes beside an
+    area's field, reads or writes another field's label and fails here."""
+    mod = _pure_refute()
+    inner = mod._join
+    bad = []
+    calls = [0]
+
+    class Lab:
+        def __init__(self, lab):
+            self.lab, self.got, self.put = lab, set(), set()
+
+        def __getitem__(self, j):
+            self.got.add(j)
+            return self.lab[j]
+
+        def __setitem__(self, j, v):
+            self.put.add(j)
+            self.lab[j] = v
+
+    def join(c, ri, lab, cm, steps, w):
+        rec = Lab(lab)
+        inner(c, ri, rec, cm, steps, w)
+        calls[0] += 1
+        if rec.got != {c + w, c - w, c + 1, c - 1} or not rec.put <= lab[c] | {c}:
+            bad.append((c, w, sorted(rec.got), sorted(rec.put - lab[c])))
+
+    mod._join = join
+    for seed, n, target, kw in [(2, 8, 40, {}), (4, 6, 30, {"connected": False, "ordered": False})]:
+        tiles = [CAT.tiles[i] for i in random.Random(seed).sample(IDS, n)]
+        cps = mod.solo_checkpoints(n, CAT)
+        count_, chosen = mod.plans(tiles, CAT)[0]
+        reqs = [(cps[cp][0], t) for cp, types in enumerate(chosen) for t in types]
+        mod.arrangeable(tiles, CAT, reqs, max(0, count_ - target), 300, **kw)
+    assert calls[0] > 500 and not bad, (calls[0], bad[:3])
