@@ -126,7 +126,9 @@ def _pure_refute():
 # - `_touches_earlier(a, ..)`, `_stranded(a, ..)`: the tile's RING, its fields' edge neighbours: within 1 step of
 #   the tile's four fields;
 # - `_can_touch(a, ..)`: the RING fields c (1 step) and, through `_clear`, the footprint of a tile anchored at
-#   c - off for each footprint offset off (which covers c): within 1 + SPAN steps of the tile's fields;
+#   c - off for each footprint offset off (which covers c): within 1 + SPAN steps of the tile's fields; and
+#   every `_clear` it calls anchors a tile covering one of the RING fields (a wrong anchor c + off stayed within
+#   1 + SPAN on these runs: the three offsets tried before the far one fit first);
 # - `_prefix_ok`: works on anchors as (x, y) and its own scratch of n entries: it reads no field at all (bound
 #   None: any read of a plane-sized array fails).
 # `_join` reads the label list, not a byte array: `test_join_reads_only_the_new_fields_neighbours` below.
@@ -176,7 +178,7 @@ def test_every_field_the_search_reads_lies_in_its_window():
     mod.WINDOW_MARGIN = 30
     made = []  # (reach, w, plane size) of the current search's window
     seen = []
-    calls = []  # the open reader calls: [name, reads (fields)]
+    calls = []  # the open reader calls: [name, reads (fields), args]
     inner_state = mod._state
 
     def state(reach, blocks, planes):
@@ -213,7 +215,7 @@ def test_every_field_the_search_reads_lies_in_its_window():
         sources, capped = READERS[name]
 
         def reader(*a):
-            calls.append([name, set()])
+            calls.append([name, set(), a])
             try:
                 return inner(*a)
             finally:
@@ -238,8 +240,14 @@ def test_every_field_the_search_reads_lies_in_its_window():
                 called.setdefault(name, set()).add(bound)
                 if reads & rim or bound is None:
                     hit.setdefault(name, set()).add(bound)
-                if calls:  # a reader inside a reader (none now): its reads are the outer one's too
+                if calls:  # a reader inside a reader: its reads are the outer one's too
                     calls[-1][1].update(reads)
+                    if name == "_clear" and calls[-1][0] == "_can_touch":
+                        # a tile `_can_touch` tries covers a free edge neighbour of its tile (else a
+                        # wrong anchor could stay within 1 + SPAN steps on these runs, as c + off did)
+                        t = calls[-1][2]
+                        if not {a[1] + f for f in _footprint(0, w)[0]} & {t[0] + r for r in t[5]}:
+                            over.append(("_can_touch's tile", a[1], t[0]))
         return reader
 
     for name in READERS:
