@@ -84,7 +84,8 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
     tiles = [catalog.tiles[p.tile] for p in fixed] + [tile] + list(upcoming)
     # room for up to 3 upcoming tiles in a line on any side: each tile reaches at most 2 fields beyond
     # the garden it touches, so with up to 3 every continuation fits the board (a search's status and
-    # bound hold on any board); with more, only those whose garden meets the counting bound are known to
+    # bound hold on any board); with more, only an option whose garden meets the counting bound is known
+    # optimal on any board
     margin = 2 * min(len(upcoming), 3) + 1
     every_continuation_fits = len(upcoming) <= 3
     xs = [p.x for p in fixed] + [r["placement"].x for r in ranked]
