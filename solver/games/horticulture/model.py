@@ -133,7 +133,7 @@ class HorticultureModel:
         self.minimum = {t: catalog.plants[t].minimum_group_size for t in self.types}
         self.cells = self.garden.cells
         self.n = len(self.cells)
-        self.fixed_gnome = gnome
+        self.fixed_gnome, self.fixed_plan = gnome, plan  # as given (None: a decision)
         self._gnome_and_plan(gnome, plan)
         self._plants()
         if timed:
@@ -1033,6 +1033,20 @@ class HorticultureModel:
         from it in at least one place."""
         values = self.final_values(garden, box, chosen, gnome, plan)
         self.m.add_bool_or([lit.Not() if v else lit for lit, v in zip(self.final_literals(), values)])
+
+    def final_assumptions(self, values: list[int]) -> list:
+        """The literals of `final_literals` set to `values` (same order; `final_values` gives them), as CP-SAT
+        assumption literals: the literal itself for 1, its negation for 0."""
+        return [lit if v else lit.Not() for lit, v in zip(self.final_literals(), values)]
+
+    def exclude_part(self, positions: list[int], values: list[int]) -> None:
+        """Forbid every final garden that agrees with `values` (in `final_literals` order) at `positions`: a clause
+        over those literals only. With every position it is `exclude_garden`. Valid as a cut of every game when the
+        day-by-day model with exactly those literals pinned (and everything else free) is INFEASIBLE (the caller's
+        proof, optimiser._planting_core): then no legal game's final garden agrees with `values` there, so each one
+        satisfies the clause. Fewer positions cut more gardens (every garden sharing that part)."""
+        lits = self.final_literals()
+        self.m.add_bool_or([lits[k].Not() if values[k] else lits[k] for k in positions])
 
     def assignment(self, days: list[Day], gnome: Cell, plan: Plan) -> list[tuple[cp_model.IntVar, int]]:
         """Decision values of a known legal game (plants listed in card order), for hints or pins."""

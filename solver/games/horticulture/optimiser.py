@@ -87,6 +87,18 @@ HYBRID_DUAL_MIN = 10.0
 # hybrid (exclude_final) and the same target is asked again while the loop has room (session of 1 Dec 05:00,
 # docs/horticulture.md). False: the loop stops there (the version measured in the session of 03:18).
 HYBRID_NO_GOODS = True
+# The no-good from the planting check's infeasibility core (session of 1 Dec 08:15, docs/journal/horticulture-issue7.md):
+# the check of a real garden the hybrid loop ends on runs with the garden's final literals as CP-SAT assumptions
+# (_planting_core); when INFEASIBLE, the part of the garden CP-SAT names (verified by a solve with only that part
+# pinned) is cut off the hybrid (model.exclude_part: every garden containing it), not only the one garden.
+# Validity: the day-by-day model with that part pinned and all else free is INFEASIBLE, so no legal game's final
+# garden contains it. False: the one-garden no-good (exclude_final).
+HYBRID_CORES = False
+# With HYBRID_DUAL_AT "after": the loop gets at most this many units (None: all of HYBRID_DUAL x the room); when it
+# has not ended on a plantable garden (or a proof) by then, the rest goes on to the steps after it (the kept gardens'
+# checks and the day-by-day search), as after an unproven re-solve. Only a time limit: the bound it keeps is the last
+# refuted target either way.
+HYBRID_GIVE_BACK: float | None = None
 # Where the dual step runs (with HYBRID_DUAL set): "before" step 1, on HYBRID_DUAL x step 1's room (session of 03:18),
 # or "after" step 1, only on the room of step 1's share that step 1 and step 2's planting check leave unused, and only
 # when step 2 has proven the relaxed optimum unplantable (that garden is cut off the hybrid first; every step before
@@ -444,6 +456,8 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             # value, with that (unplantable) garden cut off it.
             room = grant(budget * relaxed_share - meter.used if HYBRID_DUAL_AT == "after" else
                          _order_cut_room(budget, relaxed_share, meter.used, True)) * HYBRID_DUAL
+            if HYBRID_DUAL_AT == "after" and HYBRID_GIVE_BACK is not None:
+                room = min(room, HYBRID_GIVE_BACK)
             if room >= minimum:
                 lowered, early = _hybrid_dual(catalog, side, drawing, days, kept[0], control, room, bound,
                                               greedy0[3] if greedy0 is not None else None, meter,
@@ -605,19 +619,78 @@ def _hybrid_dual(catalog: Catalog, side: str, drawing: PathDrawing, days: list[D
         real = found[0]
         garden, box = count.extract_garden(real)
         g, p = _gnome_plan(count, real)
-        order, st, s, cost = _planting(catalog, side, drawing, days, garden, box, count.chosen_cards(real), g, p,
-                                       control, max(minimum, min(plant_room, room - local.used)))
+        core, values = None, count.final_values(garden, box, count.chosen_cards(real), g, p)
+        if HYBRID_CORES:  # the same check with the garden's literals assumed; INFEASIBLE gives a verified core
+            st, played, cost, core = _planting_core(catalog, side, drawing, days, count.fixed_gnome, count.fixed_plan,
+                                                    values, control, max(minimum, min(plant_room, room - local.used)))
+        else:
+            order, st, s, cost = _planting(catalog, side, drawing, days, garden, box, count.chosen_cards(real), g, p,
+                                           control, max(minimum, min(plant_room, room - local.used)))
+            if st == cp_model.OPTIMAL:
+                game, g, p = order.extract(s)
+                played = (game, g, p, int(round(s.objective_value)))
         local.charge(cost)
         meter.charge(cost)
         log.debug("hybrid dual: planting of its real garden %s after %.2f", STATUS.get(st), local.used)
         if st == cp_model.OPTIMAL:
-            game, g, p = order.extract(s)
-            return min(known, target), (game, g, p, int(round(s.objective_value)))
+            return min(known, target), played
         if st != cp_model.INFEASIBLE or not HYBRID_NO_GOODS:
             break
-        count.exclude_final(real)  # proven: no planting of this final garden; ask the same target again
+        if core is not None:  # proven: no legal game's final garden contains this part of it
+            count.exclude_part(core, values)
+            log.debug("hybrid dual: core cut of %d of %d literals (%d of the garden's set ones)", len(core),
+                      len(values), sum(values[k] for k in core))
+        else:
+            count.exclude_final(real)  # proven: no planting of this final garden; ask the same target again
         solved, hint = None, real  # (hinted with the garden cut off: CP-SAT repairs the hint)
     return min(known, target), None
+
+
+def _planting_core(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
+                   plan: Plan | None, values: list[int], control: SolveControl, seconds: float):
+    """The planting check of one final garden (`values` of `final_literals`, e.g. `final_values(...)`) with those
+    literals as CP-SAT assumptions instead of pins, on the day-by-day model of the game itself (`gnome`, `plan`: the
+    game's, None where they are decisions, so that its symmetry breaking is the count model's; the garden's own gnome
+    and plan are among the assumed literals), with no objective (CP-SAT reports every assumption as the core of an
+    optimisation model: measured, 1 Dec 08:15). Returns (status, game, cost, core). OPTIMAL: game = (days, gnome,
+    plan, score), a planting of that garden, scored by `_exact_score`. INFEASIBLE: `core` is a list of positions
+    (into `final_literals`) such that the day-by-day model with only those literals pinned, everything else free, is
+    INFEASIBLE: no legal game's final garden agrees with `values` there (`exclude_part` cuts every such garden). The
+    positions are CP-SAT's `sufficient_assumptions_for_infeasibility` (not minimal; OR-Tools issues 5141 and 2649
+    report wrong cores), so a core smaller than the garden is verified by one more solve with only its literals
+    pinned (within what is left of `seconds`); when that solve does not answer INFEASIBLE, or the reported core names
+    a literal that was not assumed, `core` is every position (the whole garden, proven by the first answer, as
+    `_planting`'s pinned check). Otherwise game and core are None."""
+    order = HorticultureModel(catalog, side, drawing, days, gnome, plan)
+    order.m.clear_objective()
+    assumed = order.final_assumptions(values)
+    order.m.add_assumptions(assumed)
+    status, solver = control.solve(order.m, _solver(control, seconds))
+    cost = _cost(control, solver)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        game, g, p = order.extract(solver)
+        return cp_model.OPTIMAL, (game, g, p, _exact_score(catalog, side, drawing, game, g, p, control)), cost, None
+    if status != cp_model.INFEASIBLE:
+        return status, None, cost, None
+    everything = list(range(len(assumed)))
+    position = {lit.index: k for k, lit in enumerate(assumed)}
+    reported = list(solver.sufficient_assumptions_for_infeasibility())
+    if not reported or any(x not in position for x in reported):
+        log.debug("planting core: %d literals reported, not all assumed: the whole garden", len(reported))
+        return status, None, cost, everything
+    core = sorted({position[x] for x in reported})
+    if len(core) == len(assumed):
+        return status, None, cost, everything
+    minimum = MIN_STEP if control.deterministic_limit is not None else MIN_STEP_WALL
+    check = order.m.clone()
+    check.clear_assumptions()
+    check.clear_hints()
+    check.add_bool_and([assumed[k] for k in core])
+    st, s = control.solve(check, _solver(control, max(minimum, seconds - cost)))
+    cost += _cost(control, s)
+    log.debug("planting core: %d of %d literals (%d set), verified %s after %.2f", len(core), len(assumed),
+              sum(values[k] for k in core), STATUS.get(st), cost)
+    return status, None, cost, core if st == cp_model.INFEASIBLE else everything
 
 
 def _order_cut_room(budget: float, relaxed_share: float, used: float, count_first: bool) -> float:
