@@ -109,6 +109,10 @@ class Store:
 
     def _open(self) -> None:
         with self._connect() as conn:
+            try:  # stores written before 1 Dec 08:30 are in WAL mode: back to the rollback journal
+                conn.execute("PRAGMA journal_mode=DELETE")
+            except sqlite3.OperationalError:  # busy (an older process holds it in WAL) or a full disk:
+                pass  # the store works in either mode; a later open converts it
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: schema version {version} is newer than {SCHEMA_VERSION}")
@@ -121,9 +125,12 @@ class Store:
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT) below.
+        # The rollback journal (SQLite's default), not WAL: a reader then creates no file, so stored
+        # puzzles are still served when the disk is full (WAL must create its -shm/-wal files to
+        # read: every read failed); synchronous=FULL makes each commit durable. Writes are one row
+        # or one atlas batch, so WAL's readers-during-a-write buy nothing here.
         conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
         return _Closing(conn)
 
@@ -132,10 +139,13 @@ class Store:
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk mid-statement does): a second
+            # ROLLBACK would raise "no transaction is active" over the real error
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
 
     # ---- puzzles --------------------------------------------------------------------------
     def put(self, puzzle: Puzzle) -> Puzzle:

@@ -5,6 +5,7 @@ import argparse
 import importlib
 import os
 import pkgutil
+import sqlite3
 import sys
 
 import server.cli as _pkg
@@ -43,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError, StoreError) as exc:  # domain errors carry a precise message
         # StoreError: a puzzle store that is not one, or a damaged row (was a traceback)
         print(f"gardens: error: {exc}", file=sys.stderr)
+        return 2
+    except sqlite3.OperationalError as exc:  # a full disk, an I/O error: nothing half-written (was a traceback)
+        print(f"gardens: error: the puzzle store cannot be used: {exc}", file=sys.stderr)
         return 2
 
 

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from pathlib import Path
 
 from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
 from generators import atlas
-from generators.store import Store, StoreDamaged
+from generators.store import Store, StoreDamaged, StoreError
 from server import convert
 from server.runtime import GameServicer, Runtime
 from server.services.puzzles import settings_for
@@ -84,6 +85,9 @@ class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceService
             result = atlas.lookup(*args, store=self._atlas(), **self.data)
         except StoreDamaged as exc:  # a cache of the engine's answers: a damaged row is not one
             log.error("atlas row damaged, asking the engine instead: %s", exc)
+            result = None
+        except (StoreError, sqlite3.OperationalError) as exc:  # nor is a store that cannot be read now
+            log.error("atlas cannot be read, asking the engine instead: %s", exc)
             result = None
         if result is None:
             result = self._fn("check_solvable")(*args, control=self.rt.control(context), **self.data)

@@ -10,8 +10,9 @@ import base64
 import datetime as dt
 import hashlib
 import json
-import os
 import logging
+import os
+import sqlite3
 import tempfile
 import threading
 import uuid
@@ -111,7 +112,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         return gen.get(pid)[0]
 
     def GetDailyPuzzle(self, request, context):
-        with _store_errors():
+        with _store_errors(self.settings.db):
             return self._get_daily(request)
 
     def _get_daily(self, request):
@@ -127,7 +128,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
 
     def CheckAnswer(self, request, context):
         pid = parse_id(request.puzzle_id, "puzzle_id")
-        with convert.fields_under({"puzzle": "puzzle_id", "difficulty": "puzzle_id"}), _store_errors():
+        with convert.fields_under({"puzzle": "puzzle_id", "difficulty": "puzzle_id"}), _store_errors(self.settings.db):
             # answers are for puzzles someone has seen: never generate here (a light slot)
             puzzle = self._get(pid, "puzzle_id", generate=False)
         kind = request.WhichOneof("answer")
@@ -174,7 +175,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         date_to = min(parse_date(request.date_to, "date_to"), last) if request.date_to else last
         filters = [game, request.variant, difficulty, date_from, date_to.isoformat()]
         after = _read_token(request.page_token, filters) if request.page_token else None
-        with _store_errors():
+        with _store_errors(self.settings.db):
             rows = self.generation().store.list(game, request.variant, difficulty, date_from, date_to.isoformat(),
                                                 after, size + 1)
         more = len(rows) > size
@@ -184,15 +185,27 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
 
 
 @contextmanager
-def _store_errors():
-    """A damaged stored puzzle is DATA_LOSS (never served, never blamed on the request); the store's
-    path and the row stay in the server log, under the reference the client sees."""
+def _store_errors(path: str = ""):
+    """A damaged stored puzzle is DATA_LOSS (never served, never blamed on the request). A store
+    that cannot be used now (a full disk, an I/O error, a file made read-only or removed while
+    serving, a lock held past the 60 s timeout) is RESOURCE_EXHAUSTED for a full disk (gRPC's code
+    for "the file system is out of space") and UNAVAILABLE otherwise, both worth a retry later;
+    nothing half-written is left (the write was one transaction). The store's path and SQLite's
+    words stay in the server log, under the reference the client sees."""
     try:
         yield
     except StoreDamaged as exc:
         ref = uuid.uuid4().hex[:12]
         log.error("puzzle store damaged (ref %s): %s", ref, exc)
         raise ServiceError(grpc.StatusCode.DATA_LOSS, f"a stored puzzle is damaged; it is not served (ref {ref})") from None
+    except (StoreError, sqlite3.OperationalError) as exc:
+        ref = uuid.uuid4().hex[:12]
+        log.error("puzzle store %s cannot be used (ref %s): %s", path, ref, exc)
+        if getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL":
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"the puzzle store's disk is full: no new puzzle can be stored now (ref {ref})") from None
+        raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                           f"the puzzle store cannot be used now; retry later (ref {ref})") from None
 
 
 def check_store(path: str) -> None:

@@ -27,11 +27,13 @@ def fake(date: str, difficulty: str = "easy", variant: str = "decree", cards=("S
     return Puzzle(pid, "test", "digest", seed_of(pid), {"card_ids": list(cards)}, {"secret": 1})
 
 
-def test_file_is_wal_with_schema_version(tmp_path):
+def test_file_is_a_rollback_journal_store_with_schema_version(tmp_path):
+    # the rollback journal, not WAL: reading then creates no file (a full disk still serves, see
+    # tests/server/test_store_full_disk.py)
     path = tmp_path / "p.sqlite"
     Store(path)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.commit()
@@ -164,3 +166,15 @@ def test_a_file_that_is_not_a_store_is_a_store_error(tmp_path):
         Store(db)
     with pytest.raises(StoreError, match="cannot create its directory"):
         Store(db / "under-a-file.sqlite")
+
+
+def test_an_error_after_sqlite_rolled_back_itself_surfaces_as_itself(tmp_path):
+    """A full disk mid-statement makes SQLite roll the transaction back on its own; the store's
+    ROLLBACK then raised "cannot rollback - no transaction is active" over the real error."""
+    store = Store(tmp_path / "p.sqlite")
+    with store._connect() as conn:
+        with pytest.raises(RuntimeError, match="the real error"):
+            with store.transaction(conn):
+                conn.execute("ROLLBACK")  # what SQLite does by itself on SQLITE_FULL
+                raise RuntimeError("the real error")
+        assert not conn.in_transaction
