@@ -669,6 +669,109 @@ def _scan_areas(comps_r: dict, full: int, st, plane: int, w: int, best: int, wit
     return best
 
 
+def _bounds(counts: list, planes: list, comps: list, counted: list, label: list, witness: list, fill_slots: list,
+            st, w: int, wreach: int, here, frame: list, mark, stamps: list, scratch, scan: list,
+            fewest_spare: bool, bridge: bool, bridge_bfs: int, joint: bool, loss: int, sole, kept,
+            blockers, options: list, pick: list) -> int:
+    """`rec`'s per-requirement bounds at one node (module doc: the closed areas' loss, the bridge bound;
+    `fewest_spare`, `joint`, `closing`, `blocking`), one requirement after the other in their order:
+    returns the summed bound `total_lost`, or -1 as soon as it exceeds `loss` (the node is refuted).
+    Fills `options` (for `joint`: (requirement, its bound, held, closed options' values, groups)),
+    `sole` / `kept` (for `closing`, lists by requirement, or None when off) and `blockers` (for
+    `blocking`, or None), and leaves the pick in `pick` (the search's list, read at once by the node):
+    pick[1] = -1 when there is none, else [its open fields, requirement, first open field, its counting
+    fields left to place]. A typed helper (not `rec`'s own loop) so that the compiled copy keeps its
+    counts, bounds and indices in C ints (`refute.pxd`); the same calls in the same order as the loop
+    it replaces (1 Dec 08:15)."""
+    total_lost = 0
+    pick_best = 0
+    pick_ri = -1
+    pick_f = 0
+    pick_spare = 0
+    n = len(mark)
+    closing = sole is not None
+    for ri in range(len(counts)):
+        plane = planes[ri]  # its excluded and known not fillable (in this subtree) fields: not open
+        full = counts[ri]
+        counted_r = counted[ri]
+        held = len(counted_r)
+        # an area is picked only with fewer open fields than the pick so far, or as few and
+        # (fewest_spare) fewer counting fields of the requirement left to place
+        spare_r = full - held
+        if pick_ri < 0:
+            best = 1 << 30
+        elif fewest_spare and spare_r < pick_spare:
+            best = pick_best + 1
+        else:
+            best = pick_best
+        areas_r = []  # (area, closed)
+        ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
+        growing = []  # its areas with an open field
+        shut_lb = [held]  # held, then count - each closed area's size
+        best = _scan_areas(comps[ri], full, st, plane, w, best, witness[ri], fill_slots[ri], here, frame,
+                           mark, stamps, areas_r, ties, closing, scan, growing, shut_lb)
+        closed_sum = scan[0]
+        closed_max = scan[1]
+        biggest = scan[2]
+        if closing:
+            sole[ri] = scan[3]
+        if ties:
+            if len(ties) > 1:
+                # equal areas: the one whose fields come first in the order the flood fill of the
+                # requirement's fields (scoring.cell_groups on a copy of the set) meets them
+                ids = {id(comp): k for k, (comp, _) in enumerate(ties)}
+                lab = label[ri]
+                for cx, cy in set(counted_r):
+                    k = ids.get(id(lab[_cell(cx, cy, wreach, w)]))
+                    if k is not None:
+                        ties = [ties[k]]
+                        break
+            pick_best = best
+            pick_ri = ri
+            pick_f = ties[0][1]
+            pick_spare = spare_r
+        # with d closed areas of sizes s_1..s_d: min(count - max s, sum s) (module doc)
+        lost_r = (full - closed_max if full - closed_max < closed_sum else closed_sum) if closed_sum else 0
+        grp = None  # the groups of the growing areas, when the bridge bound built them
+        if bridge and len(areas_r) > 1:
+            # the requirement's largest area at the end holds at most one group of areas that
+            # can still be joined (`path_components`: paths of at most `spare` joining fields,
+            # the unplaced counting fields of its scoring), or one closed area and nothing
+            # more, or none of the placed fields: every placed field outside it is lost
+            # (at most held - the largest area: the bounding boxes first, the real paths only
+            # when the boxes stay below that)
+            cap = held - biggest
+            if lost_r < cap:
+                spare = full - held
+                # the loss with the final largest area on each option: min(shut_lb + group values)
+                groups = box_components(growing, spare, w)
+                got = _least(shut_lb, _group_values(held, groups))
+                if got > lost_r:
+                    lost_r = got
+                if lost_r < cap and spare <= bridge_bfs:
+                    groups = _path_groups(growing, st, plane, w, spare, scratch, _fresh(scratch, stamps, 1, n))
+                    got = _least(shut_lb, _group_values(held, groups))
+                    if got > lost_r:
+                        lost_r = got
+                    if blockers is not None and _any_joined(groups):
+                        blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
+                grp = groups
+                if joint:
+                    options.append((ri, lost_r, held, shut_lb, groups))
+        elif joint and len(areas_r) == 1 and not areas_r[0][1]:
+            options.append((ri, lost_r, held, [held], [[areas_r[0][0]]]))
+        total_lost += lost_r
+        if total_lost > loss:
+            return -1
+        if closing and sole[ri] is not None:
+            kept[ri] = (lost_r, areas_r, grp)
+    pick[0] = pick_best
+    pick[1] = pick_ri
+    pick[2] = pick_f
+    pick[3] = pick_spare
+    return total_lost
+
+
 def _unmark(frame: list, st) -> None:
     """`rec`'s exit: clear the unfillable bit (2) of the state entries its node marked (`frame`)."""
     for e in frame:
@@ -1133,6 +1236,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # the same there, but for f's requirement when f lies in it
     carry = None  # (requirement, f, {requirement: (group, spare, reach)}) for the next rec() only
     scan = [0, 0, 0, None]  # `_scan_areas`' out: the closed areas' sizes summed, their largest, the largest area, sole
+    pick = [0, -1, 0, 0]  # `_bounds`' out: a node's pick, read by the node before any child runs
+    counts = [r.count for r in reqs]  # per requirement: its counting fields (`_bounds`)
 
     def joint_ok(options, slack: int = 0, inherited=None) -> tuple[bool, dict | None, tuple | None]:
         # returns (the verdict, the reach sets built: {requirement: (group, spare, reach)}, or None
@@ -1339,7 +1444,6 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 raise NodeLimit
             if stop is not None and nodes % 1000 == 0 and stop():
                 raise NodeLimit  # cancelled: "unknown"
-            total_lost = 0
             options = []  # for `joint`: (requirement, its bound, held, closed options' values, groups)
             # for `closing`: per requirement, its areas with exactly one open field by that field, and
             # (its bound, held, closed areas' sizes, groups of its growing areas or None = all one group)
@@ -1348,72 +1452,13 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             # for `blocking`: [requirement, its bound, closed options' values (held first), its groups
             # (path_components), spare, its growing areas, corridor (built on first use)]
             blockers = [] if blocking else None
-            pick = None  # (open fields, requirement, first open field, its counting fields left to place)
-            for ri, r in enumerate(reqs):
-                plane = planes[ri]  # its excluded and known not fillable (in this subtree) fields: not open
-                # an area is picked only with fewer open fields than the pick so far, or as few and
-                # (fewest_spare) fewer counting fields of the requirement left to place
-                spare_r = r.count - len(counted[ri])
-                if pick is None:
-                    best = 1 << 30
-                elif fewest_spare and spare_r < pick[3]:
-                    best = pick[0] + 1
-                else:
-                    best = pick[0]
-                areas_r = []  # (area, closed)
-                ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
-                growing = []  # its areas with an open field
-                shut_lb = [len(counted[ri])]  # held, then count - each closed area's size
-                best = _scan_areas(comps[ri], r.count, st, plane, w, best, witness[ri], fill_slots[ri], here, frame,
-                                   mark, stamps, areas_r, ties, sole is not None, scan, growing, shut_lb)
-                closed_sum, closed_max, biggest, sole_r = scan
-                if sole is not None:
-                    sole[ri] = sole_r
-                if ties:
-                    if len(ties) > 1:
-                        # equal areas: the one whose fields come first in the order the flood fill of the
-                        # requirement's fields (scoring.cell_groups on a copy of the set) meets them
-                        ids = {id(comp): k for k, (comp, _) in enumerate(ties)}
-                        lab = label[ri]
-                        for cx, cy in set(counted[ri]):
-                            k = ids.get(id(lab[_cell(cx, cy, wreach, w)]))
-                            if k is not None:
-                                ties = [ties[k]]
-                                break
-                    pick = (best, ri, ties[0][1], spare_r)
-                # with d closed areas of sizes s_1..s_d: min(count - max s, sum s) (module doc)
-                lost_r = min(r.count - closed_max, closed_sum) if closed_sum else 0
-                grp = None  # the groups of the growing areas, when the bridge bound built them
-                if bridge and len(areas_r) > 1:
-                    # the requirement's largest area at the end holds at most one group of areas that
-                    # can still be joined (`path_components`: paths of at most `spare` joining fields,
-                    # the unplaced counting fields of its scoring), or one closed area and nothing
-                    # more, or none of the placed fields: every placed field outside it is lost
-                    # (at most held - the largest area: the bounding boxes first, the real paths only
-                    # when the boxes stay below that)
-                    held = len(counted[ri])
-                    cap = held - biggest
-                    if lost_r < cap:
-                        spare = r.count - held
-                        # the loss with the final largest area on each option: min(shut_lb + group values)
-                        groups = box_components(growing, spare, w)
-                        lost_r = max(lost_r, _least(shut_lb, _group_values(held, groups)))
-                        if lost_r < cap and spare <= bridge_bfs:
-                            groups = _path_groups(growing, st, plane, w, spare, scratch,
-                                                  _fresh(scratch, stamps, 1, len(mark)))
-                            lost_r = max(lost_r, _least(shut_lb, _group_values(held, groups)))
-                            if blockers is not None and _any_joined(groups):
-                                blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
-                        grp = groups
-                        if joint:
-                            options.append((ri, lost_r, held, shut_lb, groups))
-                elif joint and len(areas_r) == 1 and not areas_r[0][1]:
-                    options.append((ri, lost_r, len(counted[ri]), [len(counted[ri])], [[areas_r[0][0]]]))
-                total_lost += lost_r
-                if total_lost > loss:
-                    return False
-                if sole is not None and sole[ri] is not None:
-                    kept[ri] = (lost_r, areas_r, grp)
+            # each requirement's bound and the pick (`_bounds`): (open fields, requirement, first open
+            # field, its counting fields left to place) in `pick`, pick[1] = -1 when none
+            total_lost = _bounds(counts, planes, comps, counted, label, witness, fill_slots, st, w, wreach, here,
+                                 frame, mark, stamps, scratch, scan, fewest_spare, bridge, bridge_bfs, joint, loss,
+                                 sole, kept, blockers, options, pick)
+            if total_lost < 0:
+                return False
             if ordered and _order_broken(len(tiles), here, is_early, at, st, roots == 0, turns, ring, offs):
                 return False
             if prefix and ordered and roots == 0 and not _prefix_ok(len(tiles), here, is_early, ax, ay, pre_x, pre_y,
@@ -1423,7 +1468,8 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 ok, mine, hold = joint_ok(options, loss - total_lost, inherited)
                 if not ok:
                     return False
-            if pick is None:
+            ri = pick[1]
+            if ri < 0:
                 rest = [i for i in relevant if i not in placed]
                 if not rest:
                     # every requirement's areas are final and the loss is within budget
@@ -1458,7 +1504,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                     take(i)
                 roots -= 1
                 return False
-            _, ri, f, _ = pick
+            f = pick[2]
             r = reqs[ri]
             shut = [(rj, sole[rj]) for rj in range(len(reqs)) if sole[rj] is not None] if sole is not None else None
             if blockers:
