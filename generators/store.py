@@ -1,4 +1,4 @@
-"""The puzzle store: one SQLite file (WAL), a schema version, and one transaction per puzzle written.
+"""The puzzle store: one SQLite file (rollback journal), a schema version, and one transaction per puzzle written.
 
 A puzzle row is written whole or not at all: generation happens outside any transaction and the
 finished puzzle is inserted in one, so a process killed mid-generation (or mid-commit) leaves no
