@@ -2,9 +2,11 @@
 
 Starts `python -m server` on a free port (a separate process, so the load generator does not share its
 GIL), then for CheckGarden and CheckSolvable: (1) the in-process domain call, (2) one gRPC client in
-sequence, (3) N concurrent clients (grpc.aio) for a bounded time. Prints a table; asserts nothing.
+sequence, (3) N concurrent clients (grpc.aio) for a bounded time. Prints a table; asserts nothing. With
+`--rounds R` the load is repeated R times and the started server's resident memory (VmRSS, Linux) is
+printed after each method's load: a soak that shows whether memory grows under a sustained burst.
 
-    .venv/bin/python bench/grpc_load.py [--seconds 20] [--clients 8] [--address HOST:PORT]
+    .venv/bin/python bench/grpc_load.py [--seconds 20] [--clients 8] [--rounds 1] [--address HOST:PORT]
 """
 from __future__ import annotations
 
@@ -100,6 +102,18 @@ async def load(address: str, method: str, request, clients: int, seconds: float)
     return latencies, errors
 
 
+def rss_mb(pid: int | None) -> str:
+    """The resident memory of process `pid` in MB ("-" when unknown: another server, not Linux)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return f"{int(line.split()[1]) / 1024:.1f}"
+    except (OSError, TypeError, ValueError):
+        pass
+    return "-"
+
+
 def ms(x: float) -> str:
     return f"{x * 1000:8.3f}"
 
@@ -111,6 +125,7 @@ def main() -> int:
     parser.add_argument("--address", default=None, help="use a running server instead of starting one")
     parser.add_argument("--workers", type=int, default=2, help="solver slots per process of the started server")
     parser.add_argument("--processes", type=int, default=1, help="server processes (SO_REUSEPORT)")
+    parser.add_argument("--rounds", type=int, default=1, help="repeat the load; the server's RSS after each")
     args = parser.parse_args()
 
     proc = None
@@ -125,9 +140,12 @@ def main() -> int:
             print(f"gardens.v1 loopback load: {per:.0f} s per method, {os.cpu_count()} cores, "
                   f"load average {os.getloadavg()[0]:.1f} before the run, server {address} "
                   f"({args.processes} process(es) x {args.workers} solver slots)")
+            pid = proc.pid if proc is not None and args.processes == 1 else None
+            print(f"server RSS after start-up and one solve: {rss_mb(pid)} MB")
             print(f"{'method':14} {'in-proc p50':>12} {'grpc p50':>9} {'overhead':>9} {'ratio':>6} | "
-                  f"{'clients':>7} {'calls/s':>8} {'p50':>8} {'p95':>8} {'p99':>8} {'refused':>7}   (times in ms)")
-            for method, (request, local) in cases.items():
+                  f"{'clients':>7} {'calls/s':>8} {'p50':>8} {'p95':>8} {'p99':>8} {'refused':>7} {'RSS MB':>7}"
+                  "   (times in ms)")
+            for method, (request, local) in [item for _ in range(args.rounds) for item in cases.items()]:
                 rpc = getattr(stub, method)
                 for _ in range(5):  # warm caches on both sides before timing
                     local()
@@ -140,7 +158,7 @@ def main() -> int:
                 rate = len(latencies) / per
                 print(f"{method:14} {ms(p50_local):>12} {ms(p50_single):>9} {ms(p50_single - p50_local):>9} "
                       f"{p50_single / p50_local:6.1f} | {clients:7d} {rate:8.0f} {ms(percentile(latencies, .5))} "
-                      f"{ms(percentile(latencies, .95))} {ms(percentile(latencies, .99))} {errors:7d}")
+                      f"{ms(percentile(latencies, .95))} {ms(percentile(latencies, .99))} {errors:7d} {rss_mb(pid):>7}")
     finally:
         if proc is not None:
             proc.terminate()
