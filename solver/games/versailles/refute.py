@@ -594,7 +594,7 @@ def _open_count(comp, st, plane: int, w: int, best: int, wit: list, slots: list,
     """Area `comp`'s open fields (next to it, free, not excluded, not known unfillable (`st`: at
     `plane`, bit 1 excluded, bit 2 known unfillable) and `_fillable`), counted only as far as they
     decide: their number, up to best + 1, and when it is at most `best` the smallest of them, packed
-    in one int, (first << 10) | count (0 when there is none; `_scan_areas` unpacks it: count <= the
+    in one int, (first << 10) | count (0 when there is none; `_bounds` unpacks it: count <= the
     area's neighbour fields <= 4 * 4 * MAX_TILES = 960 < 1024, so the count fits its 10 bits, and a
     compiled caller gets it without a tuple or a boxed int). Each neighbour field is judged once (its `mark` entry set to `gen`, a
     fresh stamp). The order they are met in decides neither answer (a count capped at best + 1,
@@ -619,58 +619,8 @@ def _open_count(comp, st, plane: int, w: int, best: int, wit: list, slots: list,
     return (first << 10) | count if count else 0
 
 
-def _scan_areas(comps_r: dict, full: int, st, plane: int, w: int, best: int, wit: list, slots: list, here,
-                frame: list, mark, stamps: list, areas_r: list, ties: list, closing: bool, out: list,
-                growing: list, shut_lb: list) -> int:
-    """`rec`'s scan of one requirement's areas (`comps_r`, by id; an area of `full` fields is the whole
-    requirement and skipped): each area's open fields (`_open_count`, with a fresh `mark` stamp per
-    area, at most `best` + 1 counted), in the dict's order. Appends (area, closed) to `areas_r`; leaves
-    in `growing` the areas with an open field and in `shut_lb` `full` - each closed area's size (both
-    in `areas_r` order); leaves in `ties` the (area, its first open field) of the areas with the fewest open fields when fewer than
-    the given `best` (the first of them met, then the equal ones after it); returns that fewest (else
-    `best` unchanged); out[:] = [the closed areas' sizes summed, their largest, the largest area, and
-    (`closing`) the areas with exactly one open field by that field, a dict, or None when there is none]."""
-    closed_sum = closed_max = biggest = 0
-    sole = None
-    n = len(mark)
-    for comp in comps_r.values():
-        size = len(comp)
-        if size == full:
-            continue
-        # open fields, counted only as far as they decide: none (closed), or up to one more than best
-        got = _open_count(comp, st, plane, w, best, wit, slots, here, frame, mark, _fresh(mark, stamps, 0, n))
-        count = got & 1023
-        first = got >> 10
-        areas_r.append((comp, not count))
-        if size > biggest:
-            biggest = size
-        if count == 1 and closing:
-            # exactly one open field (best >= 1, so a count of 1 is exact): `first`
-            if sole is None:
-                sole = {}
-            sole.setdefault(first, []).append(comp)
-        if not count:
-            closed_sum += size
-            if size > closed_max:
-                closed_max = size
-            shut_lb.append(full - size)
-            continue
-        growing.append(comp)
-        if count < best:
-            best = count
-            del ties[:]
-            ties.append((comp, first))
-        elif count == best and ties:
-            ties.append((comp, first))
-    out[0] = closed_sum
-    out[1] = closed_max
-    out[2] = biggest
-    out[3] = sole
-    return best
-
-
 def _bounds(counts: list, planes: list, comps: list, counted: list, label: list, witness: list, fill_slots: list,
-            st, w: int, wreach: int, here, frame: list, mark, stamps: list, scratch, scan: list,
+            st, w: int, wreach: int, here, frame: list, mark, stamps: list, scratch,
             fewest_spare: bool, bridge: bool, bridge_bfs: int, joint: bool, loss: int, sole, kept,
             blockers, options: list, pick: list) -> int:
     """`rec`'s per-requirement bounds at one node (module doc: the closed areas' loss, the bridge bound;
@@ -704,17 +654,47 @@ def _bounds(counts: list, planes: list, comps: list, counted: list, label: list,
             best = pick_best + 1
         else:
             best = pick_best
-        areas_r = []  # (area, closed)
         ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
         growing = []  # its areas with an open field
         shut_lb = [held]  # held, then count - each closed area's size
-        best = _scan_areas(comps[ri], full, st, plane, w, best, witness[ri], fill_slots[ri], here, frame,
-                           mark, stamps, areas_r, ties, closing, scan, growing, shut_lb)
-        closed_sum = scan[0]
-        closed_max = scan[1]
-        biggest = scan[2]
+        # its areas (by id; an area of `full` fields is the whole requirement and skipped): each one's open
+        # fields (`_open_count`, with a fresh `mark` stamp per area, at most `best` + 1 counted), in the
+        # dict's order; `ties` the (area, its first open field) of the areas with the fewest open fields
+        # when fewer than `best` (the first of them met, then the equal ones after it)
+        n_areas = closed_sum = closed_max = biggest = 0
+        sole_r = None  # (`closing`) the areas with exactly one open field by that field
+        for comp in comps[ri].values():
+            size = len(comp)
+            if size == full:
+                continue
+            # open fields, counted only as far as they decide: none (closed), or up to one more than best
+            got = _open_count(comp, st, plane, w, best, witness[ri], fill_slots[ri], here, frame, mark,
+                              _fresh(mark, stamps, 0, n))
+            count = got & 1023
+            first = got >> 10
+            n_areas += 1
+            if size > biggest:
+                biggest = size
+            if count == 1 and closing:
+                # exactly one open field (best >= 1, so a count of 1 is exact): `first`
+                if sole_r is None:
+                    sole_r = {}
+                sole_r.setdefault(first, []).append(comp)
+            if not count:
+                closed_sum += size
+                if size > closed_max:
+                    closed_max = size
+                shut_lb.append(full - size)
+                continue
+            growing.append(comp)
+            if count < best:
+                best = count
+                del ties[:]
+                ties.append((comp, first))
+            elif count == best and ties:
+                ties.append((comp, first))
         if closing:
-            sole[ri] = scan[3]
+            sole[ri] = sole_r
         if ties:
             if len(ties) > 1:
                 # equal areas: the one whose fields come first in the order the flood fill of the
@@ -733,7 +713,7 @@ def _bounds(counts: list, planes: list, comps: list, counted: list, label: list,
         # with d closed areas of sizes s_1..s_d: min(count - max s, sum s) (module doc)
         lost_r = (full - closed_max if full - closed_max < closed_sum else closed_sum) if closed_sum else 0
         grp = None  # the groups of the growing areas, when the bridge bound built them
-        if bridge and len(areas_r) > 1:
+        if bridge and n_areas > 1:
             # the requirement's largest area at the end holds at most one group of areas that
             # can still be joined (`path_components`: paths of at most `spare` joining fields,
             # the unplaced counting fields of its scoring), or one closed area and nothing
@@ -758,13 +738,13 @@ def _bounds(counts: list, planes: list, comps: list, counted: list, label: list,
                 grp = groups
                 if joint:
                     options.append((ri, lost_r, held, shut_lb, groups))
-        elif joint and len(areas_r) == 1 and not areas_r[0][1]:
-            options.append((ri, lost_r, held, [held], [[areas_r[0][0]]]))
+        elif joint and n_areas == 1 and growing:
+            options.append((ri, lost_r, held, [held], [[growing[0]]]))
         total_lost += lost_r
         if total_lost > loss:
             return -1
         if closing and sole[ri] is not None:
-            kept[ri] = (lost_r, areas_r, grp)
+            kept[ri] = (lost_r, shut_lb, growing, grp)
     pick[0] = pick_best
     pick[1] = pick_ri
     pick[2] = pick_f
@@ -1235,7 +1215,6 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # more excluded field f of one requirement): a reach from the same group objects and spare is
     # the same there, but for f's requirement when f lies in it
     carry = None  # (requirement, f, {requirement: (group, spare, reach)}) for the next rec() only
-    scan = [0, 0, 0, None]  # `_scan_areas`' out: the closed areas' sizes summed, their largest, the largest area, sole
     pick = [0, -1, 0, 0]  # `_bounds`' out: a node's pick, read by the node before any child runs
     counts = [r.count for r in reqs]  # per requirement: its counting fields (`_bounds`)
 
@@ -1354,15 +1333,16 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
 
     def closing_lost(kept: list, ri: int, shut: list) -> int:
         # `closing` (module doc): requirement ri's bound below a child where its areas `shut` (each
-        # with one open field, at the node) never grow; kept[ri] = (its bound at the node, its
-        # areas (area, closed), the groups of its growing areas or None = one group of them all)
+        # with one open field, at the node) never grow; kept[ri] = (its bound at the node, its closed
+        # options' values (held, then count - each closed area's size), its growing areas, their
+        # groups or None = one group of them all)
         r = reqs[ri]
-        lost_r, areas_r, grp = kept[ri]
+        lost_r, shut_lb, growing, grp = kept[ri]
         held = len(counted[ri])
         gone = {id(a) for a in shut}
-        values = [held] + [r.count - len(c) for c, dead in areas_r if dead] + [r.count - len(a) for a in shut]
+        values = shut_lb + [r.count - len(a) for a in shut]
         if grp is None:
-            grp = [[c for c, dead in areas_r if not dead]]
+            grp = [growing]
         values += [held - sum(len(a) for a in g if id(a) not in gone) for g in grp]
         return max(lost_r, min(values))
 
@@ -1455,7 +1435,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
             # each requirement's bound and the pick (`_bounds`): (open fields, requirement, first open
             # field, its counting fields left to place) in `pick`, pick[1] = -1 when none
             total_lost = _bounds(counts, planes, comps, counted, label, witness, fill_slots, st, w, wreach, here,
-                                 frame, mark, stamps, scratch, scan, fewest_spare, bridge, bridge_bfs, joint, loss,
+                                 frame, mark, stamps, scratch, fewest_spare, bridge, bridge_bfs, joint, loss,
                                  sole, kept, blockers, options, pick)
             if total_lost < 0:
                 return False
