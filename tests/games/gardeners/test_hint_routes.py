@@ -10,14 +10,14 @@ from solver.games.gardeners import engine, hints, moves, routes
 from solver.games.gardeners.cards import load_cards
 from solver.games.gardeners.checker import check
 from solver.games.gardeners.garden import Garden, Placed
-from solver.games.gardeners.modes import MODES
+from solver.games.gardeners.modes import MODES, Mode
 from solver.games.gardeners.tiles import load_catalog
 from tests.games.gardeners.test_oracle import POOL, TINY, all_tiny_gardens
 
 CAT = load_catalog()
 DECK = load_cards()
 NORMAL = MODES["normal"]
-TINY_MODE = hints.Mode("tiny-3", 3, "A", "standard")
+TINY_MODE = Mode("tiny-3", 3, "A", "standard")
 SUBPOOL = [0, 2, 5, 6, 8, 10, 12]
 
 

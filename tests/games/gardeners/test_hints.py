@@ -11,14 +11,15 @@ from solver.games.gardeners import engine, hints, moves
 from solver.games.gardeners.cards import load_cards
 from solver.games.gardeners.checker import check
 from solver.games.gardeners.garden import Garden, Placed
-from solver.games.gardeners.modes import MODES
+from solver.games.gardeners.model import GardenModel
+from solver.games.gardeners.modes import MODES, Mode
 from solver.games.gardeners.tiles import load_catalog
 from tests.games.gardeners.test_oracle import POOL, TINY, all_tiny_gardens
 
 CAT = load_catalog()
 DECK = load_cards()
 NORMAL = MODES["normal"]
-TINY_MODE = hints.Mode("tiny-3", 3, "A", "standard")
+TINY_MODE = Mode("tiny-3", 3, "A", "standard")
 
 
 def ctl():
@@ -139,7 +140,7 @@ def test_forced_placements_agree_with_enumeration(tiny_valid):
             assert result.verdict == engine.UNSOLVABLE
             continue
         # what the cards can see: the class of tiles alike for every card in play
-        gm = hints.GardenModel([POOL[i] for i in combo], TINY_MODE, list(TINY.tiles), rotation_free=False)
+        gm = GardenModel([POOL[i] for i in combo], TINY_MODE, list(TINY.tiles), rotation_free=False)
         cls = lambda t: gm.sig_class[gm.sig_of[(t.id, 0)]]  # noqa: E731
         expected = sorted(c for c in completions[0].cells if c not in partial.cells
                           and len({cls(v.get(c).tile) for v in completions}) == 1)
