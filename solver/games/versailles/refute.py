@@ -654,13 +654,16 @@ def _bounds(counts: list, planes: list, comps: list, counted: list, label: list,
             best = pick_best + 1
         else:
             best = pick_best
-        ties = []  # this requirement's areas with `best` open fields (best < the pick's), and their first
+        # the first area met with the fewest open fields when fewer than `best` (`tie_comp`, its first open
+        # field `tie_first`), `n_ties` the areas with as many after it, all of them in `ties` (made only then)
+        n_ties = 0
+        tie_comp = ties = None
+        tie_first = 0
         growing = []  # its areas with an open field
         shut_lb = [held]  # held, then count - each closed area's size
         # its areas (by id; an area of `full` fields is the whole requirement and skipped): each one's open
         # fields (`_open_count`, with a fresh `mark` stamp per area, at most `best` + 1 counted), in the
-        # dict's order; `ties` the (area, its first open field) of the areas with the fewest open fields
-        # when fewer than `best` (the first of them met, then the equal ones after it)
+        # dict's order
         n_areas = closed_sum = closed_max = biggest = 0
         sole_r = None  # (`closing`) the areas with exactly one open field by that field
         for comp in comps[ri].values():
@@ -689,14 +692,19 @@ def _bounds(counts: list, planes: list, comps: list, counted: list, label: list,
             growing.append(comp)
             if count < best:
                 best = count
-                del ties[:]
+                n_ties = 1
+                tie_comp = comp
+                tie_first = first
+                ties = None
+            elif count == best and n_ties:
+                if ties is None:
+                    ties = [(tie_comp, tie_first)]
                 ties.append((comp, first))
-            elif count == best and ties:
-                ties.append((comp, first))
+                n_ties += 1
         if closing:
             sole[ri] = sole_r
-        if ties:
-            if len(ties) > 1:
+        if n_ties:
+            if n_ties > 1:
                 # equal areas: the one whose fields come first in the order the flood fill of the
                 # requirement's fields (scoring.cell_groups on a copy of the set) meets them
                 ids = {id(comp): k for k, (comp, _) in enumerate(ties)}
@@ -704,11 +712,11 @@ def _bounds(counts: list, planes: list, comps: list, counted: list, label: list,
                 for cx, cy in set(counted_r):
                     k = ids.get(id(lab[_cell(cx, cy, wreach, w)]))
                     if k is not None:
-                        ties = [ties[k]]
+                        tie_first = ties[k][1]
                         break
             pick_best = best
             pick_ri = ri
-            pick_f = ties[0][1]
+            pick_f = tie_first
             pick_spare = spare_r
         # with d closed areas of sizes s_1..s_d: min(count - max s, sum s) (module doc)
         lost_r = (full - closed_max if full - closed_max < closed_sum else closed_sum) if closed_sum else 0
