@@ -35,7 +35,7 @@ class Selector:
                 return True
         return False
 
-    def describe(self, plural: bool = True) -> str:
+    def _nouns(self, plural: bool) -> list[str]:
         parts = []
         for kind, colour in self.atoms:
             if kind in BACKGROUNDS:
@@ -45,7 +45,16 @@ class Selector:
             else:
                 noun = _PLURAL[kind] if plural else kind
                 parts.append(f"{colour} {noun}" if colour else noun)
-        return " and/or ".join(parts)
+        return parts
+
+    def describe(self, plural: bool = True) -> str:
+        return " and/or ".join(self._nouns(plural))
+
+    def describe_one(self, other: str = "") -> str:
+        """One thing the selector matches, with its article: "a fuchsia tree", "an orange flower or a
+        fountain"; `other` names a kind that must be another tile's ("another bench")."""
+        return " or ".join(f"another {n}" if n == other else f"{'an' if n[0] in 'aeiouAEIOU' else 'a'} {n}"
+                           for n in self._nouns(False))
 
 
 def parse_selector(raw, field: str) -> Selector:

@@ -26,7 +26,8 @@ def parse(params: dict, field: str) -> Spec:
 
 
 def describe(spec: Spec) -> str:
-    return f"Each bench must face {spec.target.describe(plural=False)} (straight ahead, at any distance)."
+    # the rulebook's words: "Each bench must face a fuchsia tree." / "... face another bench."
+    return f"Each bench must face {spec.target.describe_one(other='bench')} (straight ahead, at any distance)."
 
 
 def check(garden, spec: Spec):
@@ -37,4 +38,4 @@ def check(garden, spec: Spec):
             if any(q is not None and spec.target.matches(q.tile) for q in ahead):
                 continue
             (at_risk if any(q is None for q in ahead) else violations).append(cell)
-    return universal(garden, violations, at_risk, f"a bench does not face {spec.target.describe(plural=False)}")
+    return universal(garden, violations, at_risk, f"a bench does not face {spec.target.describe_one(other='bench')}")
