@@ -1075,6 +1075,10 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     layouts = {i: [(r, tiles[i].oriented(r)) for r in distinct_rotations(tiles[i])] for i in relevant}
     # equal tiles are interchangeable only when the order does not count
     signature = {i: (tiles[i].fields, tuple(i in r.tiles for r in reqs), i if ordered else None) for i in relevant}
+    # the same as an int per tile index: the first relevant tile with its signature (equal ints for equal
+    # signatures: the pick loops' `tried` sets hold these, not tuples hashed afresh at every look-up)
+    kinds: dict = {}
+    sig = [kinds.setdefault(signature[i], i) if i in signature else -1 for i in range(len(tiles))]
     # tiles before which every tile takes part: only they can be held to the touching rule (a left
     # out tile, placed anywhere, might be the one they touch)
     early = set()
@@ -1108,6 +1112,9 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     slots = {(ri, i): [(rot, layout, off) for rot, layout in layouts[i]
                        for off, code in zip(offs, layout) if code in r.codes]
              for ri, r in enumerate(reqs) for i in relevant if i in r.tiles}
+
+    # the same by requirement and tile index (None: the tile is not of its scoring, or left out)
+    tile_slots = [[slots.get((ri, i)) for i in range(len(tiles))] for ri in range(len(reqs))]
 
     def fits(i: int, a: int, rot: int) -> bool:
         return _clear(checks[i][rot], a, st)
@@ -1469,9 +1476,9 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                                       for c in (cell + w, cell - w, cell + 1, cell - 1) if not st[c] for off in offs})
                     tried = set()
                     for i in rest:
-                        if signature[i] in tried:
+                        if sig[i] in tried:
                             continue
-                        tried.add(signature[i])
+                        tried.add(sig[i])
                         for rot, layout in layouts[i]:
                             for a in anchors:
                                 if fits(i, a, rot) and (hold is None or not doomed(hold, mine, i, a, rot)):
@@ -1501,11 +1508,12 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 blockers = [e for e in blockers
                             if total_lost - e[1] + min(e[2] + [e[2][0] - len(a) for a in e[5]]) > loss]
             tried = set()
+            slots_r = tile_slots[ri]
             for i in relevant:
-                if i in placed or i not in r.tiles or signature[i] in tried:
-                    continue
-                tried.add(signature[i])
-                for rot, layout, off in slots[(ri, i)]:
+                if i in placed or slots_r[i] is None or sig[i] in tried:
+                    continue  # placed, not of the requirement's scoring (no slots), or an equal tile tried
+                tried.add(sig[i])
+                for rot, layout, off in slots_r[i]:
                     a = f - off
                     if not fits(i, a, rot) or (hold is not None and doomed(hold, mine, i, a, rot)):
                         continue
