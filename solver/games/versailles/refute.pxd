@@ -60,17 +60,17 @@ cdef long long _open_count(set comp, bytearray st, long long plane, long long w,
 # `rec`'s per-requirement loop (1 Dec 08:15): its counts, bounds and the pick in C ints; `best` starts at
 # 1 << 30 (< 2 ** 31); a field (pick_f) is a long long as everywhere.
 @cython.locals(total_lost=cython.int, pick_best=cython.int, pick_ri=cython.int, pick_f=cython.longlong,
-               pick_spare=cython.int, n=cython.Py_ssize_t, closing=cython.bint, ri=cython.Py_ssize_t,
+               pick_spare=cython.int, n=cython.Py_ssize_t, ri=cython.Py_ssize_t,
                plane=cython.longlong, full=cython.int, held=cython.int, spare_r=cython.int, best=cython.int,
                closed_sum=cython.int, closed_max=cython.int, biggest=cython.int, lost_r=cython.int, cap=cython.int,
                spare=cython.int, got=cython.longlong, n_areas=cython.int, size=cython.Py_ssize_t, count=cython.int,
                first=cython.longlong, comp=set, sole_r=dict, counted_r=set, ties=list, n_ties=cython.int,
-               tie_first=cython.longlong, tie_comp=set, growing=list, shut_lb=list,
-               groups=list)
+               tie_first=cython.longlong, tie_comp=set, options=list, sole=list, kept=list, blockers=list,
+               growing=list, shut_lb=list, groups=list)
 cdef int _bounds(list counts, list planes, list comps, list counted, list label, list witness, list fill_slots,
                  bytearray st, long long w, long long wreach, bytearray here, list frame, bytearray mark,
                  list stamps, bytearray scratch, bint fewest_spare, bint bridge, int bridge_bfs,
-                 bint joint, int loss, list sole, list kept, list blockers, list options, list pick) except? -2
+                 bint joint, bint closing, bint blocking, int loss, list pick) except? -2
 
 @cython.locals(e=cython.longlong)
 cdef int _unmark(list frame, bytearray st) except -1

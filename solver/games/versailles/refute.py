@@ -621,16 +621,18 @@ def _open_count(comp, st, plane: int, w: int, best: int, wit: list, slots: list,
 
 def _bounds(counts: list, planes: list, comps: list, counted: list, label: list, witness: list, fill_slots: list,
             st, w: int, wreach: int, here, frame: list, mark, stamps: list, scratch,
-            fewest_spare: bool, bridge: bool, bridge_bfs: int, joint: bool, loss: int, sole, kept,
-            blockers, options: list, pick: list) -> int:
+            fewest_spare: bool, bridge: bool, bridge_bfs: int, joint: bool, closing: bool, blocking: bool,
+            loss: int, pick: list) -> int:
     """`rec`'s per-requirement bounds at one node (module doc: the closed areas' loss, the bridge bound;
     `fewest_spare`, `joint`, `closing`, `blocking`), one requirement after the other in their order:
     returns the summed bound `total_lost`, or -1 as soon as it exceeds `loss` (the node is refuted).
-    Fills `options` (for `joint`: (requirement, its bound, held, closed options' values, groups)),
-    `sole` / `kept` (for `closing`, lists by requirement, or None when off) and `blockers` (for
-    `blocking`, or None), and leaves the pick in `pick` (the search's list, read at once by the node):
-    pick[1] = -1 when there is none, else [its open fields, requirement, first open field, its counting
-    fields left to place]. A typed helper (not `rec`'s own loop) so that the compiled copy keeps its
+    Leaves in `pick` (the search's list, read at once by the node): pick[:4] the pick (pick[1] = -1 when
+    there is none, else its open fields, requirement, first open field, its counting fields left to
+    place), pick[4] `options` (for `joint`: (requirement, its bound, held, closed options' values,
+    groups)), pick[5] / pick[6] `sole` / `kept` (for `closing`: by requirement, the areas with exactly
+    one open field by that field and (its bound, its closed options' values, its growing areas, their
+    groups or None)) and pick[7] `blockers` (for `blocking`), each list made only when it gets an entry
+    (else None). A typed helper (not `rec`'s own loop) so that the compiled copy keeps its
     counts, bounds and indices in C ints (`refute.pxd`); the same calls in the same order as the loop
     it replaces (1 Dec 08:15)."""
     total_lost = 0
@@ -639,7 +641,7 @@ def _bounds(counts: list, planes: list, comps: list, counted: list, label: list,
     pick_f = 0
     pick_spare = 0
     n = len(mark)
-    closing = sole is not None
+    options = sole = kept = blockers = None
     for ri in range(len(counts)):
         plane = planes[ri]  # its excluded and known not fillable (in this subtree) fields: not open
         full = counts[ri]
@@ -701,7 +703,10 @@ def _bounds(counts: list, planes: list, comps: list, counted: list, label: list,
                     ties = [(tie_comp, tie_first)]
                 ties.append((comp, first))
                 n_ties += 1
-        if closing:
+        if sole_r is not None:
+            if sole is None:
+                sole = [None] * len(counts)
+                kept = [None] * len(counts)
             sole[ri] = sole_r
         if n_ties:
             if n_ties > 1:
@@ -741,22 +746,32 @@ def _bounds(counts: list, planes: list, comps: list, counted: list, label: list,
                     got = _least(shut_lb, _group_values(held, groups))
                     if got > lost_r:
                         lost_r = got
-                    if blockers is not None and _any_joined(groups):
+                    if blocking and _any_joined(groups):
+                        if blockers is None:
+                            blockers = []
                         blockers.append([ri, lost_r, shut_lb, groups, spare, growing, None])
                 grp = groups
                 if joint:
+                    if options is None:
+                        options = []
                     options.append((ri, lost_r, held, shut_lb, groups))
         elif joint and n_areas == 1 and growing:
+            if options is None:
+                options = []
             options.append((ri, lost_r, held, [held], [[growing[0]]]))
         total_lost += lost_r
         if total_lost > loss:
             return -1
-        if closing and sole[ri] is not None:
+        if sole_r is not None:
             kept[ri] = (lost_r, shut_lb, growing, grp)
     pick[0] = pick_best
     pick[1] = pick_ri
     pick[2] = pick_f
     pick[3] = pick_spare
+    pick[4] = options
+    pick[5] = sole
+    pick[6] = kept
+    pick[7] = blockers
     return total_lost
 
 
@@ -1230,7 +1245,7 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
     # more excluded field f of one requirement): a reach from the same group objects and spare is
     # the same there, but for f's requirement when f lies in it
     carry = None  # (requirement, f, {requirement: (group, spare, reach)}) for the next rec() only
-    pick = [0, -1, 0, 0]  # `_bounds`' out: a node's pick, read by the node before any child runs
+    pick = [0, -1, 0, 0, None, None, None, None]  # `_bounds`' out: a node's pick, read by the node before any child runs
     counts = [r.count for r in reqs]  # per requirement: its counting fields (`_bounds`)
 
     def joint_ok(options, slack: int = 0, inherited=None) -> tuple[bool, dict | None, tuple | None]:
@@ -1439,21 +1454,22 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
                 raise NodeLimit
             if stop is not None and nodes % 1000 == 0 and stop():
                 raise NodeLimit  # cancelled: "unknown"
-            options = []  # for `joint`: (requirement, its bound, held, closed options' values, groups)
-            # for `closing`: per requirement, its areas with exactly one open field by that field, and
-            # (its bound, held, closed areas' sizes, groups of its growing areas or None = all one group)
-            sole = [None] * len(reqs) if closing else None
-            kept = [None] * len(reqs) if closing else None
+            # each requirement's bound and the pick (`_bounds`), read from `pick` before any child runs:
+            # (open fields, requirement, first open field, its counting fields left to place), pick[1] = -1
+            # when none; for `joint`: (requirement, its bound, held, closed options' values, groups); for
+            # `closing`: per requirement, its areas with exactly one open field by that field, and (its
+            # bound, its closed options' values, its growing areas, their groups or None = all one group);
             # for `blocking`: [requirement, its bound, closed options' values (held first), its groups
-            # (path_components), spare, its growing areas, corridor (built on first use)]
-            blockers = [] if blocking else None
-            # each requirement's bound and the pick (`_bounds`): (open fields, requirement, first open
-            # field, its counting fields left to place) in `pick`, pick[1] = -1 when none
+            # (path_components), spare, its growing areas, corridor (built on first use)]; each None when empty
             total_lost = _bounds(counts, planes, comps, counted, label, witness, fill_slots, st, w, wreach, here,
-                                 frame, mark, stamps, scratch, fewest_spare, bridge, bridge_bfs, joint, loss,
-                                 sole, kept, blockers, options, pick)
+                                 frame, mark, stamps, scratch, fewest_spare, bridge, bridge_bfs, joint, closing,
+                                 blocking, loss, pick)
             if total_lost < 0:
                 return False
+            options = pick[4]
+            sole = pick[5]
+            kept = pick[6]
+            blockers = pick[7]
             if ordered and _order_broken(len(tiles), here, is_early, at, st, roots == 0, turns, ring, offs):
                 return False
             if prefix and ordered and roots == 0 and not _prefix_ok(len(tiles), here, is_early, ax, ay, pre_x, pre_y,
