@@ -75,6 +75,10 @@ cdef int _bounds(list counts, list planes, list comps, list counted, list label,
 @cython.locals(e=cython.longlong)
 cdef int _unmark(list frame, bytearray st) except -1
 
+@cython.locals(budget=cython.int, far=cython.int, k=cython.int, lim=cython.int, off=cython.longlong, d=cython.int,
+               dist=bytearray, cluster=tuple, outside=tuple, near=dict, share=dict, g=tuple)
+cdef bint _doomed(tuple hold, dict built, list cl, int i, long long a) except -1
+
 @cython.locals(off=cython.longlong, o=cython.int)
 cdef bint _touches_earlier(long long a, int i, bytearray st, tuple ring) except -1
 

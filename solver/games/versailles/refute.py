@@ -781,6 +781,44 @@ def _unmark(frame: list, st) -> None:
         st[e] &= ~2
 
 
+def _doomed(hold: tuple, built: dict, cl: list, i: int, a: int) -> bool:
+    """`joint_children` with `joint_tight` (module doc): tile i anchored at `a` (its turn's clusters `cl`:
+    (requirement, the cluster's field offsets, its neighbour fields outside the tile), `_clusters`)
+    below a node whose joint check passed with `hold` = (near, budget, far, share) and reach sets
+    `built`: each of the tile's joined clusters C of a requirement's fields joins the final area
+    through at least d(C) - 1 later fields not of C (d: its nearest field's distance from the group),
+    at most spare - |C|: a cluster farther than spare - |C| + 1 is lost whole (the distance through a
+    neighbour outside the tile: the tile's own fields block); with the other tiles' shares, more than
+    the budget is out of reach. Reads the reach distances at the tile's fields and their edge
+    neighbours (within EXTENT + 1 steps of `a`)."""
+    near, budget, far, share = hold
+    got = share.get(i)
+    if got is None:
+        return False
+    k = far - got
+    for ri, cluster, outside in cl:
+        g = near.get(ri)
+        if g is None:
+            continue
+        dist = built[ri][2][1]  # distances by index (`_reach`), 0: out of reach
+        lim = g[1] - len(cluster) + 1
+        # a field of C touches g's areas exactly when its own distance is 1 (it is empty
+        # and not excluded); otherwise a neighbour outside the tile within lim - 1
+        for off in cluster:
+            if dist[a + off] == 1:
+                break
+        else:
+            for off in outside:
+                d = dist[a + off]
+                if 0 < d < lim:
+                    break
+            else:
+                k += len(cluster)
+                if k > budget:
+                    return True
+    return False
+
+
 def _touches_earlier(a: int, i: int, st, ring: tuple) -> bool:
     """Tile i, anchored at int field `a`, has a neighbour field covered by a tile before it (plane 0
     of `st` holds an occupied field's tile index + 1; `ring`: RING as offsets of the search's window)."""
@@ -1325,35 +1363,12 @@ def arrangeable(tiles: Sequence[Tile], catalog: Catalog, requirements: Sequence[
         # `joint_children` (module doc): tile i placed at (a, rot) below a node whose joint check
         # passed with `hold` = (near, budget, far, share) and reach sets `built`: its (field,
         # requirement) pairs out of reach, with the other tiles' shares, exceed the budget
+        if joint_tight:
+            return _doomed(hold, built, clusters[i][rot], i, a)
         near, budget, far, share = hold
         if i not in share:
             return False
         k = far - share[i]
-        if joint_tight:
-            # each of the tile's joined clusters C of a requirement's fields joins the final area
-            # through at least d(C) - 1 later fields not of C (d: its nearest field's distance from
-            # the group), at most spare - |C|: a cluster farther than spare - |C| + 1 is lost whole
-            # (the distance through a neighbour outside the tile: the tile's own fields block)
-            for ri, cluster, outside in clusters[i][rot]:
-                got = near.get(ri)
-                if got is None:
-                    continue
-                dist = built[ri][2][1]  # distances by index (`_reach`), 0: out of reach
-                lim = got[1] - len(cluster) + 1
-                # a field of C touches g's areas exactly when its own distance is 1 (it is empty
-                # and not excluded); otherwise a neighbour outside the tile within lim - 1
-                for off in cluster:
-                    if dist[a + off] == 1:
-                        break
-                else:
-                    for off in outside:
-                        if 0 < dist[a + off] < lim:
-                            break
-                    else:
-                        k += len(cluster)
-                        if k > budget:
-                            return True
-            return False
         for off, ri in held_fields[i][rot]:
             if ri in near and not built[ri][2][1][a + off]:
                 k += 1

@@ -131,6 +131,9 @@ def _pure_refute():
 #   1 + SPAN on these runs: the three offsets tried before the far one fit first);
 # - `_prefix_ok`: works on anchors as (x, y) and its own scratch of n entries: it reads no field at all (bound
 #   None: any read of a plane-sized array fails).
+# - `_doomed(hold, built, cl, i, a)` (1 Dec 09:05, `joint_children`'s tight test, moved out of the search's
+#   closure `doomed`): the reach distances at the tile's cluster fields a + off and at their neighbours outside
+#   the tile: within EXTENT + 1 steps of the anchor a.
 # `_join` reads the label list, not a byte array: `test_join_reads_only_the_new_fields_neighbours` below.
 EXTENT = max(abs(dx) + abs(dy) for dx, dy in refute.OFFSETS)
 SPAN = max(abs(ax - bx) + abs(ay - by) for ax, ay in refute.OFFSETS for bx, by in refute.OFFSETS)
@@ -159,6 +162,7 @@ READERS = {
     "_stranded": (lambda a, w: (_footprint(a[0], w), 1), lambda a, bfs: True),
     "_can_touch": (lambda a, w: (_footprint(a[0], w), 1 + SPAN), lambda a, bfs: True),
     "_prefix_ok": (lambda a, w: ([], None), lambda a, bfs: True),
+    "_doomed": (lambda a, w: ([{a[4]}], EXTENT + 1), lambda a, bfs: True),
 }
 
 
