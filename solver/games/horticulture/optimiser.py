@@ -87,18 +87,21 @@ HYBRID_DUAL_MIN = 10.0
 # hybrid (exclude_final) and the same target is asked again while the loop has room (session of 1 Dec 05:00,
 # docs/horticulture.md). False: the loop stops there (the version measured in the session of 03:18).
 HYBRID_NO_GOODS = True
-# The no-good from the planting check's infeasibility core (session of 1 Dec 08:15, docs/journal/horticulture-issue7.md):
+# The no-good from the planting check's infeasibility core (session of 1 Dec 08:15,
+# docs/journal/horticulture-issue7.md):
 # the check of a real garden the hybrid loop ends on runs with the garden's final literals as CP-SAT assumptions
 # (_planting_core); when INFEASIBLE, the part of the garden CP-SAT names (verified by a solve with only that part
 # pinned) is cut off the hybrid (model.exclude_part: every garden containing it), not only the one garden.
 # Validity: the day-by-day model with that part pinned and all else free is INFEASIBLE, so no legal game's final
-# garden contains it. False: the one-garden no-good (exclude_final).
+# garden contains it. False: the one-garden no-good (exclude_final). Measured inside "after" (HYBRID_DUAL 1.0, work
+# 40, the 5 runs of seeds 0-19 x rs 0/1 where it runs): cores of 33-175 of 356 literals (0-2 set), all verified;
+# 416/431 default, 420/431 with one-garden no-goods (2 proven), 424/431 with cores (3 proven: rs 0 seed 18's loss
+# becomes a proof), rs 0 seed 3 still 81 -> 80; fresh seeds 20-39: the step runs on 2 of 40 runs, answers = the
+# default's. Off because HYBRID_DUAL is off (it acts only inside the step); kept as what "after" needs.
 HYBRID_CORES = False
-# With HYBRID_DUAL_AT "after": the loop gets at most this many units (None: all of HYBRID_DUAL x the room); when it
-# has not ended on a plantable garden (or a proof) by then, the rest goes on to the steps after it (the kept gardens'
-# checks and the day-by-day search), as after an unproven re-solve. Only a time limit: the bound it keeps is the last
-# refuted target either way.
-HYBRID_GIVE_BACK: float | None = None
+# (Removed in the session of 1 Dec 08:15: HYBRID_GIVE_BACK, a cap on the "after" loop's room with the rest handed on.
+# No cap separates: the proofs plant at 11.6-21.1 units into the loop, the one loss (rs 0 seed 3) has 13.76 in all;
+# on fresh seeds 20-39 the loop's rooms were 5.5 and 7.3 units, so it never bound. docs/journal/horticulture-issue7.md.)
 # Where the dual step runs (with HYBRID_DUAL set): "before" step 1, on HYBRID_DUAL x step 1's room (session of 03:18),
 # or "after" step 1, only on the room of step 1's share that step 1 and step 2's planting check leave unused, and only
 # when step 2 has proven the relaxed optimum unplantable (that garden is cut off the hybrid first; every step before
@@ -456,8 +459,6 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             # value, with that (unplantable) garden cut off it.
             room = grant(budget * relaxed_share - meter.used if HYBRID_DUAL_AT == "after" else
                          _order_cut_room(budget, relaxed_share, meter.used, True)) * HYBRID_DUAL
-            if HYBRID_DUAL_AT == "after" and HYBRID_GIVE_BACK is not None:
-                room = min(room, HYBRID_GIVE_BACK)
             if room >= minimum:
                 lowered, early = _hybrid_dual(catalog, side, drawing, days, kept[0], control, room, bound,
                                               greedy0[3] if greedy0 is not None else None, meter,
