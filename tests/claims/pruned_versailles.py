@@ -254,6 +254,7 @@ def _last_method(self, fields: dict, banked: int, placed: list):
         layouts = {}
         for r in range(4):
             layouts.setdefault(o.turn(codes, r), r)
+        self.nodes += len(layouts)  # each placement of the last tile counts as a node (node caps)
         for lay, r in layouts.items():
             sizes = []
             for t in GARDEN:

@@ -107,7 +107,7 @@ def test_solve_optimal_five_tiles_against_the_pruned_oracle():
     rows = []
     for trial in range(24 if LONG else 2):
         seq = rng.sample(IDS, 5)
-        rows.append(check_solve(seq, trial, max_nodes=1_500_000 if LONG else None))
+        rows.append(check_solve(seq, trial, max_nodes=2_000_000 if LONG else None))
     if LONG:
         _report("5 tiles", rows)
 
@@ -116,7 +116,7 @@ def test_solve_optimal_five_tiles_against_the_pruned_oracle():
 @pytest.mark.parametrize("n,count", [(6, 6), (7, 3)])
 def test_solve_optimal_six_seven_tiles_against_the_pruned_oracle(n, count):
     rng = random.Random(60 + n)
-    rows = [check_solve(rng.sample(IDS, n), trial, max_nodes=1_500_000) for trial in range(count)]
+    rows = [check_solve(rng.sample(IDS, n), trial, max_nodes=2_000_000) for trial in range(count)]
     _report(f"{n} tiles", rows)
 
 
