@@ -377,7 +377,7 @@ REFUTE_NODES_PER_UNIT = 40_000  # search nodes counted as one unit of determinis
 REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the greedy garden is 1 below the counting bound
 REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation
 REFUTE_SHARED = True  # refute plans in bulk through a scoring's choice several open plans share (refute._refute_shared)
-REFUTE_NODES_PER_SECOND = 46_000  # with a wall-clock limit (the clock stops the search too): the compiled search with rec's bound loop as the typed helper _bounds, 42.8-51.6k/s (median 46.7k) at load 7-8 (bench/refute_unit.py, 1 Dec 09:12; 1.17x the 39,000 build in simultaneous pairs); was 39,000 (1 Dec 05:36), 28,000 (1 Dec 02:39), 20,000
+REFUTE_NODES_PER_SECOND = 46_000  # with a wall-clock limit (the clock stops the search too): the compiled search with rec's bound loop as the typed helper _bounds, 42.8-51.6k/s (median 46.7k) at load 7-8 (bench/refute_unit.py, 1 Dec 09:12; 1.16x the 39,000 build in 14 simultaneous pairs); was 39,000 (1 Dec 05:36), 28,000 (1 Dec 02:39), 20,000
 
 
 def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement], points: int, board: int,
