@@ -131,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="override optimiser.HYBRID_DUAL_AT (where the dual step runs)")
     ap.add_argument("--hybrid-no-goods", type=int, default=None, help="override optimiser.HYBRID_NO_GOODS (0/1)")
     ap.add_argument("--hybrid-cores", type=int, default=None, help="override optimiser.HYBRID_CORES (0/1)")
+    ap.add_argument("--order-cores", type=int, default=None, help="override optimiser.ORDER_CORES (0/1)")
     ap.add_argument("--per-seed", action="store_true", help="also print one line per solve")
     ap.add_argument("--lns-min-days", type=int, default=None, help="override optimiser.NEIGHBOURHOOD_MIN_DAYS")
     ap.add_argument("--count-first-min-days", type=int, default=None, help="override optimiser.COUNT_FIRST_MIN_DAYS")
@@ -208,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.HYBRID_NO_GOODS = bool(args.hybrid_no_goods)
     if args.hybrid_cores is not None:
         optimiser.HYBRID_CORES = bool(args.hybrid_cores)
+    if args.order_cores is not None:
+        optimiser.ORDER_CORES = bool(args.order_cores)
     if args.connect_broken is not None:
         optimiser.CONNECT_BROKEN = None if args.connect_broken == "none" else int(args.connect_broken)
     if args.order_cut_share is not None:
@@ -245,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, hybrid dual {optimiser.HYBRID_DUAL} from {optimiser.HYBRID_DUAL_MIN:g} at {optimiser.HYBRID_DUAL_AT} no-goods {optimiser.HYBRID_NO_GOODS} cores {optimiser.HYBRID_CORES}, connect share {optimiser.CONNECT_SHARE} cut {optimiser.CONNECT_CUT} broken <= {optimiser.CONNECT_BROKEN}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, hybrid dual {optimiser.HYBRID_DUAL} from {optimiser.HYBRID_DUAL_MIN:g} at {optimiser.HYBRID_DUAL_AT} no-goods {optimiser.HYBRID_NO_GOODS} cores {optimiser.HYBRID_CORES} order cores {optimiser.ORDER_CORES}, connect share {optimiser.CONNECT_SHARE} cut {optimiser.CONNECT_CUT} broken <= {optimiser.CONNECT_BROKEN}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

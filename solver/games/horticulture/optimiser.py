@@ -99,6 +99,10 @@ HYBRID_NO_GOODS = True
 # becomes a proof), rs 0 seed 3 still 81 -> 80; fresh seeds 20-39: the step runs on 2 of 40 runs, answers = the
 # default's. Off because HYBRID_DUAL is off (it acts only inside the step); kept as what "after" needs.
 HYBRID_CORES = False
+# The same core no-good for step 2's order cuts (solve: the relaxed optimum proven unplantable is cut off the whole
+# final-garden relaxation before its re-solve): the check runs as _planting_core and the cut is the verified core's
+# clause (model.exclude_part) instead of the one garden (exclude_final). Same validity. Session of 1 Dec 08:15.
+ORDER_CORES = False
 # (Removed in the session of 1 Dec 08:15: HYBRID_GIVE_BACK, a cap on the "after" loop's room with the rest handed on.
 # No cap separates: the proofs plant at 11.6-21.1 units into the loop, the one loss (rs 0 seed 3) has 13.76 in all;
 # on fresh seeds 20-39 the loop's rooms were 5.5 and 7.3 units, so it never bound. docs/journal/horticulture-issue7.md.)
@@ -443,12 +447,20 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         seconds = grant(budget * 0.2, TIMED_BUILD)
         if seconds <= 0:
             break
-        order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control, seconds)
+        core = None
+        if ORDER_CORES:  # the same check with the garden's literals assumed: INFEASIBLE gives a verified core
+            values = relaxed.final_values(garden, box, chosen, g, p)
+            st2, played, cost, core = _planting_core(catalog, side, drawing, days, gnome, plan, values, control,
+                                                     seconds)
+        else:
+            order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control, seconds)
+            if st2 == cp_model.OPTIMAL:
+                game, g, p = order.extract(s2)
+                played = (game, g, p, int(round(s2.objective_value)))
         meter.charge(cost)
         log.debug("planting order for the relaxed optimum: %s after %.2f", STATUS.get(st2), meter.used)
         if st2 == cp_model.OPTIMAL:
-            game, g, p = order.extract(s2)
-            objective = int(round(s2.objective_value))
+            game, g, p, objective = played
             if objective != int(round(s1.objective_value)):
                 raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
             return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, time.perf_counter() - clock)
@@ -482,7 +494,12 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         # Proven: no day-by-day planting gives this final garden (cards, wilds, window box). Cut
         # it off the relaxation and solve again: the new optimum still bounds every real game.
         cuts += 1
-        relaxed.exclude_final(s1)
+        if core is not None:  # every garden containing the verified core (_planting_core: valid for every game)
+            relaxed.exclude_part(core, values)
+            log.debug("order cut from a core of %d of %d literals (%d set)", len(core), len(values),
+                      sum(values[k] for k in core))
+        else:
+            relaxed.exclude_final(s1)
         relaxed.m.clear_hints()
         if start is not None:
             _hint_all(relaxed.m, start.values)  # the greedy game is plantable: never the garden cut off

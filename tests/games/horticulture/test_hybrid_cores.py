@@ -220,3 +220,32 @@ def test_the_part_cut_removes_exactly_the_gardens_containing_it(tiny4, monkeypat
     for k in range(len(named)):
         flipped = named[:k] + [1 - named[k]] + named[k + 1:]
         assert holds(flipped) == (k in core), k
+
+
+@pytest.mark.parametrize("seed,best", [(UNPLANTABLE[0], UNPLANTABLE[2]), (20, 13)])
+def test_order_cores_cut_no_legal_game_and_keep_the_answer_honest(tiny4, monkeypatch, seed, best):
+    """ORDER_CORES: in solve, step 2's relaxed optimum that cannot be planted is cut off the whole relaxation by its
+    verified core. On seeds 18 and 20 (count-first forced: the relaxed optimum is unplantable) every such core is smaller than the garden and in
+    no legal final garden, and the answer stays between the oracle's best game and its bound ("optimal" only at
+    score = bound = the oracle's)."""
+    nursery, days, plan, drawing, gnome = instance(tiny4, seed)
+    monkeypatch.setattr(optimiser_module, "ORDER_CORES", True)
+    monkeypatch.setattr(optimiser_module, "COUNT_FIRST_MIN_DAYS", 3)  # (count-first, as test_hybrid_nogoods.flagged)
+    monkeypatch.setattr(optimiser_module, "COUNT_CUT_MIN", 0.1)
+    cuts = []
+    part = HorticultureModel.exclude_part
+
+    def spy(self, positions, values):
+        cuts.append((self, list(positions), list(values)))
+        return part(self, positions, values)
+
+    monkeypatch.setattr(HorticultureModel, "exclude_part", spy)
+    answer = optimiser_module.solve(tiny4, "T", drawing, days, gnome, plan, control(4.0))
+    setup = Setup("T", drawing, gnome, plan)
+    assert oracle(tiny4, setup, nursery) == best
+    assert cuts
+    for model, core, named in cuts:
+        assert not model.timed and len(core) < len(named)
+        assert not legal_game_contains(tiny4, model, setup, nursery, core, named), (seed, core)
+    assert answer.score <= best <= answer.bound
+    assert (answer.status == "optimal") == (answer.score == answer.bound)
