@@ -102,6 +102,9 @@ HYBRID_CORES = False
 # The same core no-good for step 2's order cuts (solve: the relaxed optimum proven unplantable is cut off the whole
 # final-garden relaxation before its re-solve): the check runs as _planting_core and the cut is the verified core's
 # clause (model.exclude_part) instead of the one garden (exclude_final). Same validity. Session of 1 Dec 08:15.
+# Measured at work 40 on the 7 of 80 runs (seeds 0-39, rs 0/1) whose step-2 check is INFEASIBLE (the other 73 make
+# the default's calls): cores of 30-178 of 356 literals, all verified, 0.05-0.07 units each; answers 614/626 = the
+# default's (the re-solve stays unproven in its 4 units, its gardens no better): no gain, so off.
 ORDER_CORES = False
 # (Removed in the session of 1 Dec 08:15: HYBRID_GIVE_BACK, a cap on the "after" loop's room with the rest handed on.
 # No cap separates: the proofs plant at 11.6-21.1 units into the loop, the one loss (rs 0 seed 3) has 13.76 in all;
