@@ -24,3 +24,17 @@ def test_no_small_token_for_an_area_of_nothing():
     alone = {"Ann": {t: 0 for t in types}}
     assert small_token_winners(alone, Majorities(CAT), second_places=True)["C"] is None
 
+
+
+def test_a_diagonal_pair_joins_only_through_an_area_both_cells_touch():
+    """joined_size (the greedy's, the beam's and the hint's candidate score): the two cells of a
+    diagonal pair are one area only when both touch a common area; when only one touches it, the
+    other stays alone."""
+    from solver.games.versailles.scoring import joined_size
+
+    pair = ((0,), (3,))
+    assert joined_size(pair, [set(), {7}], {7: 5}) == 6
+    assert joined_size(pair, [{7}, set()], {7: 5}) == 6
+    assert joined_size(pair, [{7}, {7}], {7: 5}) == 7
+    assert joined_size(pair, [{7}, {8}], {7: 5, 8: 2}) == 6
+    assert joined_size(pair, [{7, 8}, {8}], {7: 5, 8: 2}) == 9
