@@ -1032,7 +1032,7 @@ class HorticultureModel:
         caller's proof: `fix_final` on the day-by-day model INFEASIBLE): every legal game's final literals differ
         from it in at least one place."""
         values = self.final_values(garden, box, chosen, gnome, plan)
-        self.m.add_bool_or([lit.Not() if v else lit for lit, v in zip(self.final_literals(), values)])
+        self.exclude_part(list(range(len(values))), values)
 
     def final_assumptions(self, values: list[int]) -> list:
         """The literals of `final_literals` set to `values` (same order; `final_values` gives them), as CP-SAT
@@ -1045,8 +1045,8 @@ class HorticultureModel:
         day-by-day model with exactly those literals pinned (and everything else free) is INFEASIBLE (the caller's
         proof, optimiser._planting_core): then no legal game's final garden agrees with `values` there, so each one
         satisfies the clause. Fewer positions cut more gardens (every garden sharing that part)."""
-        lits = self.final_literals()
-        self.m.add_bool_or([lits[k].Not() if values[k] else lits[k] for k in positions])
+        assumed = self.final_assumptions(values)
+        self.m.add_bool_or([assumed[k].Not() for k in positions])  # not all of them as in `values`
 
     def assignment(self, days: list[Day], gnome: Cell, plan: Plan) -> list[tuple[cp_model.IntVar, int]]:
         """Decision values of a known legal game (plants listed in card order), for hints or pins."""

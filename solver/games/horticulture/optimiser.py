@@ -640,8 +640,9 @@ def _hybrid_dual(catalog: Catalog, side: str, drawing: PathDrawing, days: list[D
         real = found[0]
         garden, box = count.extract_garden(real)
         g, p = _gnome_plan(count, real)
-        core, values = None, count.final_values(garden, box, count.chosen_cards(real), g, p)
+        core = None
         if HYBRID_CORES:  # the same check with the garden's literals assumed; INFEASIBLE gives a verified core
+            values = count.final_values(garden, box, count.chosen_cards(real), g, p)
             st, played, cost, core = _planting_core(catalog, side, drawing, days, count.fixed_gnome, count.fixed_plan,
                                                     values, control, max(minimum, min(plant_room, room - local.used)))
         else:
