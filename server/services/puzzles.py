@@ -185,7 +185,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
 
 
 @contextmanager
-def _store_errors(path: str = ""):
+def _store_errors(path: str):
     """A damaged stored puzzle is DATA_LOSS (never served, never blamed on the request). A store
     that cannot be used now (a full disk, an I/O error, a file made read-only or removed while
     serving, a lock held past the 60 s timeout) is RESOURCE_EXHAUSTED for a full disk (gRPC's code
