@@ -1,6 +1,7 @@
 """A Python client of a running gardens server: any gardens.v1 RPC with JSON in and out, health, errors."""
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
 import pkgutil
@@ -38,6 +39,24 @@ def methods() -> dict[str, tuple]:
     return out
 
 
+def resolve(method: str, known: dict | None = None) -> str:
+    """The key of `known` (default: methods()) that `method` names: itself when it is one; a bare
+    name that several services share is an error listing their qualified names; any other name is
+    unknown (with the closest names when difflib finds some)."""
+    known = methods() if known is None else known
+    if method in known:
+        return method
+    qualified = sorted(m for m in known if m.rsplit(".", 1)[-1] == method and "." in m)
+    if len(qualified) > 1:
+        raise ValueError(f"method {method!r} is in {len(qualified)} services: {', '.join(qualified)}; name one")
+    bare = {m.rsplit(".", 1)[-1] for m in known}  # a shared bare name leads to the message above
+    close = difflib.get_close_matches(method, sorted(set(known) | bare), n=3)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    names = sorted(m for m in known if "." not in m)
+    raise ValueError(f"unknown method {method!r}{hint} (bare names: {', '.join(names)}; "
+                     f"any method also as Service.Method)")
+
+
 def channel(address: str, tls_ca: str | None = None) -> grpc.Channel:
     if tls_ca is None:
         return grpc.insecure_channel(address)
@@ -52,10 +71,7 @@ def metadata(token: str | None):
 def call(address: str, method: str, request: dict | str, timeout: float = 30.0,
          tls_ca: str | None = None, token: str | None = None) -> dict:
     """Calls `method` with a JSON request (dict or text); returns the response as a dict."""
-    known = methods()
-    if method not in known:
-        raise ValueError(f"unknown method {method!r}; one of {sorted(m for m in known if '.' not in m)}")
-    stub_cls, request_cls = known[method]
+    stub_cls, request_cls = methods()[resolve(method)]
     text = request if isinstance(request, str) else json.dumps(request)
     message = json_format.Parse(text or "{}", request_cls())
     with channel(address, tls_ca) as ch:

@@ -75,6 +75,25 @@ def test_cli_refuses_unknown_methods_and_bad_json(start_server, capsys):
     assert "not a valid Solve message" in capsys.readouterr().err
 
 
+def test_cli_names_the_services_of_a_shared_method_and_suggests_close_names(start_server, capsys):
+    srv = start_server(with_probe=False)
+    garden = '{"garden": {"placements": [{"tile": 4, "x": 0, "y": 0}, {"tile": 5, "x": 2, "y": 0}]}}'
+    for shared in ("Score", "Validate", "SolveOptimal", "Hint"):
+        assert main(["call", "--server", srv.target, shared, garden]) == 2
+        err = capsys.readouterr().err
+        assert (f"method '{shared}' is in 3 services: GartenbauService.{shared}, HorticultureService.{shared}, "
+                f"VersaillesService.{shared}; name one") in err, err
+    assert main(["call", "--server", srv.target, "VersaillesService.Score", garden]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 2
+    assert main(["call", "--server", srv.target, "GardenersService.ListCards", '{"deck": "training-c"}']) == 0
+    assert len(json.loads(capsys.readouterr().out)["cards"]) == 5
+    assert main(["call", "--server", srv.target, "ListTile"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown method 'ListTile'; did you mean ListTiles" in err, err
+    assert main(["call", "--server", srv.target, "Scor"]) == 2
+    assert "did you mean Score or ScoreGame?" in capsys.readouterr().err
+
+
 def test_config_flags_override_env_which_overrides_defaults():
     parser = argparse.ArgumentParser()
     config_mod.add_arguments(parser)
