@@ -144,6 +144,22 @@ def cmd_cards(args) -> int:
     return 0
 
 
+# The fields each kind of move uses, in the order `--move` documents them (Solo moves have no player).
+_MOVE_FIELDS = {"add": ("player", "tile", "cell", "rotation"), "remove": ("player", "tile", "cell", "to_player"),
+                "rotate": ("tile", "cell", "rotation"), "swap": ("cell", "other")}
+
+
+def move_text(move, solo: bool = False) -> str:
+    """A move as one line of JSON with the fields its kind uses: what `gardens moves --move` reads."""
+    doc = {"kind": move.kind}
+    for name in _MOVE_FIELDS.get(move.kind, ()):
+        value = getattr(move, name)
+        if value is None or (solo and name == "player"):
+            continue
+        doc[name] = list(value) if isinstance(value, tuple) else value
+    return json.dumps(doc)
+
+
 def cmd_moves(args) -> int:
     state = read_json(args.state)
     if args.move:
@@ -151,7 +167,9 @@ def cmd_moves(args) -> int:
         _out(args, {"legal": v.legal, "reason": v.reason}, "legal" if v.legal else f"illegal: {v.reason}")
         return 0 if v.legal else 1
     ms = api.legal_moves(state, args.catalog)
-    _out(args, {"moves": [m.__dict__ for m in ms]}, "\n".join(str(m) for m in ms))
+    solo = state.get("mode") == "solo"
+    text = "\n".join([f"{len(ms)} legal move{'' if len(ms) == 1 else 's'}", *(move_text(m, solo) for m in ms)])
+    _out(args, {"moves": [m.__dict__ for m in ms]}, text)
     return 0
 
 
@@ -183,7 +201,9 @@ def register(sub) -> None:
     p.add_argument("--card-file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_cards)
-    p = sub.add_parser("moves", help="legal moves of a Normal/Solo state, or validate one move")
+    p = sub.add_parser("moves", help="legal moves of a Normal/Solo state, or validate one move",
+                       description="Without --move: the number of legal moves, then one move per line as the "
+                                   "JSON that --move reads. With --move: legal, or illegal and why.")
     p.add_argument("state", help="state JSON file")
     p.add_argument("--move", help='a move as JSON, e.g. {"kind": "add", "player": 0, "tile": "A01", "cell": [0, 1]}')
     p.add_argument("--catalog")

@@ -77,3 +77,33 @@ def test_a_reader_that_stops_early_is_no_error():
     proc.stdout.close()  # the reader goes away with most of the output unread
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 0 and b"Broken pipe" not in err, err
+
+
+def test_moves_prints_each_move_as_the_json_that_move_reads(capsys, tmp_path):
+    """`gardens moves` printed Python reprs (`Move(kind='add', ...)`); now one JSON move per line,
+    each of which `--move` accepts back as legal, after a count; `--json` is as before."""
+    normal = {"garden": [{"tile": "A01", "row": 0, "col": 0}, {"tile": "A05", "row": 0, "col": 1}],
+              "supplies": [{"stack": ["A02", "A03"]}, {"loose": ["A04"]}]}
+    solo = {"mode": "solo", "size": 2, "garden": [{"tile": "A01", "row": 0, "col": 0, "rotation": 1}],
+            "pool": ["A02"]}
+    for name, state in (("normal", normal), ("solo", solo)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(state))
+        assert main(["moves", str(path)]) == 0
+        first, *lines = capsys.readouterr().out.strip().splitlines()
+        assert main(["moves", str(path), "--json"]) == 0
+        as_json = json.loads(capsys.readouterr().out)["moves"]
+        assert first == f"{len(as_json)} legal moves" and len(lines) == len(as_json)
+        assert "Move(" not in "".join(lines)
+        kinds = set()
+        for line, full in zip(lines, as_json):
+            move = json.loads(line)
+            kinds.add(move["kind"])
+            # the same move as --json's, without the fields its kind does not use
+            assert {k: v for k, v in full.items() if k in move} == move
+            assert ("player" in move) == (name == "normal" and move["kind"] in ("add", "remove"))
+            assert main(["moves", str(path), "--move", line]) == 0, line
+            assert capsys.readouterr().out.strip() == "legal"
+        assert kinds == ({"add", "remove"} if name == "normal" else {"add", "remove", "rotate", "swap"})
+    assert main(["moves", str(path), "--move", '{"kind": "rotate", "cell": [0, 0], "rotation": 1}']) == 1
+    assert "already lies in rotation 1" in capsys.readouterr().out
