@@ -105,3 +105,33 @@ def test_config_flags_override_env_which_overrides_defaults():
         config_mod.from_args(parser.parse_args([]), {"GARDENS_WORKERS": "many"})
     with pytest.raises(ValueError, match="tls_cert and tls_key"):
         config_mod.from_args(parser.parse_args(["--tls-cert", "c.pem"]), {})
+
+
+def flag_table() -> dict[str, str]:
+    """docs/service.md's flag table: each `--flag` of the first column -> that row's default column."""
+    out = {}
+    for line in DOC.read_text().split("| flag | default | meaning |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        for flag in re.findall(r"`(--[a-z-]+)`", cells[0]):
+            out[flag] = cells[1]
+    return out
+
+
+def test_flag_table_lists_every_server_flag_with_the_puzzle_defaults_the_code_uses():
+    """--puzzles-db, --puzzles-past-days and --puzzles-future-days were missing from the table."""
+    from dataclasses import fields
+
+    from server.services.puzzles import settings_for
+
+    table = flag_table()
+    assert {"--" + f.name.replace("_", "-") for f in fields(config_mod.ServerConfig)} <= set(table)
+    parser = argparse.ArgumentParser()
+    config_mod.add_arguments(parser)
+    settings = settings_for(config_mod.from_args(parser.parse_args([]), {}), env={})
+    assert table["--puzzles-db"].startswith(f"`{settings.db}`")
+    assert table["--puzzles-past-days"] == table["--puzzles-future-days"] == \
+        f"{settings.past_days}, {settings.future_days}"
+    flagged = settings_for(config_mod.from_args(
+        parser.parse_args(["--puzzles-past-days", "0", "--puzzles-future-days", "2", "--puzzles-db", "x.sqlite"]),
+        {}), env={"GARDENS_PUZZLES_PAST_DAYS": "5"})
+    assert (flagged.db, flagged.past_days, flagged.future_days) == ("x.sqlite", 0, 2)
