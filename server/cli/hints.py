@@ -45,11 +45,11 @@ def cmd_hint(args) -> int:
     if args.supplies:
         from solver.games.gardeners import supplies
         h = supplies.hint(read_garden(args.garden), _ids(args.cards), args.mode, read_json(args.supplies), args.player,
-                          rules=args.rules, removal_rules=not args.free_removal, control=SolveControl(args.time_limit),
+                          rules=args.rules, removal_rules=args.removal_rules, control=SolveControl(args.time_limit),
                           floating=args.floating)
     else:
         h = api.hint(read_garden(args.garden), _ids(args.cards), args.mode, rules=args.rules,
-                     removal_rules=not args.free_removal, control=SolveControl(args.time_limit), floating=args.floating)
+                     removal_rules=args.removal_rules, control=SolveControl(args.time_limit), floating=args.floating)
     view = h.at_level(args.level)
     if view.get("move") is not None:
         m = view["move"]
@@ -97,6 +97,19 @@ def cmd_deduce(args) -> int:
     return 0
 
 
+def _removal_flags(p: argparse.ArgumentParser, default: bool) -> None:
+    """--removal-rules / --free-removal, both on `hint` and `repair` (whose defaults differ: a hint
+    plays by the Normal-mode rules, a repair by default answers the fewest removals in any order)."""
+    g = p.add_mutually_exclusive_group()
+    on, off = ("(the default)", "") if default else ("", "(the default)")
+    g.add_argument("--removal-rules", dest="removal_rules", action="store_true",
+                   help=f"Normal-mode removal rules: a tile leaves only from the garden's edge and never "
+                        f"splits it {on}".rstrip())
+    g.add_argument("--free-removal", dest="removal_rules", action="store_false",
+                   help=f"any tile may be removed, in any order {off}".rstrip())
+    p.set_defaults(removal_rules=default)
+
+
 def register(sub) -> None:
     p = sub.add_parser("progress", help="per card: satisfied, broken, blocked (proven) or still possible")
     _common(p)
@@ -106,7 +119,7 @@ def register(sub) -> None:
     _common(p)
     p.add_argument("--level", type=int, default=3, choices=(1, 2, 3))
     p.add_argument("--rules", default="normal", choices=("normal", "solo"))
-    p.add_argument("--free-removal", action="store_true", help="ignore the Normal-mode removal rules")
+    _removal_flags(p, default=True)
     p.add_argument("--supplies", help='Normal rules: JSON [{"stack": [top, ...], "loose": [...]}, ...] per player '
                                       '(every tile not in the garden once); - for stdin')
     p.add_argument("--player", type=int, default=0, help="with --supplies: the player asking")
@@ -114,7 +127,7 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_hint)
     p = sub.add_parser("repair", help="the fewest tiles to remove so the garden can be completed again")
     _common(p)
-    p.add_argument("--removal-rules", action="store_true", help="only from the edge, never splitting")
+    _removal_flags(p, default=False)
     p.add_argument("--floating", action="store_true", help="Normal mode: the garden may still slide within the frame")
     p.set_defaults(func=cmd_repair)
     p = sub.add_parser("forced", help="cells whose content is the same in every valid completion")

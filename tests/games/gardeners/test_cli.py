@@ -107,3 +107,52 @@ def test_moves_prints_each_move_as_the_json_that_move_reads(capsys, tmp_path):
         assert kinds == ({"add", "remove"} if name == "normal" else {"add", "remove", "rotate", "swap"})
     assert main(["moves", str(path), "--move", '{"kind": "rotate", "cell": [0, 0], "rotation": 1}']) == 1
     assert "already lies in rotation 1" in capsys.readouterr().out
+
+
+def test_hint_and_repair_take_both_removal_spellings_and_say_their_default(capsys, tmp_path):
+    """`repair` had only --removal-rules (default off) and `hint` only --free-removal (default on);
+    both now take both, and their --help names the default."""
+    import contextlib
+    import io
+
+    import pytest
+
+    for command, default in (("hint", "--removal-rules"), ("repair", "--free-removal")):
+        with pytest.raises(SystemExit), contextlib.redirect_stdout(io.StringIO()) as help_text:
+            main([command, "--help"])
+        flat = " ".join(help_text.getvalue().split("options:", 1)[1].split())
+        assert f"{default} " in flat and flat.count("(the default)") == 1, flat
+        chosen = flat.split(default + " ", 1)[1].split(" --", 1)[0]
+        assert "(the default)" in chosen, flat
+        with pytest.raises(SystemExit):
+            main([command, "g.json", "--cards", "S08", "--removal-rules", "--free-removal"])
+        assert "not allowed with argument" in capsys.readouterr().err
+
+    # a full S08+S16 garden with two interior tiles swapped: under the removal rules a way in from
+    # the edge has to be opened, so the repair removes more tiles and the hint starts at the edge
+    assert main(["solve", "--cards", "S08,S16", "--json"]) == 0
+    placements = json.loads(capsys.readouterr().out)["garden"]["placements"]
+    inner = [i for i, p in enumerate(placements) if 1 <= p["row"] <= 4 and 1 <= p["col"] <= 4]
+    path = tmp_path / "swapped.json"
+    for a, b in ((a, b) for a in inner for b in inner if a < b):
+        swapped = [dict(p) for p in placements]
+        for key in ("tile", "rotation"):
+            swapped[a][key], swapped[b][key] = placements[b][key], placements[a][key]
+        path.write_text(json.dumps({"size": 6, "placements": swapped}))
+        if main(["check", str(path), "--cards", "S08,S16"]) == 1:
+            break
+    capsys.readouterr()
+
+    def answer(*argv):
+        assert main([*argv, str(path), "--cards", "S08,S16", "--json"]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    free, ruled = answer("repair"), answer("repair", "--removal-rules")
+    assert answer("repair", "--free-removal") == free
+    assert free["verdict"] == ruled["verdict"] == "optimal"
+    assert len(ruled["remove"]) > len(free["remove"]) >= 1
+    hint = answer("hint")
+    assert answer("hint", "--removal-rules") == hint
+    assert hint["move"]["kind"] == "remove" and hint["move"]["cell"] in ruled["remove"]
+    free_hint = answer("hint", "--free-removal")
+    assert free_hint["move"]["kind"] == "remove" and free_hint["move"]["cell"] != hint["move"]["cell"]
