@@ -51,52 +51,6 @@ def instance(seed: int, cards: int):
     return cat, days, gnome, plan
 
 
-def hybrid_pipeline(cat, days, gnome, plan, work: float, random_seed: int) -> str:
-    """The hybrid relaxation as a proof pipeline (docs/horticulture.md, session of 1 Dec 02:00): the count relaxation
-    with optimiser.BOUND_CUTS (at most 20 units), then "a solution >= target?" on the hybrid (model.make_exact on the
-    pairs each solution over-credits; infeasible lowers the target) until a solution over-credits nothing (a real final
-    garden) or `work` units in all, then a day-by-day planting check of that garden. Returns a one-line summary."""
-    drawing = PathDrawing(3, "DDDDDDD")
-    control = SolveControl(time_limit_s=3600.0, deterministic_limit=work, num_workers=1, random_seed=random_seed)
-    count = model_module.HorticultureModel(cat, "A", drawing, days, gnome, plan, timed=False, groups="count",
-                                           count_cuts=optimiser.BOUND_CUTS)
-    status, solved = control.solve(count.m, optimiser._solver(control, min(20.0, work), linearization=2))
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return f"count {optimiser.STATUS.get(status)} after {solved.deterministic_time:.2f} units"
-    used, target, steps = solved.deterministic_time, int(solved.best_objective_bound + 1e-6), []
-    while work - used >= optimiser.MIN_STEP:
-        broken = count.over_credited(solved) if solved is not None else []
-        if solved is not None and not broken:
-            break
-        for t, r in broken:
-            count.make_exact(t, r)
-        ask = count.m.clone()
-        ask.clear_hints()
-        ask.add(count.objective >= target)
-        if solved is not None:
-            optimiser._hint_all(ask, list(solved.response_proto.solution))
-        status, answer = control.solve(ask, optimiser._solver(control, work - used, linearization=2,
-                                                              branching=optimiser.MASTER_BRANCHING),
-                                       optimiser._StopAt(target))
-        used += answer.deterministic_time
-        steps.append(f"{target}? {optimiser.STATUS.get(status)} {used:.2f}")
-        if status == cp_model.INFEASIBLE:
-            target, solved = target - 1, None
-        elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            solved = answer
-        else:
-            break
-    out = f"bound {target} after {used:.2f} units ({', '.join(steps)})"
-    if solved is not None and not count.over_credited(solved):
-        garden, box = count.extract_garden(solved)
-        g, p = optimiser._gnome_plan(count, solved)
-        _, planted, _, cost = optimiser._planting(cat, "A", drawing, days, garden, box, count.chosen_cards(solved),
-                                                  g, p, control, 10.0)
-        out += f"; a real garden of {int(round(solved.objective_value))}: planting {optimiser.STATUS.get(planted)}" \
-               f" ({cost:.2f} units){' -> proven optimal' if planted == cp_model.OPTIMAL else ''}"
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seeds", type=int, default=5)
@@ -114,24 +68,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--order-cut-share", default=None,
                     help="override optimiser.ORDER_CUT_SHARE (count-first games: the re-solve after an order cut gets "
                          "at most this share of the budget); 'none': the rest of the relaxation's share")
-    ap.add_argument("--connect-share", default=None,
-                    help="override optimiser.CONNECT_SHARE = e (lazy linked-pairs cuts of the proven count relaxation "
-                         "with cuts, after every other step: those run as the default at work / (1 + e), the loop gets "
-                         "the rest; 'none' = off)")
-    ap.add_argument("--connect-cut", default=None, choices=["pairs", "components", "both", "exact"],
-                    help="override optimiser.CONNECT_CUT (the lazy loop's cut)")
-    ap.add_argument("--connect-broken", default=None,
-                    help="override optimiser.CONNECT_BROKEN (that loop runs only when the proven optimum breaks at "
-                         "most this many kind/region cuts; 'none' = always)")
-    ap.add_argument("--hybrid-dual", type=float, default=None,
-                    help="override optimiser.HYBRID_DUAL (the hybrid loop as step 1's dual step with this share of "
-                         "its room; 0 = off)")
-    ap.add_argument("--hybrid-dual-min", type=float, default=None, help="override optimiser.HYBRID_DUAL_MIN")
-    ap.add_argument("--hybrid-dual-at", default=None, choices=["before", "after", "order"],
-                    help="override optimiser.HYBRID_DUAL_AT (where the dual step runs)")
-    ap.add_argument("--hybrid-no-goods", type=int, default=None, help="override optimiser.HYBRID_NO_GOODS (0/1)")
-    ap.add_argument("--hybrid-cores", type=int, default=None, help="override optimiser.HYBRID_CORES (0/1)")
-    ap.add_argument("--order-cores", type=int, default=None, help="override optimiser.ORDER_CORES (0/1)")
     ap.add_argument("--per-seed", action="store_true", help="also print one line per solve")
     ap.add_argument("--lns-min-days", type=int, default=None, help="override optimiser.NEIGHBOURHOOD_MIN_DAYS")
     ap.add_argument("--count-first-min-days", type=int, default=None, help="override optimiser.COUNT_FIRST_MIN_DAYS")
@@ -171,9 +107,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--descent-cap", default=None,
                     help="override optimiser.DESCENT_CAP: share of the budget for each descent step, which asks the "
                          "Benders master alone; 'none': every step a full check (pinned checks) with all the room")
-    ap.add_argument("--hybrid-pipeline", type=float, default=None,
-                    help="instead of solve: the hybrid relaxation as a proof pipeline with this much work per seed "
-                         "(count, hybrid loop to a real garden, planting check; see hybrid_pipeline)")
     ap.add_argument("-v", "--verbose", action="store_true", help="log the optimiser's steps (debug) to stderr")
     ap.add_argument("--random-seed", type=int, default=0, help="CP-SAT random_seed of every solve (default 0)")
     ap.add_argument("--seed-list", default=None, help="explicit comma-separated seeds instead of 0..seeds-1")
@@ -195,24 +128,6 @@ def main(argv: list[str] | None = None) -> int:
         model_module.ORDERED_RELAXATION = False
     if args.order_cuts is not None:
         optimiser.ORDER_CUTS = args.order_cuts
-    if args.connect_share is not None:
-        optimiser.CONNECT_SHARE = None if args.connect_share == "none" else float(args.connect_share)
-    if args.connect_cut is not None:
-        optimiser.CONNECT_CUT = args.connect_cut
-    if args.hybrid_dual is not None:
-        optimiser.HYBRID_DUAL = args.hybrid_dual or None
-    if args.hybrid_dual_min is not None:
-        optimiser.HYBRID_DUAL_MIN = args.hybrid_dual_min
-    if args.hybrid_dual_at is not None:
-        optimiser.HYBRID_DUAL_AT = args.hybrid_dual_at
-    if args.hybrid_no_goods is not None:
-        optimiser.HYBRID_NO_GOODS = bool(args.hybrid_no_goods)
-    if args.hybrid_cores is not None:
-        optimiser.HYBRID_CORES = bool(args.hybrid_cores)
-    if args.order_cores is not None:
-        optimiser.ORDER_CORES = bool(args.order_cores)
-    if args.connect_broken is not None:
-        optimiser.CONNECT_BROKEN = None if args.connect_broken == "none" else int(args.connect_broken)
     if args.order_cut_share is not None:
         optimiser.ORDER_CUT_SHARE = None if args.order_cut_share == "none" else float(args.order_cut_share)
     if args.relaxed_share is not None:
@@ -248,17 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, hybrid dual {optimiser.HYBRID_DUAL} from {optimiser.HYBRID_DUAL_MIN:g} at {optimiser.HYBRID_DUAL_AT} no-goods {optimiser.HYBRID_NO_GOODS} cores {optimiser.HYBRID_CORES} order cores {optimiser.ORDER_CORES}, connect share {optimiser.CONNECT_SHARE} cut {optimiser.CONNECT_CUT} broken <= {optimiser.CONNECT_BROKEN}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)
     print("-" * len(header))
     for cards in [int(c) for c in args.cards.split(",")]:
-        if args.hybrid_pipeline:
-            for seed in seeds:
-                line = hybrid_pipeline(*instance(seed, cards), args.hybrid_pipeline, args.random_seed)
-                print(f"  cards {cards} seed {seed}: {line}", flush=True)
-            continue
         times, scores, gaps, proven, unbounded = [], [], [], 0, 0
         for seed in seeds:
             cat, days, gnome, plan = instance(seed, cards)

@@ -19,19 +19,13 @@ STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
 # slower); packing: witnesses without labels and count: counts only (relaxations, bounds only).
 GROUP_MODES = ("exact", "flow", "packing", "count")
 DEFAULT_GROUPS = "exact"  # what HorticultureModel(groups=None) uses (the bench can switch it to compare)
-EDGE_CLIQUES = False  # measured: worse bounds and games (docs/horticulture.md)
-# Cuts of the count relaxation (groups="count"), see _group_counts.
+# Cuts of the count relaxation (groups="count"), see _group_counts; the optimiser asks for both by name
+# (optimiser.BOUND_CUTS). Other cuts were built, measured slower or no gain, and removed on 1 Dec 2026 (neighbours,
+# components, columns, lines, witness cliques; the lazy pair/component cuts and the hybrid relaxation of the
+# optimiser): their code is in git at 27ab5d1, their measurements in docs/journal/horticulture-issue7.md.
 COUNT_REGIONS = False  # group counts per region the path (and a given gnome) separates
 COUNT_GNOME_REACH = False  # a repeated group's squares lie within min(t) - 1 links of the gnome's
-COUNT_NEIGHBOURS = False  # only squares with a linked square of their kind count towards groups of 2+
-COUNT_COMPONENTS = False  # complete groups of a region are at most its components (see _component_cuts)
-COUNT_COLUMNS = False  # complete groups of a region are at most its squares minus its vertical same-kind pairs
-# long lines: a run of same-kind squares along the border ring or an inner column is one group (_line_cuts).
-# Measured off: count optimum unchanged on 32-card seeds 0-3, seed 0's proof lost in 15 units; as the Benders
-# master, seed 1 ">= 97" open after 30 units on random seed 0 (10.40 without), 23.08 vs 18.67 on seed 1.
-COUNT_LINES = False
-COUNT_CUTS = {"regions": "COUNT_REGIONS", "reach": "COUNT_GNOME_REACH", "neighbours": "COUNT_NEIGHBOURS",
-              "components": "COUNT_COMPONENTS", "columns": "COUNT_COLUMNS", "lines": "COUNT_LINES"}
+COUNT_CUTS = {"regions": "COUNT_REGIONS", "reach": "COUNT_GNOME_REACH"}
 
 
 def default_count_cuts() -> frozenset[str]:
@@ -422,20 +416,6 @@ class HorticultureModel:
                 mine = [w for ty, w in covering[i] if ty == t]
                 if mine:
                     m.add(sum(mine) <= self.y[i][t])
-        if EDGE_CLIQUES:
-            # witnesses of one kind on the two squares of a linked pair would be one group: at most one
-            by_type: dict[tuple[str, int], list] = {}
-            for (t, part), w in self.witness.items():
-                for i in part:
-                    by_type.setdefault((t, i), []).append(w)  # noqa: B909
-            for a, b in self.garden.edges():
-                i, j = idx[a], idx[b]
-                for t in self.types:
-                    mine = by_type.get((t, i), [])
-                    seen = {w.index for w in mine}
-                    both = mine + [w for w in by_type.get((t, j), []) if w.index not in seen]
-                    if len(both) > 1:
-                        m.add_at_most_one(both)
         self.group_count = {}
         for t in self.types:
             # implied cut: each complete group uses at least its minimum of squares
@@ -498,11 +478,6 @@ class HorticultureModel:
           min(t) of its squares holding a square linked to the gnome (grow it from that square), so
           all of them lie within min(t) - 1 links of a square linked to the gnome (`near_gnome`), and
           repeated groups are disjoint: min(t) * repeats of t <= squares of t there.
-        * neighbours (COUNT_NEIGHBOURS): in a group of 2+ squares every square has a linked square of
-          its kind; only those squares (`y_paired`) count in the two inequalities above.
-        * components (COUNT_COMPONENTS): see `_component_cuts`.
-        * lines (COUNT_LINES): see `_line_cuts`.
-        Neighbours and components were measured slower to prove (docs/horticulture.md) and are off.
         """
         m, n, idx = self.m, self.n, self.garden.index
         fixed = self.fixed_gnome
@@ -510,36 +485,17 @@ class HorticultureModel:
         cuts = self.count_cuts
         regions = self.regions() if "regions" in cuts else [list(range(n))]
         region_count: list[dict] = [{} for _ in regions]
-        paired = {t: self.y_paired(t) for t in self.types
-                  if self.minimum[t] > 1 and cuts & {"neighbours", "components"}}
-        grouped = {t: paired[t] if "neighbours" in cuts and t in paired else [self.y[i][t] for i in range(n)]
-                   for t in self.types}
+        squares = {t: [self.y[i][t] for i in range(n)] for t in self.types}
         for t in self.types:
             g = m.new_int_var(0, n // self.minimum[t], f"groups_{t}")
-            m.add(self.minimum[t] * g <= sum(grouped[t]))
+            m.add(self.minimum[t] * g <= sum(squares[t]))
             if len(regions) > 1:
                 for r, cells in enumerate(regions):
                     gr = m.new_int_var(0, len(cells) // self.minimum[t], f"groups_{t}_region{r}")
-                    m.add(self.minimum[t] * gr <= sum(grouped[t][i] for i in cells))
+                    m.add(self.minimum[t] * gr <= sum(squares[t][i] for i in cells))
                     region_count[r][t] = gr
                 m.add(g == sum(region_count[r][t] for r in range(len(regions))))
-            if "components" in cuts and t in paired:
-                for r, cells in enumerate(regions):
-                    self._component_cuts(t, cells, region_count[r][t] if len(regions) > 1 else g, paired[t])
-            if "columns" in cuts and self.minimum[t] > 1:
-                # linked vertical pairs form a forest (pieces of columns): its components of squares of t
-                # number the squares minus the pairs with t on both, and each group is a union of them
-                for r, cells in enumerate(regions):
-                    pairs = self._same_kind_pairs(t, cells, vertical=True).values()
-                    m.add((region_count[r][t] if len(regions) > 1 else g)
-                          <= sum(self.y[i][t] for i in cells) - sum(pairs))
-            if "lines" in cuts:
-                for r, cells in enumerate(regions):
-                    self._line_cuts(t, cells, region_count[r][t] if len(regions) > 1 else g, grouped[t])
             self.group_count[t] = g
-        # for the connectivity cuts added later (add_pair_cut): the regions and their group counts
-        self.count_regions = regions
-        self.region_groups = region_count if len(regions) > 1 else [dict(self.group_count)]
         if fixed is not None:
             near = [idx[c] for c in self.garden.linked(fixed)]
             beside = {t: [self.y[i][t] for i in near] for t in self.types}
@@ -565,286 +521,10 @@ class HorticultureModel:
             if "reach" in cuts and fixed is not None and self.minimum[t] > 1:
                 # each repeated group holds min(t) squares of t within reach of the gnome, different ones
                 reach = self.near_gnome(fixed, self.minimum[t] - 1)
-                m.add(self.minimum[t] * r <= sum(grouped[t][i] for i in reach))
+                m.add(self.minimum[t] * r <= sum(squares[t][i] for i in reach))
             gnome_count[t] = r
         self.group_points = sum(self.minimum[t] * self.group_count[t] for t in self.types)
         self.gnome_points = sum(self.minimum[t] * gnome_count[t] for t in self.types)
-        # for the exact group encoding added later to some (kind, region) pairs (make_exact): the repeats per kind,
-        # the regions a repeated group can lie in (those holding a square linked to a given gnome), and what was
-        # made exact so far
-        self.gnome_count = gnome_count
-        self.count_home = (home if home is not None else [0]) if fixed is not None else None
-        self.exact_pairs: dict[tuple[str, int], list] = {}
-        self.exact_labels: dict[int, list] = {}
-
-    def _component_cuts(self, t: str, cells: list[int], groups, paired: list) -> None:
-        """Complete groups of t (min >= 2) in one region are at most its components of 2+ squares of t,
-        and those are at most P - E_H for any forest H of linked pairs: P the squares of t with a linked
-        square of t, E_H the pairs of H with t on both squares (a forest's components number its
-        vertices minus its edges, and H's components only split the real ones). Forests used: all
-        linked vertical pairs plus the horizontal ones of one row (a comb), and the same turned."""
-        both = self._same_kind_pairs(t, cells)
-        nodes = sum(paired[i] for i in cells)
-        for comb in self._combs(list(both), cells):
-            self.m.add(groups <= nodes - sum(both[key] for key in comb))
-
-    def line_chains(self) -> list[list[int]]:
-        """Vertex-disjoint chains of squares (indices), each square linked to the next, none holding a
-        given gnome: the border ring walked round, and the inner columns (without their border squares),
-        both cut wherever two consecutive squares are not linked (the path) or at the gnome's square."""
-        cols, rows = self.sheet.columns, self.sheet.rows
-        ring = ([(c, 0) for c in range(cols)] + [(cols - 1, r) for r in range(1, rows)]
-                + [(c, rows - 1) for c in range(cols - 2, -1, -1)] + [(0, r) for r in range(rows - 2, 0, -1)])
-        lines = [ring] + [[(c, r) for r in range(1, rows - 1)] for c in range(1, cols - 1)]
-        idx, skip, out = self.garden.index, self.fixed_gnome, []
-        for k, line in enumerate(lines):
-            pieces: list[list] = [[]]
-            for cell in line:
-                if cell == skip:
-                    pieces.append([])
-                    continue
-                if pieces[-1] and cell not in self.garden.linked(pieces[-1][-1]):
-                    pieces.append([])
-                pieces[-1].append(cell)
-            if k == 0 and len(pieces) > 1 and pieces[0] and pieces[-1] \
-                    and pieces[0][0] in self.garden.linked(pieces[-1][-1]):
-                pieces[0] = pieces.pop() + pieces[0]  # the ring closes: join its last piece to its first
-            elif k == 0 and len(pieces) == 1:
-                pieces[0] = pieces[0][:-1] if pieces[0] else pieces[0]  # an unbroken ring: drop one square
-            out.extend([idx[c] for c in piece] for piece in pieces if piece)
-        return out
-
-    def _line_cuts(self, t: str, cells: list[int], groups, squares: list) -> None:
-        """Long lines: min(t) * groups of t in a region <= squares of t there - windows of min(t) + 1
-        consecutive squares of a chain (`line_chains`) all holding t.
-
-        Proof: a maximal run of k squares of t along a chain is linked square to square, so it lies in
-        one group, and it holds max(0, k - min(t)) windows of min(t) + 1 squares. A complete group G
-        credits one group for |G| squares, |G| >= min(t), and holds disjoint runs k_1, k_2, ... (the
-        chains are vertex-disjoint): |G| - min(t) >= max(0, sum k_i - min(t)) >= sum max(0, k_i - min(t)).
-        An incomplete group credits nothing for |G| >= sum k_i >= its windows. Summed over the groups
-        of the region: min(t) * complete groups <= squares - windows. A window literal must be true
-        when its squares all hold t (w >= sum y - min(t)); a maximising search keeps it false
-        otherwise. Cuts the count relaxation's favourite over-count: a planned kind down a whole border
-        side or along the path, one group in every real garden, counted as floor(length / min(t))."""
-        m, k = self.m, self.minimum[t] + 1
-        inside = set(cells)
-        windows = []
-        for chain in self.line_chains():
-            chain = [i for i in chain if i in inside]  # chains never cross regions (linked throughout)
-            for a in range(len(chain) - k + 1):
-                w = m.new_bool_var(f"line{chain[a]}_{k}_{t}")
-                m.add(sum(self.y[i][t] for i in chain[a:a + k]) - (k - 1) <= w)
-                windows.append(w)
-        if windows:
-            m.add(self.minimum[t] * groups <= sum(squares[i] for i in cells) - sum(windows))
-
-    def over_credited(self, solver: cp_model.CpSolver) -> list[tuple[str, int]]:
-        """(kind, region) pairs not yet exact (`make_exact`) where the count solution of `solver` credits more groups
-        of t in region r than its garden has complete groups of t there (components of squares of t, linked square to
-        square, of at least min(t) squares), or where it credits more gnome repeats of t than the garden has (then
-        every region a repeated group can lie in, `count_home`, with that kind). Pure Python on the solution."""
-        idx, out = self.garden.index, []
-        real_repeats = {t: 0 for t in self.types}
-        near = {idx[c] for c in self.garden.linked(self.fixed_gnome)} if self.fixed_gnome is not None else set()
-        for r, cells in enumerate(self.count_regions):
-            for t in self.types:
-                if t not in self.region_groups[r]:
-                    continue
-                held = {i for i in cells if solver.value(self.y[i][t])}
-                complete, seen = 0, set()
-                for a in sorted(held):
-                    if a in seen:
-                        continue
-                    part, todo = [], [a]
-                    seen.add(a)
-                    while todo:
-                        cur = todo.pop()
-                        part.append(cur)
-                        for nb in self.garden.linked(self.cells[cur]):
-                            j = idx[nb]
-                            if j in held and j not in seen:
-                                seen.add(j)
-                                todo.append(j)
-                    if len(part) >= self.minimum[t]:
-                        complete += 1
-                        real_repeats[t] += bool(near.intersection(part))
-                if solver.value(self.region_groups[r][t]) > complete and (t, r) not in self.exact_pairs:
-                    out.append((t, r))
-        for t in self.types:
-            if self.count_home is not None and solver.value(self.gnome_count[t]) > real_repeats[t]:
-                out += [(t, h) for h in self.count_home if (t, h) not in self.exact_pairs and (t, h) not in out]
-        return out
-
-    def make_exact(self, t: str, r: int) -> None:
-        """Hybrid relaxation: the exact group encoding (witnesses + labels, as `_witness_groups`) for kind t in
-        region r of a count relaxation (groups="count"), the count encoding for every other (kind, region) pair.
-
-        The witnesses of (t, r) are the connected sets of exactly min(t) squares inside r (`connected_subsets`; a
-        given gnome's square is in no region), each square of t in at most one of them (sum <= y[i][t]); the
-        region's labels (one integer per square of r, shared by r's exact kinds) are equal along linked squares
-        both holding t, and a witness fixes the label of its smallest square to that square's index. The credited
-        groups of t in r (`region_groups[r][t]`, the count model's own variable, already in the objective)
-        become the number of witnesses. With a given gnome: repeats of t <= the sum over the regions a repeated
-        group can lie in (`count_home`) of their witnesses of t holding a square linked to the gnome (exact
-        pairs) or their credited groups of t (count pairs).
-
-        Valid (every real final garden keeps its score): the squares' kinds y, the window box, plan and gnome are
-        the count model's own variables, untouched. For a real garden choose, for each complete group of t in r,
-        one connected set of min(t) of its squares (it has one through any of its squares; for a group linked to
-        the gnome, grown from a square linked to it), and give every square of a component of squares of t the
-        smallest index of its chosen witness (components without a witness: any one label): the witnesses are
-        disjoint, labels are equal along same-kind pairs, each witness's smallest square carries its own index,
-        so the garden with region_groups[r][t] = its complete groups of t in r satisfies every new constraint,
-        and its repeats of t are at most its gnome-linked witnesses plus the count pairs' groups. Exact (never
-        over-credits): a witness is min(t) connected squares of t, so it lies in a complete group; two witnesses
-        in one group would force two different labels on one component. The other pairs keep the count encoding
-        and its cuts, which every real garden satisfies, so the hybrid is a relaxation of every game: its optimum
-        is an upper bound, and with every pair exact it is the exact final-garden model's value."""
-        if (t, r) in self.exact_pairs:
-            return
-        m, idx, k = self.m, self.garden.index, self.minimum[t]
-        cells = self.count_regions[r]
-        inside = set(cells)
-        if r not in self.exact_labels:
-            self.exact_labels[r] = {i: m.new_int_var(0, self.n - 1, f"hybrid_label{i}") for i in cells}
-        label = self.exact_labels[r]
-        for a, b in self.garden.edges():
-            i, j = idx[a], idx[b]
-            if i in inside and j in inside:
-                m.add(label[i] == label[j]).only_enforce_if([self.y[i][t], self.y[j][t]])
-        if not hasattr(self, "_subsets"):
-            self._subsets = {}
-        if k not in self._subsets:
-            self._subsets[k] = connected_subsets(self.garden, k)
-        covering: dict[int, list] = {i: [] for i in cells}
-        witnesses = []
-        for part in self._subsets[k]:
-            if not inside.issuperset(part):
-                continue
-            w = m.new_bool_var(f"hybrid_witness_{t}_{'_'.join(map(str, part))}")
-            for i in part:
-                covering[i].append(w)
-            m.add(label[part[0]] == part[0]).only_enforce_if(w)
-            witnesses.append((part, w))
-        for i, ws in covering.items():
-            if ws:
-                m.add(sum(ws) <= self.y[i][t])
-        m.add(self.region_groups[r][t] == sum(w for _, w in witnesses))
-        self.exact_pairs[(t, r)] = witnesses
-        if self.count_home is not None and r in self.count_home:
-            near = {idx[c] for c in self.garden.linked(self.fixed_gnome)}
-            terms = []
-            for h in self.count_home:
-                if (t, h) in self.exact_pairs:
-                    terms += [w for part, w in self.exact_pairs[(t, h)] if near.intersection(part)]
-                else:
-                    terms.append(self.region_groups[h][t])
-            m.add(self.gnome_count[t] <= sum(terms))
-
-    def pair_violations(self, solver: cp_model.CpSolver) -> list[tuple[str, int]]:
-        """(kind, region) pairs whose credited groups in the count solution of `solver` break the linked-pairs
-        cut of `add_pair_cut`: (min(t) - 1) x groups of t in the region > linked pairs with t on both squares
-        there. Only kinds with min(t) >= 2 (a lone square is a whole group of a kind with min 1)."""
-        idx, out = self.garden.index, []
-        for r, cells in enumerate(self.count_regions):
-            inside = set(cells)
-            for t in self.types:
-                k = self.minimum[t]
-                if k < 2 or t not in self.region_groups[r]:
-                    continue
-                held = {i for i in cells if solver.value(self.y[i][t])}
-                linked = sum(1 for a, b in self.garden.edges() if idx[a] in held and idx[b] in held
-                             and idx[a] in inside and idx[b] in inside)
-                if (k - 1) * solver.value(self.region_groups[r][t]) > linked:
-                    out.append((t, r))
-        return out
-
-    def add_pair_cut(self, t: str, r: int) -> None:
-        """Linked-pairs cut of the count relaxation for kind t in region r (a lazy connectivity cut):
-        (min(t) - 1) x groups of t in r <= linked pairs of squares of r with t on both.
-
-        Valid for every garden: a complete group of t is connected (linked square to square) with at least
-        min(t) squares, so a spanning tree of it holds at least min(t) - 1 linked pairs with t on both squares,
-        all inside the group; different groups share no square, so no pair; and a group lies in one region.
-        A real garden's values (groups = its complete groups of t in r) therefore satisfy it, and the count
-        relaxation with it is still a relaxation of every game. A pair literal stands for "both squares
-        hold t"; here it sits on the larger side, so it may be true only then (e <= y_i, e <= y_j: a real garden
-        sets it to "both hold t")."""
-        m, idx = self.m, self.garden.index
-        inside, both = set(self.count_regions[r]), []
-        for a, b in self.garden.edges():
-            i, j = idx[a], idx[b]
-            if i in inside and j in inside:
-                e = m.new_bool_var(f"linked{i}_{j}_{t}")
-                m.add_implication(e, self.y[i][t])
-                m.add_implication(e, self.y[j][t])
-                both.append(e)
-        m.add((self.minimum[t] - 1) * self.region_groups[r][t] <= sum(both))
-
-    def component_violations(self, solver: cp_model.CpSolver) -> list[tuple[str, int]]:
-        """(kind, region) pairs whose credited groups in the count solution of `solver` break a components cut of
-        `add_component_cut` (evaluated on the solution's squares: groups of t in r > squares of t there with a
-        linked square of t, minus the pairs of t of one of its combs). Only kinds with min(t) >= 2."""
-        idx, out = self.garden.index, []
-        for r, cells in enumerate(self.count_regions):
-            for t in self.types:
-                if self.minimum[t] < 2 or t not in self.region_groups[r]:
-                    continue
-                held = {i for i in cells if solver.value(self.y[i][t])}
-                paired = sum(1 for i in held if any(idx[c] in held for c in self.garden.linked(self.cells[i])))
-                both = [(idx[a], idx[b]) for a, b in self.garden.edges() if idx[a] in held and idx[b] in held]
-                least = min(paired - len(comb) for comb in self._combs(both, cells))
-                if solver.value(self.region_groups[r][t]) > least:
-                    out.append((t, r))
-        return out
-
-    def _combs(self, pairs: list[tuple[int, int]], within: list[int]) -> list[list[tuple[int, int]]]:
-        """The forests of `_component_cuts` among linked pairs (square indices), one per row and column of the
-        squares `within`: every vertical pair plus the horizontal pairs of the row, and every horizontal pair
-        plus the vertical pairs of the column (vertical pairs first, in the order of `pairs`)."""
-        cells = self.cells
-        vertical = [p for p in pairs if cells[p[0]][0] == cells[p[1]][0]]
-        horizontal = [p for p in pairs if cells[p[0]][0] != cells[p[1]][0]]
-        rows = sorted({cells[i][1] for i in within})
-        cols = sorted({cells[i][0] for i in within})
-        return [vertical + [p for p in horizontal if cells[p[0]][1] == row] for row in rows] + \
-            [horizontal + [p for p in vertical if cells[p[0]][0] == col] for col in cols]
-
-    def add_component_cut(self, t: str, r: int) -> None:
-        """Components cut of the count relaxation for kind t in region r, added lazily (`_component_cuts` on that
-        kind and region only): groups of t in r <= its squares of t with a linked square of t, minus the pairs of t
-        of a forest of linked pairs (one per comb). Valid for every garden: a complete group of t is a component
-        of 2+ squares of t in r, a forest's components on those squares number its squares minus its edges among
-        them, and they only split the real components (see `_component_cuts`)."""
-        self._component_cuts(t, self.count_regions[r], self.region_groups[r][t], self.y_paired(t))
-
-    def _same_kind_pairs(self, t: str, cells: list[int],
-                         vertical: bool = False) -> dict[tuple[int, int], cp_model.IntVar]:
-        """Per linked pair of squares among `cells` (indices, each pair once; `vertical`: only pairs in one
-        column): a literal that must be true when both hold t. The cuts subtract these literals from an
-        upper bound, so a maximising search keeps them false otherwise."""
-        m, idx = self.m, self.garden.index
-        inside = set(cells)
-        both: dict[tuple[int, int], cp_model.IntVar] = {}
-        for a, b in self.garden.edges():
-            i, j = idx[a], idx[b]
-            if i in inside and j in inside and (not vertical or a[0] == b[0]):
-                e = m.new_bool_var(f"pair{i}_{j}_{t}")
-                m.add(e >= self.y[i][t] + self.y[j][t] - 1)
-                both[(i, j)] = e
-        return both
-
-    def y_paired(self, t: str) -> list:
-        """Per square: holds t and a linked square holds t too (every square of a group of 2+ does)."""
-        m, idx = self.m, self.garden.index
-        out = []
-        for i, cell in enumerate(self.cells):
-            v = m.new_bool_var(f"paired{i}_{t}")
-            m.add_implication(v, self.y[i][t])
-            m.add(v <= sum(self.y[idx[nb]][t] for nb in self.garden.linked(cell)))
-            out.append(v)
-        return out
 
     def regions(self) -> list[list[int]]:
         """The squares split into the parts no group can cross: connected parts of the linked
@@ -1010,43 +690,6 @@ class HorticultureModel:
     def exclude_final(self, solver) -> None:
         """Forbid the final garden, window box, cards, gnome and plan of `solver`'s solution (a no-good)."""
         self.m.add_bool_or([lit.Not() if solver.value(lit) else lit for lit in self.final_literals()])
-
-    def final_values(self, garden: dict[Cell, str], box: list[str], chosen: list[int], gnome: Cell,
-                     plan: Plan) -> list[int]:
-        """The values of `final_literals` (same order) for a final garden given by value (as `extract_garden`,
-        `chosen_cards` and the gnome and plan return it; `box` lists the window box's kinds)."""
-        values = [int(garden.get(self.cells[i]) == t) for i in range(self.n) for t in self.types]
-        values += [int(cell == gnome) for cell in self.cells]
-        values += [int(t in box) for t in self.types]
-        values += [int(cid == chosen[d]) for d, spec in enumerate(self.days) for cid in spec.options]
-        for kind in (plan.border, plan.path, plan.companions[0], plan.companions[1]):
-            values += [int(t == kind) for t in self.types]
-        return values
-
-    def exclude_garden(self, garden: dict[Cell, str], box: list[str], chosen: list[int], gnome: Cell,
-                       plan: Plan) -> None:
-        """`exclude_final` for a final garden given by value (e.g. one found in another model built with the same
-        catalog, sheet, path and days, such as the whole relaxation's garden cut off a count or hybrid model): forbids
-        exactly the assignments of `final_literals` equal to `final_values(...)`, and nothing else. Valid as a cut of
-        every game when that garden (squares, window box kinds, cards, gnome, plan) has no day-by-day planting (the
-        caller's proof: `fix_final` on the day-by-day model INFEASIBLE): every legal game's final literals differ
-        from it in at least one place."""
-        values = self.final_values(garden, box, chosen, gnome, plan)
-        self.exclude_part(list(range(len(values))), values)
-
-    def final_assumptions(self, values: list[int]) -> list:
-        """The literals of `final_literals` set to `values` (same order; `final_values` gives them), as CP-SAT
-        assumption literals: the literal itself for 1, its negation for 0."""
-        return [lit if v else lit.Not() for lit, v in zip(self.final_literals(), values)]
-
-    def exclude_part(self, positions: list[int], values: list[int]) -> None:
-        """Forbid every final garden that agrees with `values` (in `final_literals` order) at `positions`: a clause
-        over those literals only. With every position it is `exclude_garden`. Valid as a cut of every game when the
-        day-by-day model with exactly those literals pinned (and everything else free) is INFEASIBLE (the caller's
-        proof, optimiser._planting_core): then no legal game's final garden agrees with `values` there, so each one
-        satisfies the clause. Fewer positions cut more gardens (every garden sharing that part)."""
-        assumed = self.final_assumptions(values)
-        self.m.add_bool_or([assumed[k].Not() for k in positions])  # not all of them as in `values`
 
     def assignment(self, days: list[Day], gnome: Cell, plan: Plan) -> list[tuple[cp_model.IntVar, int]]:
         """Decision values of a known legal game (plants listed in card order), for hints or pins."""

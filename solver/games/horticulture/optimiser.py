@@ -37,93 +37,11 @@ ORDER_CUT_SHARE: float | None = 0.1
 # (Removed in the session of 30 Nov 20:30: PREFIX_REASON, the day-prefix cuts' core cut off an unplantable relaxed
 # optimum in that loop instead of the whole garden; measured in the session of 19:00 and never a gain: the one run
 # reaching the loop, 32-card seed 3 at random seed 0, stays 81/85. docs/horticulture.md.)
-# Lazy connectivity cuts of the count-first steps' bound (_connect; None or 0: off), in their own room: with
-# CONNECT_SHARE = e, every step up to and including the day-by-day search runs exactly as the default would with the
-# budget B / (1 + e), and only then, when the answer is not proven, the loop gets what is left of B (about e / (1 + e)
-# x B): the (kind, region) pairs whose credited groups the proven count optimum (with cuts) cannot hold connected
-# (fewer linked same-kind pairs than (min - 1) x groups) get the linked-pairs cut (model.add_pair_cut) and "a solution
-# >= target?" is asked from the answer's bound down to the score found + 1 (a "none" at score + 1 proves the game).
-# Every cut is valid for every garden, so each "none" is a proven bound. No step before the loop can lose anything
-# to it at B / (1 + e); the cost is that those steps get B / (1 + e) instead of B. (Until the session of 30 Nov
-# 23:20 the loop ran right after the count step, before the cards search: with 0.15 it cost seed 2's 84 at work 40
-# and seed 5's proof at work 80, docs/horticulture.md.) The steps never leave time unspent on an unproven answer
-# (the day-by-day search takes all that is left and stops early only when proven), so the loop has no free room.
-# Off: measured with e = 0.1 against the default at the same total work (session of 30 Nov 23:20, 32 cards, seeds
-# 0-9, random seeds 0 + 1): work 44 scores/bounds 1742/1831 -> 1737/1829, work 22 1727/1842 -> 1730/1844 (the loop
-# lowered no bound with 2 units), no proof gained; work 80, random seed 0: seed 5 loses its proof (94 optimal in
-# 63.71 units -> 94/97: the steps at 72.73 no longer prove it). Kept (tested) as the one placement that cannot change
-# the steps' CP-SAT calls, for a use with a larger gain per unit (docs: what to try next).
-CONNECT_SHARE: float | None = None
-# The loop's cut (_connect): "pairs" (model.add_pair_cut), "components" (model.add_component_cut: groups <= squares
-# of t with a linked square of t minus the pairs of t of a comb forest, per broken kind and region) or "both".
-# Measured in the loop (e = 0.1, work 44, random seed 0, seeds 0/2/3/5/8/9; session of 30 Nov 23:20): pairs 516/544,
-# components 516/545 (seed 0 96 -> 95 where the pairs stay open; seeds 5 and 8 keep 98 / 88 where the pairs give
-# 97 / 87), both (seeds 0/3/5/8) 350/366 against pairs 350/365: "pairs" stays. "exact": the hybrid relaxation
-# (model.make_exact: the exact witness encoding for only the kind/region pairs a solution over-credits; session of
-# 1 Dec 02:00, docs/horticulture.md).
-CONNECT_CUT = "pairs"
-# With CONNECT_SHARE set, the loop runs only when the proven optimum breaks at most this many (kind, region) cuts
-# (None: always). Measured (session of 30 Nov 21:40, docs/horticulture.md; 32 cards, seeds 0-9, work 20/40, random
-# seeds 0/1): every refutation came on optima breaking 2-4 (seeds 0, 5, 8), the optima breaking 5-6 (seeds 2, 9,
-# seed 3 once) never gave one (an open question or a garden breaking nothing), and seed 2's open "93?" (6 broken)
-# cost it 84 -> 82 at work 40, random seed 0 (with 3, 4 or 6 units of questions alike); with the limit seed 2 keeps
-# 84. Skipping a loop never lowers a bound.
-CONNECT_BROKEN: int | None = 4
-# The hybrid relaxation as the whole relaxation's dual step (session of 1 Dec 03:18, docs/horticulture.md): on
-# count-first games with a proven count model with cuts, the hybrid loop (_connect, cut "exact") first gets this
-# share of step 1's room (what the whole final-garden relaxation would get); its proven target lowers the bound that
-# step 1 then searches towards (stopping on reaching it) with the rest, and a real garden it ends on (over-crediting
-# nothing, at the proven target) is checked for a day-by-day planting first. None: off (the default's step 1).
-# Measured at 0.5, work 40: seeds 0-9 rs 0 + 1 1737/1832 -> 1744/1826 (seed 3 rs 1 proven 85, seed 2 rs 0 84 -> 82);
-# with HYBRID_DUAL_MIN, seeds 10-19 rs 0 857/879 -> 856/875 (seed 16 proven, seed 17 87 -> 86, seeds 11 and 14 proven
-# 4-9 units later): a score lost, so off.
-HYBRID_DUAL: float | None = None
-# The dual step runs only when step 1's room is at least this many units (deterministic; seconds on the wall clock).
-# Why: at work 40, rs 0, seed 2 (room 8.0) step 1 with half its room lost the 84 garden it finds with all of it
-# (82, also at share 0.25); the rooms of the seeds where the step gained were 13.5-22. Chosen after that run; on seeds
-# 10-19 it did not keep seed 17's game (docs, session of 1 Dec 03:18).
-HYBRID_DUAL_MIN = 10.0
-# A real garden the hybrid loop ends on (_hybrid_dual) that is proven to have no day-by-day planting is cut off the
-# hybrid (exclude_final) and the same target is asked again while the loop has room (session of 1 Dec 05:00,
-# docs/horticulture.md). False: the loop stops there (the version measured in the session of 03:18).
-HYBRID_NO_GOODS = True
-# The no-good from the planting check's infeasibility core (session of 1 Dec 08:15,
-# docs/journal/horticulture-issue7.md):
-# the check of a real garden the hybrid loop ends on runs with the garden's final literals as CP-SAT assumptions
-# (_planting_core); when INFEASIBLE, the part of the garden CP-SAT names (verified by a solve with only that part
-# pinned) is cut off the hybrid (model.exclude_part: every garden containing it), not only the one garden.
-# Validity: the day-by-day model with that part pinned and all else free is INFEASIBLE, so no legal game's final
-# garden contains it. False: the one-garden no-good (exclude_final). Measured inside "after" (HYBRID_DUAL 1.0, work
-# 40, the 5 runs of seeds 0-19 x rs 0/1 where it runs): cores of 33-175 of 356 literals (0-2 set), all verified;
-# 416/431 default, 420/431 with one-garden no-goods (2 proven), 424/431 with cores (3 proven: rs 0 seed 18's loss
-# becomes a proof), rs 0 seed 3 still 81 -> 80; fresh seeds 20-39: the step runs on 2 of 40 runs, answers = the
-# default's. Off because HYBRID_DUAL is off (it acts only inside the step); kept as what "after" needs.
-HYBRID_CORES = False
-# The same core no-good for step 2's order cuts (solve: the relaxed optimum proven unplantable is cut off the whole
-# final-garden relaxation before its re-solve): the check runs as _planting_core and the cut is the verified core's
-# clause (model.exclude_part) instead of the one garden (exclude_final). Same validity. Session of 1 Dec 08:15.
-# Measured at work 40 on the 7 of 80 runs (seeds 0-39, rs 0/1) whose step-2 check is INFEASIBLE (the other 73 make
-# the default's calls): cores of 30-178 of 356 literals, all verified, 0.05-0.07 units each; answers 614/626 = the
-# default's (the re-solve stays unproven in its 4 units, its gardens no better): no gain, so off.
-ORDER_CORES = False
-# (Removed in the session of 1 Dec 08:15: HYBRID_GIVE_BACK, a cap on the "after" loop's room with the rest handed on.
-# No cap separates: the proofs plant at 11.6-21.1 units into the loop, the one loss (rs 0 seed 3) has 13.76 in all;
-# on fresh seeds 20-39 the loop's rooms were 5.5 and 7.3 units, so it never bound. docs/journal/horticulture-issue7.md.)
-# Where the dual step runs (with HYBRID_DUAL set): "before" step 1, on HYBRID_DUAL x step 1's room (session of 03:18),
-# or "after" step 1, only on the room of step 1's share that step 1 and step 2's planting check leave unused, and only
-# when step 2 has proven the relaxed optimum unplantable (that garden is cut off the hybrid first; every step before
-# runs exactly as in the default), or "order": in the same case, in place of the order-cut re-solves, on the room the
-# first re-solve would get (_order_cut_room); the steps after go on as after an unproven re-solve. Session of 1 Dec
-# 05:00, docs/horticulture.md. After an unproven step both go on as after an unproven re-solve. Measured with
-# HYBRID_DUAL = 1.0 (32 cards, work 40, seeds 0-19, rs 0 + 1): "order" runs on
-# 5 of 40 runs (relaxed optimum proven early, unplantable), its "K?" stays open in the re-solve's 4 units every time,
-# and all 40 answers are the default's (1730/1794 + 1716/1796; work 80 seeds 3/5/6 too): no gain, so HYBRID_DUAL
-# stays off; "after" proves rs 0 seed 15 (82, 16.04 units), rs 1 seed 18 (91, 25.37) and seed 3 at work 80 (85,
-# 38.50), none proven before, but loses rs 0 seed 3 (81 -> 80) and seed 18 (90 -> 87): the day-by-day search that finds
-# those games gets 6 units instead of 15.8 / 32: a score lost, so off too.
-# With "before" (0.5, HYBRID_DUAL_MIN 10) the no-goods make seed 11's proof the loop's own (19.44 -> 16.77 units) and
-# seed 14's later (18.78 -> 21.98; the default proves them in 15.50 / 9.32).
-HYBRID_DUAL_AT = "before"
+# (Removed on 1 Dec 2026, after sessions of 30 Nov 20:30 to 1 Dec 10:05 that built, measured and kept them off: the
+# lazy connectivity cuts of the count bound (CONNECT_SHARE, CONNECT_CUT, CONNECT_BROKEN), the hybrid relaxation as the
+# relaxation's dual step (HYBRID_DUAL and its placements, no-goods and verified planting cores, HYBRID_CORES,
+# ORDER_CORES). Each proved a few seeds the default does not and lost a game point elsewhere, or changed no answer;
+# none was on by default. The code is in git at 27ab5d1, the measurements in docs/journal/horticulture-issue7.md.)
 # Extra CP-SAT parameters for every search step (measured variants; the bench can set them).
 # Probing off: on 16-card games it gave tighter relaxed bounds in 4 of 4 seeds at the same work (one
 # proof at 1.7 instead of none at 4 deterministic units); presolve probing cost more than it saved.
@@ -346,11 +264,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     objective must equal that score (ModelMismatch otherwise).
     """
     control = control or SolveControl(time_limit_s=10.0)
-    total = _budget(control) * share
-    # CONNECT_SHARE: the steps below run as the default would with total / (1 + e); the lazy pair cuts get the rest
-    after = bool(CONNECT_SHARE) and len(days) >= COUNT_FIRST_MIN_DAYS
-    budget = total / (1 + CONNECT_SHARE) if after else total
-    kept: list = [] if after or (HYBRID_DUAL and len(days) >= COUNT_FIRST_MIN_DAYS) else None
+    budget = _budget(control) * share
     clock = time.perf_counter()
     deterministic = control.deterministic_limit is not None
     meter = _Meter(control)
@@ -407,7 +321,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         counted, candidates, spent = _count_first(
             relaxed, catalog, side, drawing, days, gnome, plan, control, budget, counted,
             greedy0[:3] if greedy0 else None,
-            limit=min(budget * max(COUNT_RELAXED_SHARE, BENDERS_SHARE), budget - build) - meter.used, keep=kept)
+            limit=min(budget * max(COUNT_RELAXED_SHARE, BENDERS_SHARE), budget - build) - meter.used)
         meter.charge(spent)
         known = counted
         floor = start.objective_value if start is not None else -1
@@ -415,17 +329,6 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         if candidates:
             start = candidates[0]
     relaxed_share = COUNT_RELAXED_SHARE if known is not None else RELAXED_SHARE
-    if HYBRID_DUAL and HYBRID_DUAL_AT == "before" and kept and known is not None and \
-            grant(budget * relaxed_share - meter.used) >= HYBRID_DUAL_MIN:
-        known, early = _hybrid_dual(catalog, side, drawing, days, kept[0], control,
-                                    grant(budget * relaxed_share - meter.used) * HYBRID_DUAL, known,
-                                    start.objective_value if start is not None else None, meter)
-        counted = min(counted, known)
-        if early is not None and early[3] >= counted:  # a legal game at a proven bound: optimal
-            return _checked(catalog, side, drawing, "optimal", early[3], counted, *early[:3],
-                            time.perf_counter() - clock)
-        if early is not None and (greedy0 is None or early[3] > greedy0[3]):
-            greedy0 = early  # a legal game: the fallback answer when no later search beats it
     st1, s1, spent, bound = _search(relaxed, control, grant(budget * relaxed_share - meter.used), rng, start=start,
                                     first_share=RELAXED_FIRST_SHARE, known_bound=known)
     meter.charge(spent)
@@ -450,59 +353,22 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         seconds = grant(budget * 0.2, TIMED_BUILD)
         if seconds <= 0:
             break
-        core = None
-        if ORDER_CORES:  # the same check with the garden's literals assumed: INFEASIBLE gives a verified core
-            values = relaxed.final_values(garden, box, chosen, g, p)
-            st2, played, cost, core = _planting_core(catalog, side, drawing, days, gnome, plan, values, control,
-                                                     seconds)
-        else:
-            order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control, seconds)
-            if st2 == cp_model.OPTIMAL:
-                game, g, p = order.extract(s2)
-                played = (game, g, p, int(round(s2.objective_value)))
+        order, st2, s2, cost = _planting(catalog, side, drawing, days, garden, box, chosen, g, p, control, seconds)
         meter.charge(cost)
         log.debug("planting order for the relaxed optimum: %s after %.2f", STATUS.get(st2), meter.used)
         if st2 == cp_model.OPTIMAL:
-            game, g, p, objective = played
+            game, g, p = order.extract(s2)
+            objective = int(round(s2.objective_value))
             if objective != int(round(s1.objective_value)):
                 raise ModelMismatch(f"relaxed optimum {s1.objective_value} != its garden's score {objective}")
             return _checked(catalog, side, drawing, "optimal", objective, bound, game, g, p, time.perf_counter() - clock)
-        if HYBRID_DUAL and HYBRID_DUAL_AT in ("after", "order") and kept and known is not None and \
-                cuts == 0 and st2 == cp_model.INFEASIBLE:
-            # The dual step on what step 1's share has left ("after"), or on the room of the first order-cut re-solve,
-            # in its place ("order"); every step so far ran as the default's: the hybrid from the relaxed optimum's
-            # value, with that (unplantable) garden cut off it.
-            room = grant(budget * relaxed_share - meter.used if HYBRID_DUAL_AT == "after" else
-                         _order_cut_room(budget, relaxed_share, meter.used, True)) * HYBRID_DUAL
-            if room >= minimum:
-                lowered, early = _hybrid_dual(catalog, side, drawing, days, kept[0], control, room, bound,
-                                              greedy0[3] if greedy0 is not None else None, meter,
-                                              excluded=[(garden, box, chosen, g, p)])
-                bound = min(bound, lowered)
-                if early is not None and early[3] >= bound:  # a legal game at a proven bound: optimal
-                    return _checked(catalog, side, drawing, "optimal", early[3], bound, *early[:3],
-                                    time.perf_counter() - clock)
-                if early is not None and (greedy0 is None or early[3] > greedy0[3]):
-                    greedy0 = early
-                if greedy0 is not None and greedy0[3] >= bound:
-                    return _checked(catalog, side, drawing, "optimal", greedy0[3], bound, *greedy0[:3],
-                                    time.perf_counter() - clock)
-                # in place of the re-solves ("order"), or with their room spent ("after"): go on as after an
-                # unproven re-solve (the kept gardens' planting checks, then the day-by-day search)
-                st1 = cp_model.FEASIBLE
-                break
         seconds = grant(_order_cut_room(budget, relaxed_share, meter.used, known is not None))
         if st2 != cp_model.INFEASIBLE or cuts >= ORDER_CUTS or seconds <= 0:
             break
         # Proven: no day-by-day planting gives this final garden (cards, wilds, window box). Cut
         # it off the relaxation and solve again: the new optimum still bounds every real game.
         cuts += 1
-        if core is not None:  # every garden containing the verified core (_planting_core: valid for every game)
-            relaxed.exclude_part(core, values)
-            log.debug("order cut from a core of %d of %d literals (%d set)", len(core), len(values),
-                      sum(values[k] for k in core))
-        else:
-            relaxed.exclude_final(s1)
+        relaxed.exclude_final(s1)
         relaxed.m.clear_hints()
         if start is not None:
             _hint_all(relaxed.m, start.values)  # the greedy game is plantable: never the garden cut off
@@ -586,133 +452,8 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         log.debug("the first greedy game stays best: %s", found_score)
     if found is None:
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
-    room = total - build - meter.used
-    if after and kept and bound is not None and found_score < bound and room >= minimum:
-        # the lazy pair cuts in their own room: every step above ran as the default's with `budget`
-        value, cost = _connect(*kept[0], control, room, broken=CONNECT_BROKEN, target=bound, floor=found_score,
-                               cut=CONNECT_CUT)
-        meter.charge(cost)
-        bound = min(bound, value)
-        log.debug("lazy pair cuts after the other steps: bound %s after %.2f", bound, meter.used)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
-
-
-def _hybrid_dual(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], kept: tuple,
-                 control: SolveControl, room: float, known: int, floor: float | None, meter: "_Meter",
-                 excluded: list[tuple] = (), plant_room: float | None = None):
-    """The hybrid loop (_connect with cut "exact") from the proven count model with cuts `kept` = (model, solver),
-    from target `known` (a proven bound of every game) down to the best garden known (`floor`), in at most `room`.
-    Returns (bound, game or None): bound = the loop's target, min with `known`; _connect lowers it only on an
-    INFEASIBLE answer of "objective >= target" on a relaxation of every game (an open question or the end of the
-    room keeps the target unrefuted). When the loop ends on a real final garden (one over-crediting nothing, with
-    value >= the target), that garden is checked for a day-by-day planting (`_planting`, at most `plant_room`,
-    default 0.2 x `room`, each, and never more than is left of `room`); game = (days, gnome, plan, score) when
-    one exists (a legal game: optimal iff score >= bound, which the caller decides). When the check proves it has no planting (INFEASIBLE), that garden
-    is cut off the hybrid (`exclude_final`: its squares, box kinds, cards, gnome and plan) and the same target is
-    asked again, while room is left (HYBRID_NO_GOODS; off: the loop stops there as before, session of 1 Dec
-    03:18). `excluded`: final gardens (garden, box, chosen cards, gnome, plan) already proven unplantable (e.g. the
-    whole relaxation's optimum after step 2's check): cut off first (`exclude_garden`). Validity of a no-good: a legal game's final garden has a planting, so it
-    differs from a garden with none in some final literal; the hybrid with the cut is still a relaxation of every
-    game. Costs are charged to `meter`."""
-    minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
-    if room < minimum:
-        return known, None
-    log.debug("hybrid dual: room %.2f from %s", room, known)
-    count, solved = kept  # (with `excluded`, still a hint: if it is an excluded garden, its check fails again)
-    for final in excluded:
-        count.exclude_garden(*final)
-    hint = None
-    plant_room = room * 0.2 if plant_room is None else plant_room
-    local = _Meter(control)
-    target = known
-    while room - local.used >= minimum:
-        found: list = []
-        value, cost = _connect(count, solved, control, room - local.used, target=target,
-                               floor=int(floor) if floor is not None else None, cut="exact", found=found, hint=hint)
-        local.charge(cost)
-        meter.charge(cost)
-        target = min(target, value)
-        log.debug("hybrid dual: bound %s (from %s) after %.2f%s", target, known, local.used,
-                  ", a real garden of %s" % int(round(found[0].objective_value)) if found else "")
-        if not found:
-            break
-        real = found[0]
-        garden, box = count.extract_garden(real)
-        g, p = _gnome_plan(count, real)
-        core = None
-        if HYBRID_CORES:  # the same check with the garden's literals assumed; INFEASIBLE gives a verified core
-            values = count.final_values(garden, box, count.chosen_cards(real), g, p)
-            st, played, cost, core = _planting_core(catalog, side, drawing, days, count.fixed_gnome, count.fixed_plan,
-                                                    values, control, max(minimum, min(plant_room, room - local.used)))
-        else:
-            order, st, s, cost = _planting(catalog, side, drawing, days, garden, box, count.chosen_cards(real), g, p,
-                                           control, max(minimum, min(plant_room, room - local.used)))
-            if st == cp_model.OPTIMAL:
-                game, g, p = order.extract(s)
-                played = (game, g, p, int(round(s.objective_value)))
-        local.charge(cost)
-        meter.charge(cost)
-        log.debug("hybrid dual: planting of its real garden %s after %.2f", STATUS.get(st), local.used)
-        if st == cp_model.OPTIMAL:
-            return min(known, target), played
-        if st != cp_model.INFEASIBLE or not HYBRID_NO_GOODS:
-            break
-        if core is not None:  # proven: no legal game's final garden contains this part of it
-            count.exclude_part(core, values)
-            log.debug("hybrid dual: core cut of %d of %d literals (%d of the garden's set ones)", len(core),
-                      len(values), sum(values[k] for k in core))
-        else:
-            count.exclude_final(real)  # proven: no planting of this final garden; ask the same target again
-        solved, hint = None, real  # (hinted with the garden cut off: CP-SAT repairs the hint)
-    return min(known, target), None
-
-
-def _planting_core(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,
-                   plan: Plan | None, values: list[int], control: SolveControl, seconds: float):
-    """The planting check of one final garden (`values` of `final_literals`, e.g. `final_values(...)`) with those
-    literals as CP-SAT assumptions instead of pins, on the day-by-day model of the game itself (`gnome`, `plan`: the
-    game's, None where they are decisions, so that its symmetry breaking is the count model's; the garden's own gnome
-    and plan are among the assumed literals), with no objective (CP-SAT reports every assumption as the core of an
-    optimisation model: measured, 1 Dec 08:15). Returns (status, game, cost, core). OPTIMAL: game = (days, gnome,
-    plan, score), a planting of that garden, scored by `_exact_score`. INFEASIBLE: `core` is a list of positions
-    (into `final_literals`) such that the day-by-day model with only those literals pinned, everything else free, is
-    INFEASIBLE: no legal game's final garden agrees with `values` there (`exclude_part` cuts every such garden). The
-    positions are CP-SAT's `sufficient_assumptions_for_infeasibility` (not minimal; OR-Tools issues 5141 and 2649
-    report wrong cores), so a core smaller than the garden is verified by one more solve with only its literals
-    pinned (within what is left of `seconds`); when that solve does not answer INFEASIBLE, or the reported core names
-    a literal that was not assumed, `core` is every position (the whole garden, proven by the first answer, as
-    `_planting`'s pinned check). Otherwise game and core are None."""
-    order = HorticultureModel(catalog, side, drawing, days, gnome, plan)
-    order.m.clear_objective()
-    assumed = order.final_assumptions(values)
-    order.m.add_assumptions(assumed)
-    status, solver = control.solve(order.m, _solver(control, seconds))
-    cost = _cost(control, solver)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        game, g, p = order.extract(solver)
-        return cp_model.OPTIMAL, (game, g, p, _exact_score(catalog, side, drawing, game, g, p, control)), cost, None
-    if status != cp_model.INFEASIBLE:
-        return status, None, cost, None
-    everything = list(range(len(assumed)))
-    position = {lit.index: k for k, lit in enumerate(assumed)}
-    reported = list(solver.sufficient_assumptions_for_infeasibility())
-    if not reported or any(x not in position for x in reported):
-        log.debug("planting core: %d literals reported, not all assumed: the whole garden", len(reported))
-        return status, None, cost, everything
-    core = sorted({position[x] for x in reported})
-    if len(core) == len(assumed):
-        return status, None, cost, everything
-    minimum = MIN_STEP if control.deterministic_limit is not None else MIN_STEP_WALL
-    check = order.m.clone()
-    check.clear_assumptions()
-    check.clear_hints()
-    check.add_bool_and([assumed[k] for k in core])
-    st, s = control.solve(check, _solver(control, max(minimum, seconds - cost)))
-    cost += _cost(control, s)
-    log.debug("planting core: %d of %d literals (%d set), verified %s after %.2f", len(core), len(assumed),
-              sum(values[k] for k in core), STATUS.get(st), cost)
-    return status, None, cost, core if st == cp_model.INFEASIBLE else everything
 
 
 def _order_cut_room(budget: float, relaxed_share: float, used: float, count_first: bool) -> float:
@@ -736,7 +477,7 @@ def _planting(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DayS
 def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawing: PathDrawing,
                  days: list[DaySpec], gnome: Cell | None, plan: Plan | None, control: SolveControl,
                  budget: float, counted: int, hint: tuple | None = None,
-                 limit: float | None = None, keep: list | None = None) -> tuple[int, list[_Values], float]:
+                 limit: float | None = None) -> tuple[int, list[_Values], float]:
     """The count relaxation (groups counted, not connected) for a bound and a set of cards, then the
     final-garden relaxation with those cards pinned for a good garden.
 
@@ -746,8 +487,6 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     `relaxed` (not always plantable day by day), its bound proves nothing.
     Steps get shares of `budget`; together they never use more than `limit` (default: budget x
     COUNT_RELAXED_SHARE); a step that would get less than MIN_STEP is skipped.
-    `keep`: a list that gets (model, solver) of the count relaxation with cuts (BOUND_CUTS) when one of its steps
-    proves it optimal (for _connect; nothing else changes).
     """
     meter = _Meter(control)
     limit = budget * COUNT_RELAXED_SHARE if limit is None else limit
@@ -799,11 +538,6 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             counted = min(counted, int(s_cut.best_objective_bound + 1e-6))
             cut_cards, cut_value = cut.chosen_cards(s_cut), s_cut.objective_value
         log.debug("count relaxation with cuts: %s bound %s after %.2f", STATUS.get(st_cut), counted, spent)
-    if keep is not None:  # the proven count optimum with cuts, for the lazy pair cuts after every other step
-        proven = (count, sc) if as_count and st == cp_model.OPTIMAL else \
-            (cut, s_cut) if cut is not None and st_cut == cp_model.OPTIMAL else None
-        if proven is not None:
-            keep.append(proven)
     collect = _Collect(counted - BENDERS_GAP)
     seconds = grant(budget * max(0.05, CARDS_SHARE - cut_share))
     if seconds <= 0:
@@ -845,82 +579,6 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             # relaxed gardens above the cards search's best (best last): tried first
             collect.found.extend(g for g in extra if len(g.values) == len(collect.found[-1].values))
     return counted, collect.found[::-1], meter.used
-
-
-def _connect(count: HorticultureModel, solved, control: SolveControl, room: float,
-             broken: int | None = None, target: int | None = None, floor: int | None = None,
-             cut: str = "pairs", found: list | None = None, hint=None) -> tuple[int, float]:
-    """Lazy connectivity cuts: `count` is a count relaxation (groups="count") that `solved` proved optimal, at B
-    (`solved` None: no solution at hand, `target` is a proven bound of the model as it stands; the first question
-    is hinted with `hint`, a full solution of `count` before its last cut, or unhinted).
-    Asks "a solution >= target?" from target = B down: each solution whose credited groups the linked same-kind
-    pairs of their region cannot connect (`count.pair_violations`) gets those linked-pairs cuts
-    (`count.add_pair_cut`) and the question is asked again; an infeasible answer lowers the target by one; a
-    solution with nothing violated, an unanswered question or the end of `room` stops. Returns (bound, cost):
-    target when it stopped (B if nothing was refuted). Validity: every cut holds for every garden
-    (add_pair_cut), so the model stays a relaxation of every game, and "infeasible with objective >= target"
-    means no game reaches target. CP-SAT's search_branching is MASTER_BRANCHING (as the Benders master's: the
-    same kind of question). `count` keeps the cuts (valid constraints) but not the targets (asked on clones).
-    `broken` (None: no limit): when `solved` breaks more (kind, region) cuts than this, nothing is asked and the
-    bound stays B (cost 0; pure Python only). `target` (None: B): the first question's target, at most B (e.g. a
-    lower bound proven since; asking below B is the same proof). `floor` (None: none): a known game's score; the
-    questions stop once the target is at or below it (the bound then meets the game: proven). `cut`: "pairs" as
-    above, "components" (count.component_violations / count.add_component_cut, valid for every garden too) or
-    "both" (each broken cut of either kind is added; `broken` counts the (kind, region) pairs with any broken cut),
-    or "exact" (the hybrid relaxation: the (kind, region) pairs whose groups or gnome repeats the solution
-    over-credits, count.over_credited, get the exact witness encoding, count.make_exact; valid for every garden
-    too, and a solution over-crediting nothing is a real final garden: the loop stops there; with `found` (a list)
-    that solution is appended when it reaches the target, i.e. it is the hybrid's, hence the final-garden
-    relaxation's, optimum)."""
-    if cut not in ("pairs", "components", "both", "exact"):
-        raise ValueError(f"cut: expected pairs, components, both or exact, got {cut!r}")
-    kinds = {"pairs": [(count.pair_violations, count.add_pair_cut)],
-             "components": [(count.component_violations, count.add_component_cut)],
-             "exact": [(count.over_credited, count.make_exact)]}
-    kinds["both"] = kinds["pairs"] + kinds["components"]
-
-    def breaks(solution) -> list[tuple]:
-        return [(add, t, r) for violations, add in kinds[cut] for t, r in violations(solution)]
-
-    meter = _Meter(control)
-    minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
-    if solved is None and target is None:
-        raise ValueError("_connect: without a solved count model, give the first target")
-    proven = int(solved.best_objective_bound + 1e-6) if solved is not None else target
-    target = proven if target is None else min(target, proven)
-    rounds = 0
-    while room - meter.used >= minimum and (floor is None or target > floor):
-        violated = breaks(solved) if solved is not None else []
-        if solved is not None and not violated:
-            if found is not None and cut == "exact" and solved.objective_value >= target:
-                found.append(solved)  # a real final garden reaching the (unrefuted) target
-            break
-        if rounds == 0 and broken is not None and len({(t, r) for _, t, r in violated}) > broken:
-            log.debug("lazy pair cuts: the proven optimum breaks cuts on %d kinds and regions (more than %d): not "
-                      "asked", len({(t, r) for _, t, r in violated}), broken)
-            break
-        for add, t, r in violated:
-            add(t, r)
-        ask = count.m.clone()
-        ask.clear_hints()
-        ask.add(count.objective >= target)
-        if solved is not None:
-            _hint_all(ask, list(solved.response_proto.solution))
-        elif hint is not None and rounds == 0:
-            _hint_all(ask, list(hint.response_proto.solution))
-        st, answer = control.solve(ask, _solver(control, room - meter.used, linearization=2,
-                                                branching=MASTER_BRANCHING), _StopAt(target))
-        meter.add(answer)
-        rounds += 1
-        log.debug("lazy pair cuts round %d: %d new cuts %s, %d? %s after %.2f", rounds, len(violated),
-                  [(add.__name__, t, r) for add, t, r in violated], target, STATUS.get(st), meter.used)
-        if st == cp_model.INFEASIBLE:
-            target, solved = target - 1, None
-        elif st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            solved = answer
-        else:
-            break
-    return target, meter.used
 
 
 def _descend(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell | None,

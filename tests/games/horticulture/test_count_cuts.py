@@ -14,7 +14,7 @@ from solver.games.horticulture.state import Planting, Setup
 
 from .helpers import C, S, T, U, control, fixed_game, oracle, pairs, random_instance, tiny_sheet_fixture
 
-CUTS = ("COUNT_REGIONS", "COUNT_GNOME_REACH", "COUNT_COLUMNS", "COUNT_NEIGHBOURS", "COUNT_COMPONENTS", "COUNT_LINES")
+CUTS = ("COUNT_REGIONS", "COUNT_GNOME_REACH")
 
 
 tiny4 = tiny_sheet_fixture("tiny4", 4)
@@ -46,8 +46,8 @@ def test_count_cuts_never_fall_below_the_best_game(tiny4, tiny5, seed, monkeypat
     values = [count_value(catalog, drawing, pairs(nursery), gnome, plan, monkeypatch, CUTS[:k])
               for k in range(len(CUTS) + 1)]
     assert best <= min(values) and values == sorted(values, reverse=True)  # each cut only tightens
-    for cut in CUTS[2:]:  # without the regions too
-        assert best <= count_value(catalog, drawing, pairs(nursery), gnome, plan, monkeypatch, (cut,)) <= values[0]
+    # the reach cut without the regions too
+    assert best <= count_value(catalog, drawing, pairs(nursery), gnome, plan, monkeypatch, CUTS[1:]) <= values[0]
     # the gnome free (best plan): still a bound for the given gnome's game
     free = count_value(catalog, drawing, pairs(nursery), None, None, monkeypatch, CUTS)
     assert best <= free
@@ -98,53 +98,6 @@ def test_regions_follow_the_path_and_the_gnome(tiny4):
     assert sorted(map(sorted, cells)) == sorted(map(sorted, [[(1, 0), (0, 1), (1, 1), (2, 1)],
                                                              [(2, 0), (3, 0), (3, 1)]]))
     assert model.near_gnome((0, 0), 0) == sorted(model.garden.index[c] for c in [(1, 0), (0, 1)])
-
-
-def test_components_and_pairs_count_a_long_line_once(tiny5, monkeypatch):
-    """Four turnips in a row on one side of the path are one group (2 points), not two. The plain count
-    relaxation counts floor(5 / 2) = 2 groups with the lone turnip across the path, and the gnome beside
-    that one repeats a group; per region, 2 groups on the left and no repeat (the gnome's side has one
-    turnip); the component cut (4 squares - 3 pairs = 1 component) leaves one: the pure score."""
-    drawing, gnome, plan = PathDrawing(4, "DD"), (4, 1), Plan(T, T, (T, T))
-    game = [Planting(U, (3, 0)), Planting(U, (2, 0)), Planting(U, (1, 0)), Planting(U, (0, 0)),
-            Planting(U, (4, 0)), Planting(T, (3, 1))]
-    specs, pure = fixed_game(tiny5, drawing, gnome, plan, game)
-    # turnip line 2, lone turnip (4,0) none, gnome (4,1) beside (4,0) only; topiary (3,1): 1 + border 2 + path 2
-    assert pure == 7
-    plain = count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, ())
-    regions = count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, ("COUNT_REGIONS",))
-    components = count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, ("COUNT_REGIONS", "COUNT_COMPONENTS"))
-    assert (plain, regions, components) == (pure + 4, pure + 2, pure)
-
-
-def test_long_lines_count_a_run_along_the_border_once(tiny5, monkeypatch):
-    """The game above: the four turnips run along the border ring ((0, 0)-(3, 0)), 2 windows of 3, so per region
-    2 * groups <= 4 - 2: one group, the pure score, with regions + lines. Tight cases stay at or above the pure
-    score: a run of exactly min(t) = 2 turnips (no window; a cut with windows of min(t) squares would give 0
-    groups), and five turnips round the corners (0, 1) and (0, 0), one group of 5 (3 windows: 2 * 1 <= 5 - 3)."""
-    drawing, gnome, plan = PathDrawing(4, "DD"), (4, 1), Plan(T, T, (T, T))
-    lines = ("COUNT_REGIONS", "COUNT_LINES")
-    game = [Planting(U, (3, 0)), Planting(U, (2, 0)), Planting(U, (1, 0)), Planting(U, (0, 0)),
-            Planting(U, (4, 0)), Planting(T, (3, 1))]
-    specs, pure = fixed_game(tiny5, drawing, gnome, plan, game)
-    assert count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, lines) == pure == 7
-    tight = [[Planting(U, (3, 0)), Planting(U, (2, 0))],
-             [Planting(T, (3, 1)), Planting(U, (2, 1)), Planting(U, (1, 1)), Planting(U, (0, 1)),
-              Planting(U, (0, 0)), Planting(U, (1, 0))]]
-    for game in tight:
-        specs, pure = fixed_game(tiny5, drawing, gnome, plan, game)
-        assert count_value(tiny5, drawing, specs, gnome, plan, monkeypatch, lines) >= pure
-
-
-def test_line_chains_are_disjoint_linked_and_follow_the_ring(tiny5):
-    model = HorticultureModel(tiny5, "T", PathDrawing(4, "DD"), pairs([1, 2]), (4, 1), None, timed=False,
-                              groups="count")
-    chains = [[model.cells[i] for i in chain] for chain in model.line_chains()]
-    flat = [c for chain in chains for c in chain]
-    assert len(flat) == len(set(flat)) and (4, 1) not in flat
-    for chain in chains:
-        assert all(b in model.garden.linked(a) for a, b in zip(chain, chain[1:]))
-    assert sorted(map(tuple, chains)) == sorted([((4, 0),), ((3, 1), (2, 1), (1, 1), (0, 1), (0, 0), (1, 0), (2, 0), (3, 0))])
 
 
 def assert_count_first_keeps_the_oracle_optimum(catalog, nursery, plan, drawing, gnome, best=None):
