@@ -77,7 +77,6 @@ def build(n_cards: int, rng: random.Random, catalog) -> dict | None:
     when this try dead-ends (see the module's doc). Pure Python, no solver: returns the setup with
     its nursery and the perfect game's days."""
     _, _, garden_mod, rules = _engine()
-    from solver.games.horticulture.garden import Plan
 
     side = rng.choice(sorted(catalog.sheets))
     sheet = catalog.sheet(side)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import deque
 
 from .data import Catalog
-from .garden import Cell, Garden
+from .garden import Cell, Garden, Plan
 from .rules import _draw, planting_refusal
 from .scoring import groups_of, score_sheet
 from .state import WINDOW, Day, Planting, Setup, Sheet
@@ -147,7 +147,7 @@ def play_greedy(catalog: Catalog, setup: Setup, options: list[tuple[int, ...]],
 
 
 def fit_plan_and_gnome(catalog: Catalog, setup: Setup, days: list[Day], fit_plan: bool,
-                       fit_gnome: bool) -> tuple[Cell, "Plan"]:
+                       fit_gnome: bool) -> tuple[Cell, Plan]:
     """For a played garden, the plan (and an empty gnome square) that would have scored best.
 
     Used to give the greedy player a sensible plan when the plan itself is being optimised.
