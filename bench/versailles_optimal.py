@@ -68,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="placement children whose tile blocks every short path between areas of a requirement's "
                              "group judged at the parent (refute.BLOCKING; default: the module's setting; "
                              "off = the search of 047828b..b897c33)")
+    parser.add_argument("--close-refute", type=float, default=None,
+                        help="solo.CLOSE_REFUTE_MIN: beyond 13 tiles with at least this budget, the neighbourhood search "
+                             "stops at solo.CLOSE_LNS_UPTO and the refutation gets most of the rest (default: the module's)")
+    parser.add_argument("--close-lns-upto", type=float, default=None, help="override solo.CLOSE_LNS_UPTO")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--seed-list", default=None,
                         help="comma-separated seeds to run instead of --first-seed/--seeds (e.g. 0,2,6)")
@@ -76,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     catalog = default_catalog()
     ids = sorted(catalog.tiles)
     solo.REFUTE_SHARED = args.refute_shared == "on"
+    if args.close_refute is not None:
+        solo.CLOSE_REFUTE_MIN = args.close_refute
+    if args.close_lns_upto is not None:
+        solo.CLOSE_LNS_UPTO = args.close_lns_upto
     refute.JOINT = args.refute_joint != "off"
     refute.JOINT_SLACK = args.refute_joint == "on"
     refute.JOINT_CHILDREN = args.refute_children == "on"

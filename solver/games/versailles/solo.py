@@ -311,12 +311,27 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
             lns_model = "copy" if budget.deterministic else LNS_MODEL_WALL
         if lns_model not in ("copy", "small"):
             raise ValueError(f"lns_model: expected 'copy' or 'small', got {lns_model!r}")
+        closing = (long and len(tiles) > REFUTE_MAX_TILES and CLOSE_REFUTE_MIN is not None
+                   and budget.total >= CLOSE_REFUTE_MIN and search_steps is None)
+        if closing:
+            upto = min(upto, CLOSE_LNS_UPTO)
         best, best_points = improve(solo, tiles, hint, hint_points, ceiling, random.Random(seed), steps, budget,
                                     upto=upto, small=lns_model == "small")
         if best_points >= ceiling:
             _check(best, best_points, catalog, "counting bound")
             return SoloResult("optimal", best, best_points, ceiling, board, time.perf_counter() - budget.started,
                               heuristic_points, budget.work, counted, ceiling)
+        if closing and not control.cancelled:
+            # beyond REFUTE_MAX_TILES with a large budget: the refutation from the neighbourhood search's
+            # garden, with most of what is left (the full solve never improved a 14-tile garden)
+            proved, best, best_points, refuted_bound = _refute_step(tiles, catalog, best, best_points, board,
+                                                                    budget, CLOSE_REFUTE_SHARE)
+            ceiling = min(ceiling, refuted_bound)
+            if proved or best_points >= ceiling:
+                _check(best, best_points, catalog, "refutation")
+                return SoloResult("optimal", best, best_points, best_points, board,
+                                  time.perf_counter() - budget.started, heuristic_points, budget.work, counted,
+                                  ceiling)
         # a complete assignment (areas as trees) built from the garden: CP-SAT starts from it at once
         hinted = solo.hint_garden(best)
         if hinted != best_points:
@@ -373,6 +388,11 @@ SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the sear
 
 REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
 REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic answers stay as they were)
+# Longer sequences with a budget of at least CLOSE_REFUTE_MIN units (or seconds; None: never): the neighbourhood
+# search stops at CLOSE_LNS_UPTO of the budget and the refutation gets CLOSE_REFUTE_SHARE of what is left.
+CLOSE_REFUTE_MIN: float | None = 100.0
+CLOSE_LNS_UPTO = 0.5
+CLOSE_REFUTE_SHARE = 0.9
 REFUTE_NODES_PER_UNIT = 40_000  # search nodes counted as one unit of deterministic time, set against CP-SAT's own unit in one process (bench/refute_unit.py, 1 Dec 09:12, the compiled search with rec's bound loop as the typed helper _bounds, docs/journal/versailles-issue6.md): honest unit 33,477 / 39,063 / 40,288 / 42,732 / 40,936 over five rounds (median 40,288; CP-SAT 0.78-0.89 s of CPU per unit, the search 42.8-51.6k nodes/s), rounded down; pure Python gives the same deterministic answers, only slower. Was 34,000 (1 Dec 05:36, window-index fields, median 34,327), 25,000 (1 Dec 02:39, per-reach byte arrays and typed helpers, median 25,173), 16,000 (1 Dec 00:36, the state arrays, median 16,289), 10,000 (1 Dec 00:04, int fields without the state arrays, median 10,470), 8,000 (30 Nov 22:35, the tuple-field search), 9,000, 15,000
 REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the greedy garden is 1 below the counting bound
 REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation

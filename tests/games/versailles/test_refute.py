@@ -178,3 +178,54 @@ def test_with_a_wall_limit_a_garden_one_below_the_bound_is_refuted_before_the_be
             assert calls[:1] == ["refute"] and calls.count("refute") == 1
             early += 1
     assert early >= 2  # the path is exercised
+
+
+# 3-tile sequences (seeds 800 + s) whose greedy garden is below the counting bound: the closing refutation runs
+@pytest.mark.parametrize("seed", [2, 3, 7, 9, 10, 11])
+def test_beyond_the_refutation_tiles_a_large_budget_closes_with_the_refutation(seed, monkeypatch):
+    # CLOSE_REFUTE_MIN: a sequence longer than REFUTE_MAX_TILES (here 2, so that 3 tiles of two scorings
+    # take the path) with a budget of at least the minimum: the neighbourhood search first, then the
+    # refutation from its garden, which proves the oracle's optimum below the counting bound (optimal on any
+    # board), the same on a second run. Below the minimum the refutation never runs and the answer is the
+    # one the path gives without it, still within the oracle.
+    from solver.core.solve import SolveControl
+    from solver.games.versailles import solo
+
+    calls = []
+    real_refute, real_improve = solo._refute_step, solo.improve
+
+    def refute_step(*args, **kwargs):
+        calls.append("refute")
+        return real_refute(*args, **kwargs)
+
+    def improve(*args, **kwargs):
+        calls.append("improve")
+        return real_improve(*args, **kwargs)
+
+    monkeypatch.setattr(solo, "_refute_step", refute_step)
+    monkeypatch.setattr(solo, "improve", improve)
+    monkeypatch.setattr(solo, "REFUTE_MAX_TILES", 2)
+    tiles = [TWO_STAGE.tiles[i] for i in random.Random(800 + seed).sample(TILE_IDS, 3)]
+    best = oracle(tiles, TWO_STAGE)
+    assert best < counting_bound(tiles, TWO_STAGE)
+
+    def run(minimum):
+        monkeypatch.setattr(solo, "CLOSE_REFUTE_MIN", minimum)
+        calls.clear()
+        control = SolveControl(time_limit_s=60, deterministic_limit=3.0, num_workers=1, random_seed=seed)
+        r = solo.solve_solo(tiles, TWO_STAGE, control, restarts=1, beam_share=0.0)
+        assert r.points <= best <= r.bound
+        assert r.status != "optimal" or r.points == best
+        out = r.as_dict()
+        out.pop("seconds")
+        return r, out, list(calls)
+
+    r, first, order = run(2.0)
+    assert order == ["improve", "refute"]
+    assert r.status == "optimal" and r.points == best and r.optimal_on_any_board
+    if seed > 3:
+        return  # (the rest on two seeds: each solve takes seconds)
+    assert run(2.0)[1:] == (first, order)
+    _, without, order = run(3.5)  # the budget (3 units) is below the minimum
+    assert "refute" not in order
+    assert without == run(None)[1]
