@@ -241,19 +241,30 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         refute_share = REFUTE_SHARE if long and len(tiles) <= REFUTE_MAX_TILES else 0.0
     heuristic_points = hint_points  # reported as the heuristic's, whatever the refutation adds
     refuted_early = False
+
+    def refuted(garden: list[Placement], points: int, share: float):
+        """`_refute_step` from `garden` with `share` of what is left: (garden, points, answer), the answer
+        an optimal SoloResult when the garden is proven (or meets the lowered ceiling), else None. The
+        ceiling takes the bound the search proved (valid on any board, like the counting bound)."""
+        nonlocal ceiling
+        proved, garden, points, refuted_bound = _refute_step(tiles, catalog, garden, points, board, budget, share)
+        ceiling = min(ceiling, refuted_bound)
+        if not (proved or points >= ceiling):
+            return garden, points, None
+        _check(garden, points, catalog, "refutation")
+        return garden, points, SoloResult("optimal", garden, points, points, board,
+                                          time.perf_counter() - budget.started, heuristic_points, budget.work,
+                                          counted, ceiling)
+
     if (REFUTE_FIRST_WALL and not budget.deterministic and refute_share > 0 and hint
             and hint_points == ceiling - 1 and not control.cancelled):
         # with a wall limit, a greedy garden 1 below the counting bound goes to the refutation
         # before the beam: its plans lose no field (the cheapest to refute) and the beam would
         # leave it too little time (see REFUTE_FIRST_WALL)
         refuted_early = True
-        proved, hint, hint_points, refuted_bound = _refute_step(tiles, catalog, hint, hint_points, board, budget,
-                                                                max(refute_share, REFUTE_FIRST_SHARE))
-        ceiling = min(ceiling, refuted_bound)
-        if proved or hint_points >= ceiling:
-            _check(hint, hint_points, catalog, "refutation")
-            return SoloResult("optimal", hint, hint_points, hint_points, board,
-                              time.perf_counter() - budget.started, heuristic_points, budget.work, counted, ceiling)
+        hint, hint_points, answer = refuted(hint, hint_points, max(refute_share, REFUTE_FIRST_SHARE))
+        if answer is not None:
+            return answer
     if beam_share is None:
         # beam search (`beam.py`) on sequences longer than a stage only: measured on 14 tiles it
         # finds gardens the greedy restarts miss; short ones are proved by the full solve. With a
@@ -281,13 +292,9 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     if refute_share > 0 and not refuted_early and hint and hint_points < ceiling and not control.cancelled:
         # pure-Python refutation (`refute.py`): every plan of scored types above the garden, with the
         # fields it may lose; a legal arrangement found worth more becomes the garden
-        proved, hint, hint_points, refuted_bound = _refute_step(tiles, catalog, hint, hint_points, board, budget,
-                                                                refute_share)
-        ceiling = min(ceiling, refuted_bound)  # valid on any board, like the counting bound
-        if proved or hint_points >= ceiling:
-            _check(hint, hint_points, catalog, "refutation")
-            return SoloResult("optimal", hint, hint_points, hint_points, board,
-                              time.perf_counter() - budget.started, heuristic_points, budget.work, counted, ceiling)
+        hint, hint_points, answer = refuted(hint, hint_points, refute_share)
+        if answer is not None:
+            return answer
     if solo is None:
         solo = build_solo_model(tiles, catalog, checkpoints, board)
     best, best_points = hint, hint_points
@@ -324,14 +331,9 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         if closing and not control.cancelled:
             # beyond REFUTE_MAX_TILES with a large budget: the refutation from the neighbourhood search's
             # garden, with most of what is left (the full solve never improved a 14-tile garden)
-            proved, best, best_points, refuted_bound = _refute_step(tiles, catalog, best, best_points, board,
-                                                                    budget, CLOSE_REFUTE_SHARE)
-            ceiling = min(ceiling, refuted_bound)
-            if proved or best_points >= ceiling:
-                _check(best, best_points, catalog, "refutation")
-                return SoloResult("optimal", best, best_points, best_points, board,
-                                  time.perf_counter() - budget.started, heuristic_points, budget.work, counted,
-                                  ceiling)
+            best, best_points, answer = refuted(best, best_points, CLOSE_REFUTE_SHARE)
+            if answer is not None:
+                return answer
         # a complete assignment (areas as trees) built from the garden: CP-SAT starts from it at once
         hinted = solo.hint_garden(best)
         if hinted != best_points:
@@ -387,7 +389,7 @@ SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the sear
 
 
 REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
-REFUTE_MAX_TILES = 13  # (14 tiles: not measured to help; their deterministic answers stay as they were)
+REFUTE_MAX_TILES = 13  # (beyond: only the closing refutation below, from CLOSE_REFUTE_MIN)
 # Longer sequences with a budget of at least CLOSE_REFUTE_MIN units (or seconds; None: never): the neighbourhood
 # search stops at CLOSE_LNS_UPTO of the budget and the refutation gets CLOSE_REFUTE_SHARE of what is left.
 CLOSE_REFUTE_MIN: float | None = 100.0
