@@ -145,25 +145,24 @@ def test_a_stop_leaves_every_plan_open_without_searching():
     assert bound == counting_bound(tiles, CAT)
 
 
+def _record_calls(monkeypatch, module, **names) -> list[str]:
+    """Wrap module functions (label=attribute name) so that each call appends its label to the list returned."""
+    calls: list[str] = []
+    for label, attr in names.items():
+        def wrapper(*args, _real=getattr(module, attr), _label=label, **kwargs):
+            calls.append(_label)
+            return _real(*args, **kwargs)
+        monkeypatch.setattr(module, attr, wrapper)
+    return calls
+
+
 def test_with_a_wall_limit_a_garden_one_below_the_bound_is_refuted_before_the_beam(monkeypatch):
     # REFUTE_FIRST_WALL: the early refutation keeps every answer within the oracle, and runs (on
     # the seeds where the greedy garden is 1 below the counting bound) before any beam search
     from solver.core.solve import SolveControl
     from solver.games.versailles import solo
 
-    calls = []
-    real_refute, real_beam = solo._refute_step, solo.beam_garden
-
-    def refute_step(*args, **kwargs):
-        calls.append("refute")
-        return real_refute(*args, **kwargs)
-
-    def beam(*args, **kwargs):
-        calls.append("beam")
-        return real_beam(*args, **kwargs)
-
-    monkeypatch.setattr(solo, "_refute_step", refute_step)
-    monkeypatch.setattr(solo, "beam_garden", beam)
+    calls = _record_calls(monkeypatch, solo, refute="_refute_step", beam="beam_garden")
     early = 0
     for seed in range(12):
         tiles = [TWO_STAGE.tiles[i] for i in random.Random(700 + seed).sample(TILE_IDS, 3)]
@@ -191,19 +190,7 @@ def test_beyond_the_refutation_tiles_a_large_budget_closes_with_the_refutation(s
     from solver.core.solve import SolveControl
     from solver.games.versailles import solo
 
-    calls = []
-    real_refute, real_improve = solo._refute_step, solo.improve
-
-    def refute_step(*args, **kwargs):
-        calls.append("refute")
-        return real_refute(*args, **kwargs)
-
-    def improve(*args, **kwargs):
-        calls.append("improve")
-        return real_improve(*args, **kwargs)
-
-    monkeypatch.setattr(solo, "_refute_step", refute_step)
-    monkeypatch.setattr(solo, "improve", improve)
+    calls = _record_calls(monkeypatch, solo, refute="_refute_step", improve="improve")
     monkeypatch.setattr(solo, "REFUTE_MAX_TILES", 2)
     tiles = [TWO_STAGE.tiles[i] for i in random.Random(800 + seed).sample(TILE_IDS, 3)]
     best = oracle(tiles, TWO_STAGE)
