@@ -405,18 +405,26 @@ def test_sigterm_during_a_puzzle_generation_exits_within_the_grace(tmp_path):
     from gardens.v1 import puzzles_pb2 as pb, puzzles_pb2_grpc
     from generators.store import Store
 
+    import datetime as dt
+
     db, log = tmp_path / "puzzles.sqlite", tmp_path / "server.err"
-    proc, port = _start("--grace-s", "1", "--metrics-port", "0", env={"GARDENS_PUZZLES_DB": str(db)},
-                        stderr_path=log)
+    # A fixed day whose generation is slow (Versailles easy of 2026-12-01: ~7 s of one core here): today's took
+    # anything from 0.4 s (2026-12-02: done within the grace, so the test failed) to 10 s. The served window is
+    # widened back to it.
+    slow = dt.date(2026, 12, 1)
+    behind = max(1, (dt.datetime.now(dt.timezone.utc).date() - slow).days + 1)
+    proc, port = _start("--grace-s", "1", "--metrics-port", "0", "--puzzles-past-days", str(behind),
+                        "--puzzles-future-days", "1", env={"GARDENS_PUZZLES_DB": str(db)}, stderr_path=log)
     try:
         metrics = int(re.search(r"metrics on :(\d+)", log.read_text()).group(1))
         outcome = []
 
-        def generate():  # Versailles: ~10 s of generation on this machine
+        def generate():
             with grpc.insecure_channel(f"localhost:{port}") as ch:
                 try:
                     puzzles_pb2_grpc.PuzzleServiceStub(ch).GetDailyPuzzle(
-                        pb.GetDailyPuzzleRequest(game=pb.PUZZLE_GAME_VERSAILLES, difficulty=pb.PUZZLE_DIFFICULTY_EASY),
+                        pb.GetDailyPuzzleRequest(game=pb.PUZZLE_GAME_VERSAILLES, difficulty=pb.PUZZLE_DIFFICULTY_EASY,
+                                                 date=slow.isoformat()),
                         timeout=120)
                     outcome.append("OK")
                 except grpc.RpcError as err:
