@@ -47,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refute-share", type=float, default=None,
                         help="share of the budget for the pure-Python refutation search (refute.py; default: "
                              "0.5 for 8-13 tiles, else 0; 0 = off, as before it)")
+    parser.add_argument("--anneal-share", type=float, default=None,
+                        help="share of the budget for the annealing search (anneal.py; default: solo.ANNEAL_SHARE "
+                             "beyond 7 tiles, else 0; 0 = off, as before it)")
+    parser.add_argument("--anneal-run", type=int, default=None,
+                        help="evaluated gardens per annealing run (solo.ANNEAL_RUN_EVALS)")
     parser.add_argument("--refute-shared", choices=("on", "off"), default="on",
                         help="refute plans in bulk through a scoring's choice of types several plans share "
                              "(solo.REFUTE_SHARED; off = each plan searched alone, as before)")
@@ -80,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     catalog = default_catalog()
     ids = sorted(catalog.tiles)
     solo.REFUTE_SHARED = args.refute_shared == "on"
+    if args.anneal_run is not None:
+        solo.ANNEAL_RUN_EVALS = args.anneal_run
     if args.close_refute is not None:
         solo.CLOSE_REFUTE_MIN = args.close_refute
     if args.close_lns_upto is not None:
@@ -107,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                            greedy_share=args.greedy_share, beam_share=args.beam_share,
                            split_share=args.split_share, lns_share=args.lns_share,
                            lns_model=None if args.lns_model == "auto" else args.lns_model,
-                           refute_share=args.refute_share)
+                           refute_share=args.refute_share, anneal_share=args.anneal_share)
             works.append(r.work)
             points.append(r.points or 0)
             times.append(r.seconds)

@@ -1,7 +1,7 @@
 """Optional compiled copies of pure-Python hot loops (Cython, built by `make setup`).
 
-A module listed in COMPILED (today only the Versailles refutation search, a pure-Python branch
-and bound) is compiled by `python -m solver.core.compiled build` from its unchanged source into
+A module listed in COMPILED (the Versailles refutation search, a pure-Python branch and bound, and
+since 2 Dec the Versailles annealing search over 64-bit words, `anneal.py` + `anneal.pxd`) is compiled by `python -m solver.core.compiled build` from its unchanged source into
 `build/compiled/<package path>/<name>.<ext suffix>` (or under `$GARDENS_COMPILED_DIR`), beside a
 file holding the SHA-256 of the source it was built from. `install()` puts a finder in front of the import system: importing the
 module loads the compiled copy only when that hash equals the hash of the source file as it is
@@ -37,7 +37,7 @@ from sysconfig import get_paths
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository (the directory holding solver/)
 BUILD = Path(os.environ.get("GARDENS_COMPILED_DIR") or ROOT / "build" / "compiled")  # where the copies go
-COMPILED = ("solver.games.versailles.refute",)
+COMPILED = ("solver.games.versailles.refute", "solver.games.versailles.anneal")
 PURE_ENV = "GARDENS_PURE"
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from solver.core.solve import SolveControl
-from solver.games.versailles import lns, refute
+from solver.games.versailles import anneal, lns, refute
 from solver.games.versailles.beam import beam_garden, target_choices
 from solver.games.versailles.data import Catalog, Tile
 from solver.games.versailles.heuristic import greedy_garden
@@ -194,7 +194,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
                search_steps: int | None = None, time_limit: float | None = None, seed: int = 0,
                greedy_share: float | None = None, beam_share: float | None = None,
                split_share: float | None = None, lns_share: float | None = None,
-               lns_model: str | None = None, refute_share: float | None = None) -> SoloResult:
+               lns_model: str | None = None, refute_share: float | None = None,
+               anneal_share: float | None = None) -> SoloResult:
     """Maximise intermediate + final garden points of one player receiving `tiles` in this order.
 
     Every CP-SAT search runs through `control` (cancel() stops the call); control.time_limit_s
@@ -288,6 +289,11 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         _check(hint, hint_points, catalog, "counting bound")
         return SoloResult("optimal", hint, hint_points, ceiling, board, time.perf_counter() - budget.started,
                           hint_points, budget.work, counted, ceiling)
+    if anneal_share is None:
+        anneal_share = ANNEAL_SHARE if long else 0.0
+    if anneal_share > 0 and hint and hint_points < ceiling and not control.cancelled:
+        hint, hint_points = _anneal_step(tiles, catalog, board, hint, hint_points, ceiling, budget, anneal_share,
+                                         seed)
     heuristic_points = max(heuristic_points, hint_points) if refuted_early else hint_points
     if refute_share > 0 and not refuted_early and hint and hint_points < ceiling and not control.cancelled:
         # pure-Python refutation (`refute.py`): every plan of scored types above the garden, with the
@@ -388,6 +394,12 @@ FULL_FIRST = 0.4  # of the budget for the first full solve when the split search
 SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the search split by scored types
 
 
+# The annealing search (anneal.py) on sequences longer than a stage, after the beam: ANNEAL_SHARE of the budget,
+# in runs of ANNEAL_RUN_EVALS gardens; a unit of deterministic time is ANNEAL_EVALS_PER_UNIT evaluated gardens.
+ANNEAL_SHARE = 0.6
+ANNEAL_RUN_EVALS = 100_000
+ANNEAL_EVALS_PER_UNIT = 200_000
+ANNEAL_EVALS_PER_SECOND = 400_000  # with a wall limit only a cap: the clock ends the search
 REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
 REFUTE_MAX_TILES = 13  # (beyond: only the closing refutation below, from CLOSE_REFUTE_MIN)
 # Longer sequences with a budget of at least CLOSE_REFUTE_MIN units (or seconds; None: never): the neighbourhood
@@ -400,6 +412,31 @@ REFUTE_FIRST_WALL = True  # with a wall limit: refute before the beam when the g
 REFUTE_FIRST_SHARE = 0.8  # of what is left, for that early refutation
 REFUTE_SHARED = True  # refute plans in bulk through a scoring's choice several open plans share (refute._refute_shared)
 REFUTE_NODES_PER_SECOND = 46_000  # with a wall-clock limit (the clock stops the search too): the compiled search with rec's bound loop as the typed helper _bounds, 42.8-51.6k/s (median 46.7k) at load 7-8 (bench/refute_unit.py, 1 Dec 09:12; 1.16x the 39,000 build in 14 simultaneous pairs); was 39,000 (1 Dec 05:36), 28,000 (1 Dec 02:39), 20,000
+
+
+def _anneal_step(tiles: Sequence[Tile], catalog: Catalog, board: int, garden: list[Placement], points: int,
+                 ceiling: int, budget: Budget, share: float, seed: int) -> tuple[list[Placement], int]:
+    """`anneal.anneal_garden` with `share` of the budget: an evaluation count (ANNEAL_EVALS_PER_UNIT, charged
+    to the budget, so a deterministic request gives the same garden) or, with a wall limit, the clock as well.
+    Its garden replaces `garden` when it scores more (pure scorer)."""
+    if budget.deterministic:
+        evals = int(share * budget.total * ANNEAL_EVALS_PER_UNIT)
+        stop = lambda: budget.control.cancelled  # noqa: E731
+    else:
+        evals = int(share * budget.total * ANNEAL_EVALS_PER_SECOND)
+        upto = min(1.0, (budget.spent() + share * budget.total) / budget.total)
+        stop = lambda: budget.stop(upto)  # noqa: E731
+    if evals < 1:
+        return garden, points
+    restarts = max(1, evals // ANNEAL_RUN_EVALS)
+    found = anneal.anneal_garden(tiles, catalog, board, random.Random(f"anneal {seed}"), evals, restarts,
+                                 ceiling, stop)
+    if budget.deterministic:
+        budget.work += found.evals / ANNEAL_EVALS_PER_UNIT
+    exact = solo_points(found.placements, catalog)
+    if exact != found.points:
+        raise ModelMismatch(f"annealing: bit-mask points {found.points} != pure scorer {exact}")
+    return (found.placements, exact) if exact > points else (garden, points)
 
 
 def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement], points: int, board: int,

@@ -1,10 +1,10 @@
 """Run by test_compiled.py in a fresh interpreter (python -m tests.games.versailles._compiled_probe):
-a few refutation searches, printed as JSON with the file the search module was loaded from."""
+a few refutation searches and annealing runs, printed as JSON with the files the modules were loaded from."""
 
 import json
 import random
 
-from solver.games.versailles import refute
+from solver.games.versailles import anneal, refute
 from solver.games.versailles.data import default_catalog
 
 
@@ -20,7 +20,14 @@ def main() -> None:
         tiles = [catalog.tiles[i] for i in random.Random(seed).sample(ids, n)]
         ok, nodes, report = refute.refute_above(tiles, catalog, target, cap)
         results.append([ok, nodes, [[list(map(list, plan)), status] for plan, status in report]])
-    print(json.dumps({"file": refute.__file__, "results": results}))
+    annealed = []
+    # boards of 2 and 12 words a plane (14 tiles on 10 fields a side, 6 tiles on 24)
+    for seed, n, board, evals in ((1, 14, 10, 3000), (3, 9, 8, 2000), (4, 6, 24, 1000)):
+        tiles = [catalog.tiles[i] for i in random.Random(seed).sample(ids, n)]
+        found = anneal.anneal_garden(tiles, catalog, board, random.Random(seed), evals, restarts=2)
+        annealed.append([found.points, found.evals, [p.as_dict() for p in found.placements]])
+    print(json.dumps({"file": refute.__file__, "results": results, "anneal_file": anneal.__file__,
+                      "anneal": annealed}))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-"""The compiled copy of the refutation search (solver/core/compiled.py) is the same program:
-same nodes, same verdicts, same plans, flags on the module object still obeyed; and it is used
-only when it was built from the source as it is now."""
+"""The compiled copies of the refutation search and the annealing search (solver/core/compiled.py) are
+the same programs: same nodes, same verdicts, same plans, flags on the module object still obeyed, the
+same annealed gardens; and a copy is used only when it was built from the source as it is now."""
 
 import importlib.machinery
 import json
@@ -36,6 +36,10 @@ def test_the_compiled_search_visits_the_same_nodes_as_the_pure_one(tmp_path):
     # the instances mean something: proofs, a flag that changes the node count, a capped search
     assert [r[0] for r in pure["results"]] == [True, True, True, False]
     assert pure["results"][1][1] != pure["results"][2][1]
+    assert not fast["anneal_file"].endswith(".py"), fast["anneal_file"]
+    assert pure["anneal_file"] == str(compiled.source_path("solver.games.versailles.anneal"))
+    assert fast["anneal"] == pure["anneal"]
+    assert [r[1] for r in pure["anneal"]] == [3000, 2000, 1000]  # every run evaluated its gardens
 
 
 def _fake_build(root: Path, digest: str) -> Path:

@@ -1,0 +1,497 @@
+"""Simulated annealing over whole solo gardens: a fast primal search for long tile sequences.
+
+The greedy restarts and the beam search build a garden tile by tile and never move a tile once it
+is placed; the CP-SAT neighbourhood search re-places four tiles at a time, about one step a unit.
+This search walks the space of complete gardens instead, tens of thousands of gardens a second:
+
+- a garden is one (x, y, turn) per tile on the solo model's board square (anchors 0..board-2);
+  the first tile keeps its printed turn (turning a whole garden keeps every area, as the model's
+  symmetry breaking says) and the answer is moved to touch the board's top and left edges, so
+  every garden returned is a solution of `model.build_solo_model` on that board;
+- a move turns one tile, swaps the places of two tiles (each in a random turn), or puts one tile
+  next to another one (a random side, offset by -1, 0 or 1 field, random turn); a move is taken
+  only when the garden stays legal: no overlap, and every tile after the first shares a field edge
+  with a tile placed before it (the placement rule at every turn);
+- a legal move is accepted when it scores at least as much, or with probability
+  exp(delta / T), T falling geometrically from T_START to T_END over the run's evaluations;
+- the score is the solo points (intermediate + final area points) computed on bit masks: one
+  integer per garden type, a bit per field, areas by flood fill (`_largest`). `Garden.points`
+  is the second face of `scoring.solo_points` and is held against it in the tests; every garden
+  this search returns is re-scored by the pure scorer before it is used (`solo._check`).
+
+Deterministic: the randomness is the `random.Random` given, and the run length is a count of
+evaluated gardens (never a clock, unless `stop` says so), so the same call gives the same garden.
+Several independent runs from random legal starts ("restarts") keep the best: measured on 14 tiles
+(seeds 0-9, docs/versailles.md), one run's result varies by +-2 points with its random seed, the
+best of five is within 6 points of the best gardens known over the ten seeds.
+"""
+from __future__ import annotations
+
+import math
+import random
+from array import array
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from solver.games.versailles.data import Catalog, Tile
+from solver.games.versailles.rules import Placement, distinct_rotations, footprint
+from solver.games.versailles.scoring import solo_checkpoints
+
+T_START = 2.0  # temperature at the start of each run (points)
+T_END = 0.2  # ... and at its end
+ROTATE, SWAP = 0.15, 0.35  # cumulative move mix: turn one tile, swap two, else put one next to another
+CHECK_EVERY = 256  # tries between two calls of `stop`
+RECENTRE_EVERY = 256  # accepted moves between two re-centrings of the garden on the board
+TRIES_PER_EVAL = 50  # a run ends after this many tries per evaluation asked for, even with fewer evaluations
+
+Anchor = tuple[int, int, int]  # (x, y, turn) of a tile's top-left field
+
+
+M64 = 0xFFFFFFFFFFFFFFFF
+
+
+def _popcount(x: int) -> int:
+    """Set bits of a 64-bit word (the same arithmetic in C and in Python)."""
+    m64 = 0xFFFFFFFF
+    m64 = (m64 << 32) | m64  # built from 32-bit halves: C constants in the compiled copy
+    c1 = 0x55555555
+    c1 = (c1 << 32) | c1
+    c2 = 0x33333333
+    c2 = (c2 << 32) | c2
+    c4 = 0x0F0F0F0F
+    c4 = (c4 << 32) | c4
+    h = 0x01010101
+    h = (h << 32) | h
+    x = x - ((x >> 1) & c1)
+    x = (x & c2) + ((x >> 2) & c2)
+    x = (x + (x >> 4)) & c4
+    return ((x * h) & m64) >> 56
+
+
+def _count(words, base: int, k: int) -> int:
+    total = 0
+    for j in range(k):
+        total += _popcount(words[base + j])
+    return total
+
+
+def _largest(acc, base: int, k: int, width: int, rows: int, floor: int, mask, group, grown) -> int:
+    """The largest orthogonally connected group of the fields set in acc[base:base + k] when it is larger
+    than `floor`, else some value <= floor. A field (x, y) is bit (y % rows) * width + x of word
+    y // rows; the last bit of each row (x = width - 1) is never set, so a shift by one never joins two
+    rows, and a word's last row meets the next word's first. `mask`, `group`, `grown`: scratch words."""
+    m64 = 0xFFFFFFFF
+    m64 = (m64 << 32) | m64
+    lift = (rows - 1) * width
+    row = (1 << width) - 1
+    for j in range(k):
+        mask[j] = acc[base + j]
+    left = _count(mask, 0, k)
+    best = floor
+    while left > best:
+        first = 0
+        while mask[first] == 0:
+            first += 1
+        for j in range(k):
+            group[j] = 0
+        group[first] = mask[first] & ((m64 ^ mask[first]) + 1)  # the lowest set bit
+        while True:
+            changed = False
+            for j in range(k):
+                x = group[j]
+                y = x | ((x << 1) & m64) | (x >> 1) | ((x << width) & m64) | (x >> width)
+                if j + 1 < k:
+                    y |= (group[j + 1] & row) << lift
+                if j > 0:
+                    y |= group[j - 1] >> lift
+                y &= mask[j]
+                grown[j] = y
+                if y != x:
+                    changed = True
+            for j in range(k):
+                group[j] = grown[j]
+            if not changed:
+                break
+        size = _count(group, 0, k)
+        if size > best:
+            best = size
+        left -= size
+        for j in range(k):
+            mask[j] &= m64 ^ group[j]
+    return best
+
+
+def _top(acc, types: int, k: int, width: int, rows: int, take: int, counts, sizes, mask, group, grown) -> int:
+    """The sum of the `take` largest areas among the types' fields acc[t * k:(t + 1) * k] (a type's
+    field count bounds its area, so a type whose count cannot beat the take-th largest area found is
+    skipped). Scratch: `counts` (one per type), `sizes` (at least `take`, largest first)."""
+    for t in range(types):
+        counts[t] = _count(acc, t * k, k)
+    found = 0
+    for _ in range(types):
+        pick = -1
+        for t in range(types):
+            if counts[t] >= 0 and (pick < 0 or counts[t] > counts[pick]):
+                pick = t
+        c = counts[pick]
+        counts[pick] = -1
+        if found < take:
+            size = _largest(acc, pick * k, k, width, rows, 0, mask, group, grown)
+            found += 1
+        else:
+            if c <= sizes[take - 1]:
+                break
+            size = _largest(acc, pick * k, k, width, rows, sizes[take - 1], mask, group, grown)
+            if size <= sizes[take - 1]:
+                continue
+        # insert size among the sizes found, largest first (the smallest drops out when all are taken)
+        j = found - 1
+        while j > 0 and sizes[j - 1] < size:
+            sizes[j] = sizes[j - 1]
+            j -= 1
+        sizes[j] = size
+    total = 0
+    for j in range(found):
+        total += sizes[j]
+    return total
+
+
+def _legal(foot, ring, at, n: int, k: int, taken) -> bool:
+    """No two tiles on one field, and every tile after the first touches one placed before it;
+    at[i]: tile i's anchor index (-1: off the board), foot / ring: per anchor, k words each."""
+    for j in range(k):
+        taken[j] = 0
+    for i in range(n):
+        a = at[i]
+        if a < 0:
+            return False
+        touch = i == 0
+        for j in range(k):
+            f = foot[a * k + j]
+            if taken[j] & f:
+                return False
+            if not touch and ring[a * k + j] & taken[j]:
+                touch = True
+        if not touch:
+            return False
+        for j in range(k):
+            taken[j] |= foot[a * k + j]
+    return True
+
+
+def _points(masks, offset, uptos, takes, scorings: int, n: int, types: int, k: int, width: int, rows: int,
+            first: int, acc, counts, sizes, mask, group, grown, out) -> int:
+    """Solo points of the tiles whose type masks start at masks[offset[i]] (types x k words), scored after
+    uptos[c] tiles with the takes[c] largest areas; `first` >= 0 is taken as the first scoring's points (no
+    tile of it moved). out[0]: the first scoring's points."""
+    for j in range(types * k):
+        acc[j] = 0
+    total = 0
+    done = 0
+    for c in range(scorings):
+        for i in range(done, uptos[c]):
+            o = offset[i]
+            for j in range(types * k):
+                acc[j] |= masks[o + j]
+        done = uptos[c]
+        if c == 0 and first >= 0:
+            value = first
+        else:
+            value = _top(acc, types, k, width, rows, takes[c], counts, sizes, mask, group, grown)
+        if c == 0:
+            out[0] = value
+        total += value
+    return total
+
+
+class Garden:
+    """The tiles of one sequence on a board square, as words of bits: legality and points of gardens
+    given as one anchor (x, y, turn) per tile."""
+
+    def __init__(self, tiles: Sequence[Tile], catalog: Catalog, board: int):
+        if board < 2:
+            raise ValueError(f"board: at least 2 fields per side, got {board}")
+        self.tiles, self.board, self.width = list(tiles), board, board + 1
+        self.rows = 64 // self.width  # board rows per 64-bit word
+        self.k = -(-board // self.rows)  # words per plane
+        self.n = len(tiles)
+        self.checkpoints = solo_checkpoints(self.n, catalog)
+        self.first_cut = self.checkpoints[0][0]
+        counts = [(t, *catalog.joker_types) for t in catalog.garden_types]
+        self.types = len(counts)
+        self.anchors = [(x, y) for y in range(board - 1) for x in range(board - 1)]
+        self.index = {a: j for j, a in enumerate(self.anchors)}
+        k = self.k
+        self.foot = array("Q", bytes(8 * k * len(self.anchors)))
+        self.ring = array("Q", bytes(8 * k * len(self.anchors)))
+        for j, (x, y) in enumerate(self.anchors):
+            cells = footprint(x, y)
+            ring = {(cx + dx, cy + dy) for cx, cy in cells for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+            self._set(self.foot, j * k, cells)
+            self._set(self.ring, j * k, [c for c in ring - set(cells) if 0 <= c[0] < board and 0 <= c[1] < board])
+        self.turns: list[tuple[int, ...]] = [(0,) if i == 0 else distinct_rotations(t) for i, t in enumerate(tiles)]
+        # masks[offset(i, x, y, r):][:types * k]: per garden type, tile i's fields counting for it there
+        block = self.types * k
+        self.masks = array("Q", bytes(8 * block * 4 * len(self.anchors) * max(1, self.n)))
+        for i, tile in enumerate(tiles):
+            for r in self.turns[i]:
+                codes = tile.oriented(r)
+                for (x, y) in self.anchors:
+                    o = self.offset(i, x, y, r)
+                    for t, want in enumerate(counts):
+                        self._set(self.masks, o + t * k, [c for c, code in zip(footprint(x, y), codes) if code in want])
+        self.acc = array("Q", bytes(8 * block))
+        self.scratch = [array("Q", bytes(8 * k)) for _ in range(4)]
+        self.counts = array("q", bytes(8 * self.types))
+        self.sizes = array("q", bytes(8 * self.types))
+        self.uptos = array("q", [upto for upto, _ in self.checkpoints])
+        self.takes = array("q", [min(take, self.types) for _, take in self.checkpoints])
+        self.out = array("q", [0])
+
+    def _set(self, words, base: int, cells) -> None:
+        for x, y in cells:
+            words[base + y // self.rows] |= 1 << ((y % self.rows) * self.width + x)
+
+    def coded(self, garden: Sequence[Anchor]) -> tuple[array, array]:
+        """The garden as the helpers read it: anchor indices (-1: off the board) and mask offsets."""
+        at = array("q", [self.index.get((x, y), -1) for x, y, _ in garden])
+        off = array("q", [self.offset(i, x, y, r) if a >= 0 else 0
+                          for i, ((x, y, r), a) in enumerate(zip(garden, at))])
+        return at, off
+
+    def legal_coded(self, at: array) -> bool:
+        return _legal(self.foot, self.ring, at, self.n, self.k, self.scratch[3])
+
+    def points_coded(self, off: array, first: int) -> tuple[int, int]:
+        mask, group, grown, _ = self.scratch
+        total = _points(self.masks, off, self.uptos, self.takes, len(self.uptos), self.n, self.types, self.k,
+                        self.width, self.rows, first, self.acc, self.counts, self.sizes, mask, group, grown, self.out)
+        return total, self.out[0]
+
+    def offset(self, i: int, x: int, y: int, r: int) -> int:
+        return (((i * 4 + r) * len(self.anchors)) + self.index[(x, y)]) * self.types * self.k
+
+    def legal(self, garden: Sequence[Anchor]) -> bool:
+        """No overlap, on the board, and every tile after the first touches one placed before it."""
+        return len(garden) == self.n and self._legal_prefix(garden)
+
+    def _legal_prefix(self, garden: Sequence[Anchor]) -> bool:
+        at = array("q", [self.index.get((x, y), -1) for x, y, _ in garden])
+        return _legal(self.foot, self.ring, at, len(at), self.k, self.scratch[3])
+
+    def points(self, garden: Sequence[Anchor], first: int | None = None) -> tuple[int, int]:
+        """(solo points, the first scoring's points) of a legal garden; `first`, when given, is taken
+        as the first scoring's points (the caller knows no tile of that scoring moved)."""
+        if not self.n:
+            return 0, 0
+        return self.points_coded(self.coded(garden)[1], -1 if first is None else first)
+
+    def placements(self, garden: Sequence[Anchor]) -> list[Placement]:
+        """The garden moved to touch the board's top and left edges, as placements."""
+        dx = min(x for x, _, _ in garden)
+        dy = min(y for _, y, _ in garden)
+        return [Placement(t.id, x - dx, y - dy, r) for t, (x, y, r) in zip(self.tiles, garden)]
+
+    def recentred(self, garden: Sequence[Anchor]) -> list[Anchor]:
+        """The same garden moved to the middle of the board (room for moves on every side)."""
+        xs = [x for x, _, _ in garden]
+        ys = [y for _, y, _ in garden]
+        dx = (self.board - 2 - max(xs) - min(xs)) // 2
+        dy = (self.board - 2 - max(ys) - min(ys)) // 2
+        return [(x + dx, y + dy, r) for x, y, r in garden]
+
+    def random_start(self, rng: random.Random) -> list[Anchor]:
+        """A legal garden: tile by tile at a random free anchor touching the tiles before it (the
+        first in the middle); None is never returned on a board with room for every tile."""
+        for _ in range(1000):
+            garden: list[Anchor] = []
+            for i in range(self.n):
+                if not garden:
+                    x = y = (self.board - 2) // 2
+                else:
+                    free = [(x, y) for (x, y) in self.anchors if self._legal_prefix(garden + [(x, y, 0)])]
+                    if not free:
+                        break
+                    x, y = rng.choice(free)
+                garden.append((x, y, rng.choice(self.turns[i])))
+            if len(garden) == self.n:
+                return garden
+        raise ValueError(f"no room for {self.n} tiles on a board of {self.board} fields")
+
+
+def _recentre(xs, ys, n: int, board: int) -> None:
+    """Move the garden (anchors xs, ys) to the middle of the board, in place."""
+    lo_x = hi_x = xs[0]
+    lo_y = hi_y = ys[0]
+    for i in range(1, n):
+        lo_x, hi_x = min(lo_x, xs[i]), max(hi_x, xs[i])
+        lo_y, hi_y = min(lo_y, ys[i]), max(hi_y, ys[i])
+    dx = (board - 2 - hi_x - lo_x) // 2
+    dy = (board - 2 - hi_y - lo_y) // 2
+    for i in range(n):
+        xs[i] += dx
+        ys[i] += dy
+
+
+def _code(xs, ys, rs, at, off, i: int, side: int, block: int) -> None:
+    """Tile i's anchor index and mask offset from its anchor (xs, ys, rs)."""
+    at[i] = ys[i] * side + xs[i]
+    off[i] = ((i * 4 + rs[i]) * side * side + at[i]) * block
+
+
+def _run(g, xs, ys, rs, turns, counts_of_turns, draw, evals: int, limit: int, ceiling: int, stop, check: int,
+         bx, by, br, out) -> int:
+    """The annealing loop on the garden (xs, ys, rs), in place (see `run`); the best garden goes to
+    (bx, by, br) and its points to out[0]; returns the gardens evaluated. turns[4 * i + q]: tile i's q-th
+    turn of counts_of_turns[i]."""
+    n, board, k, block = g.n, g.board, g.k, g.types * g.k
+    side = board - 1
+    foot, ring, masks, taken = g.foot, g.ring, g.masks, g.scratch[3]
+    width, rows, types, uptos, takes, cut = g.width, g.rows, g.types, g.uptos, g.takes, g.first_cut
+    scorings = len(g.uptos)
+    acc, counts, sizes, first_out = g.acc, g.counts, g.sizes, g.out
+    mask, group, grown = g.scratch[0], g.scratch[1], g.scratch[2]
+    rotate, swap, t_start, ratio = ROTATE, SWAP, T_START, T_END / T_START
+    at = array("q", bytes(8 * n))
+    off = array("q", bytes(8 * n))
+    nat = array("q", bytes(8 * n))
+    noff = array("q", bytes(8 * n))
+    nx = array("q", bytes(8 * n))
+    ny = array("q", bytes(8 * n))
+    nr = array("q", bytes(8 * n))
+    _recentre(xs, ys, n, board)
+    for i in range(n):
+        _code(xs, ys, rs, at, off, i, side, block)
+        bx[i], by[i], br[i] = xs[i], ys[i], rs[i]
+    current = _points(masks, off, uptos, takes, scorings, n, types, k, width, rows, -1, acc, counts, sizes, mask,
+                      group, grown, first_out)
+    current_first = first_out[0]
+    best = current
+    done = tries = accepted = 0
+    while done < evals and tries < limit and best < ceiling:
+        tries += 1
+        if stop is not None and tries % check == 0 and stop():
+            break
+        for i in range(n):
+            nx[i], ny[i], nr[i] = xs[i], ys[i], rs[i]
+        kind = draw()
+        low = -1
+        high = -1
+        if kind < rotate:
+            i = int(draw() * n)
+            c = counts_of_turns[i]
+            if c == 1:
+                continue
+            q = int(draw() * (c - 1))  # the q-th of the other turns
+            for p in range(c):
+                t = turns[4 * i + p]
+                if t == rs[i]:
+                    continue
+                if q == 0:
+                    nr[i] = t
+                    break
+                q -= 1
+            low = i
+        elif kind < swap:
+            i = int(draw() * n)
+            j = int(draw() * (n - 1))
+            if j >= i:
+                j += 1
+            nx[i], ny[i], nx[j], ny[j] = xs[j], ys[j], xs[i], ys[i]
+            nr[i] = turns[4 * i + int(draw() * counts_of_turns[i])]
+            nr[j] = turns[4 * j + int(draw() * counts_of_turns[j])]
+            low, high = min(i, j), max(i, j)
+        else:
+            i = int(draw() * n)
+            j = int(draw() * (n - 1))
+            if j >= i:
+                j += 1
+            where = int(draw() * 4)
+            shift = int(draw() * 3) - 1
+            if where == 0:
+                x, y = xs[j] + 2, ys[j] + shift
+            elif where == 1:
+                x, y = xs[j] - 2, ys[j] + shift
+            elif where == 2:
+                x, y = xs[j] + shift, ys[j] + 2
+            else:
+                x, y = xs[j] + shift, ys[j] - 2
+            if x < 0 or y < 0 or x >= side or y >= side:
+                continue
+            nx[i], ny[i] = x, y
+            nr[i] = turns[4 * i + int(draw() * counts_of_turns[i])]
+            if nx[i] == xs[i] and ny[i] == ys[i] and nr[i] == rs[i]:
+                continue
+            low = i
+        for i in range(n):
+            nat[i], noff[i] = at[i], off[i]
+        _code(nx, ny, nr, nat, noff, low, side, block)
+        if high >= 0:
+            _code(nx, ny, nr, nat, noff, high, side, block)
+        if not _legal(foot, ring, nat, n, k, taken):
+            continue
+        done += 1
+        value = _points(masks, noff, uptos, takes, scorings, n, types, k, width, rows,
+                        current_first if low >= cut else -1, acc, counts, sizes, mask, group, grown, first_out)
+        if value >= current or draw() < math.exp((value - current) / (t_start * ratio ** (done / evals))):
+            current, current_first = value, first_out[0]
+            for i in range(n):
+                xs[i], ys[i], rs[i], at[i], off[i] = nx[i], ny[i], nr[i], nat[i], noff[i]
+            accepted += 1
+            if accepted % RECENTRE_EVERY == 0:
+                _recentre(xs, ys, n, board)
+                for i in range(n):
+                    _code(xs, ys, rs, at, off, i, side, block)
+            if current > best:
+                best = current
+                for i in range(n):
+                    bx[i], by[i], br[i] = xs[i], ys[i], rs[i]
+    out[0] = best
+    return done
+
+
+def run(g: Garden, start: list[Anchor], rng: random.Random, evals: int,
+        stop: Callable[[], bool] | None = None, ceiling: int | None = None) -> tuple[list[Anchor], int, int]:
+    """One annealing run of `evals` evaluated gardens from the legal garden `start` (ending early at a
+    garden worth `ceiling`): (best garden, its points, gardens evaluated). A try is a random move
+    (see the module's doc); a legal one is evaluated and accepted by the Metropolis rule."""
+    n = g.n
+    if n < 2:
+        return list(start), g.points(start)[0], 0
+    xs = array("q", [x for x, _, _ in start])
+    ys = array("q", [y for _, y, _ in start])
+    rs = array("q", [r for _, _, r in start])
+    turns = array("q", [t[q] if q < len(t) else 0 for t in g.turns for q in range(4)])
+    counts_of_turns = array("q", [len(t) for t in g.turns])
+    bx, by, br = array("q", xs), array("q", ys), array("q", rs)
+    out = array("q", [0])
+    done = _run(g, xs, ys, rs, turns, counts_of_turns, rng.random, evals, TRIES_PER_EVAL * evals,
+                2 ** 62 if ceiling is None else ceiling, stop, CHECK_EVERY, bx, by, br, out)
+    return [(bx[i], by[i], br[i]) for i in range(n)], out[0], done
+
+
+@dataclass
+class Annealed:
+    placements: list[Placement]
+    points: int  # by the bit-mask scorer; the caller re-scores with the pure scorer
+    evals: int  # gardens evaluated in all runs
+
+
+def anneal_garden(tiles: Sequence[Tile], catalog: Catalog, board: int, rng: random.Random, evals: int,
+                  restarts: int = 1, ceiling: int | None = None,
+                  stop: Callable[[], bool] | None = None) -> Annealed:
+    """The best garden of `restarts` runs of evals // restarts evaluations each, from random legal
+    starts; stops early when a garden meets `ceiling` or `stop()` says so (checked between tries)."""
+    g = Garden(tiles, catalog, board)
+    best: list[Anchor] | None = None
+    best_points = -1
+    total = 0
+    per_run = max(1, evals // max(1, restarts))
+    for _ in range(max(1, restarts)):
+        if best is not None and ((ceiling is not None and best_points >= ceiling) or (stop is not None and stop())):
+            break
+        found, points, done = run(g, g.random_start(rng), rng, per_run, stop, ceiling)
+        total += done
+        if points > best_points:
+            best, best_points = found, points
+    return Annealed(g.placements(best), best_points, total)
