@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the budget for the pure-Python refutation search (refute.py; default: "
                              "0.5 for 8-13 tiles, else 0; 0 = off, as before it)")
     parser.add_argument("--anneal-share", type=float, default=None,
-                        help="share of the budget for the annealing search (anneal.py; default: solo.ANNEAL_SHARE "
-                             "beyond 7 tiles, else 0; 0 = off, as before it)")
+                        help="share of the budget for the annealing search (anneal.py; default: solo.ANNEAL_SHARE beyond "
+                             "13 tiles, solo.ANNEAL_SHARE_REFUTED (0) for 8-13, else 0; 0 = off, as before it)")
     parser.add_argument("--anneal-run", type=int, default=None,
                         help="evaluated gardens per annealing run (solo.ANNEAL_RUN_EVALS)")
     parser.add_argument("--refute-shared", choices=("on", "off"), default="on",

@@ -203,9 +203,11 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     deterministic time of its searches (with num_workers=1 the result is then reproducible).
     Without a control, one is made from `time_limit` (default 10 s) and `seed` on one worker.
 
-    Greedy garden (+ beam search beyond a stage) -> CP-SAT large neighbourhood search (beyond a
-    stage: `lns_share` of the budget; up to a stage only with `search_steps`) -> full CP-SAT solve
-    from the best garden, which proves optimality or reports the best bound.
+    Greedy garden (+ beam search beyond a stage, + annealing search beyond REFUTE_MAX_TILES: `anneal_share`)
+    -> refutation search (8 to REFUTE_MAX_TILES tiles) -> CP-SAT large neighbourhood search (beyond a
+    stage: `lns_share` of the budget; up to a stage only with `search_steps`) -> closing refutation (beyond
+    REFUTE_MAX_TILES, large budgets) -> full CP-SAT solve from the best garden, which proves optimality or
+    reports the best bound.
     """
     if control is None:
         control = SolveControl(time_limit_s=10.0 if time_limit is None else float(time_limit), num_workers=1,
@@ -290,7 +292,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         return SoloResult("optimal", hint, hint_points, ceiling, board, time.perf_counter() - budget.started,
                           hint_points, budget.work, counted, ceiling)
     if anneal_share is None:
-        anneal_share = ANNEAL_SHARE if long else 0.0
+        # up to REFUTE_MAX_TILES the refutation search needs the budget for its proofs (see ANNEAL_SHARE)
+        anneal_share = (ANNEAL_SHARE_REFUTED if len(tiles) <= REFUTE_MAX_TILES else ANNEAL_SHARE) if long else 0.0
     if anneal_share > 0 and hint and hint_points < ceiling and not control.cancelled:
         hint, hint_points = _anneal_step(tiles, catalog, board, hint, hint_points, ceiling, budget, anneal_share,
                                          seed)
@@ -394,9 +397,15 @@ FULL_FIRST = 0.4  # of the budget for the first full solve when the split search
 SPLIT_SHARE = 0.8  # of the budget left after the first full solve, for the search split by scored types
 
 
-# The annealing search (anneal.py) on sequences longer than a stage, after the beam: ANNEAL_SHARE of the budget,
-# in runs of ANNEAL_RUN_EVALS gardens; a unit of deterministic time is ANNEAL_EVALS_PER_UNIT evaluated gardens.
+# The annealing search (anneal.py) on sequences longer than a stage, after the beam: ANNEAL_SHARE of the budget
+# (ANNEAL_SHARE_REFUTED up to REFUTE_MAX_TILES, where the refutation search follows), in runs of ANNEAL_RUN_EVALS
+# gardens; a unit of deterministic time is ANNEAL_EVALS_PER_UNIT evaluated gardens (compiled: ~0.85 s of CPU, like
+# CP-SAT's unit; the pure module is ~40x slower, same gardens). Measured 2 Dec (seeds 0-9, deterministic 10 units,
+# docs/journal/versailles-issue6.md): 14 tiles 50.7 points -> 51.9 (share 0.3), 52.1 (0.6), gap 4.8 -> 3.4; at 8
+# tiles 0.6 cost proofs (6/10 -> 5/10: the refutation got 4 units, not 10); 0.1 kept the 6/10 and 3/10 proofs at 8
+# and 10 tiles and their points (37.2, 42.5) but each proof took a unit more, so up to REFUTE_MAX_TILES it is off.
 ANNEAL_SHARE = 0.6
+ANNEAL_SHARE_REFUTED = 0.0
 ANNEAL_RUN_EVALS = 100_000
 ANNEAL_EVALS_PER_UNIT = 200_000
 ANNEAL_EVALS_PER_SECOND = 400_000  # with a wall limit only a cap: the clock ends the search

@@ -63,7 +63,7 @@ def test_bit_masks_say_what_the_pure_rules_and_scorer_say(seed, n, which, board)
     catalog = CAT if which == "reference" else ODD
     n = min(n, len(catalog.tiles))
     tiles = _tiles(catalog, seed, n)
-    g = Garden(tiles, catalog, board or solo.default_board(n))
+    g = Garden(tiles, catalog, max(board or 0, solo.default_board(n)))  # room for every tile
     legal = illegal = 0
     for garden in _walk(g, random.Random(seed), 200):
         ok = g.legal(garden)
@@ -161,7 +161,9 @@ def test_solve_solo_anneals_long_sequences_only_and_answers_the_same_twice(monke
     tiles = _tiles(CAT, 4, 14)
     first, second = two_deterministic_runs(tiles, CAT, 3.0, 4)
     assert first == second
-    assert len(calls) == 2 and calls[0].evals == int(solo.ANNEAL_SHARE * 3.0 * solo.ANNEAL_EVALS_PER_UNIT)
+    asked = int(solo.ANNEAL_SHARE * 3.0 * solo.ANNEAL_EVALS_PER_UNIT)
+    runs = max(1, asked // solo.ANNEAL_RUN_EVALS)
+    assert len(calls) == 2 and calls[0].evals == runs * (asked // runs)  # runs of equal length
     assert first["points"] >= calls[0].points  # the annealed garden is a start, never lost
     assert first["deterministic_time"] <= 3.0 + 1.5  # its evaluations are charged to the budget (+ one step over)
     calls.clear()
@@ -170,6 +172,14 @@ def test_solve_solo_anneals_long_sequences_only_and_answers_the_same_twice(monke
     solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=1.0, num_workers=1, random_seed=4),
                     anneal_share=0.0)
     assert calls == []
+    # up to the refutation's tiles its own share (ANNEAL_SHARE_REFUTED): the refutation search follows and
+    # needs the budget for its proofs
+    nine = _tiles(CAT, 4, 9)
+    solo.solve_solo(nine, CAT, SolveControl(deterministic_limit=1.0, num_workers=1, random_seed=4))
+    assert len(calls) == (1 if solo.ANNEAL_SHARE_REFUTED > 0 else 0)
+    monkeypatch.setattr(solo, "ANNEAL_SHARE_REFUTED", 0.5)
+    solo.solve_solo(nine, CAT, SolveControl(deterministic_limit=1.0, num_workers=1, random_seed=4))
+    assert calls[-1].evals <= int(0.5 * 1.0 * solo.ANNEAL_EVALS_PER_UNIT) and len(calls) >= 1
 
 
 def test_with_a_wall_limit_the_clock_ends_the_search(monkeypatch):
