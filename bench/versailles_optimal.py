@@ -50,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--anneal-share", type=float, default=None,
                         help="share of the budget for the annealing search (anneal.py; default: solo.ANNEAL_SHARE beyond "
                              "13 tiles, solo.ANNEAL_SHARE_REFUTED (0) for 8-13, else 0; 0 = off, as before it)")
+    parser.add_argument("--close-anneal-max", default=None,
+                        help="solo.CLOSE_ANNEAL_MAX: units (or seconds) of annealing before the closing refutation, "
+                             "the neighbourhood search then skipped; 'none' = no cap, the neighbourhood search as before")
     parser.add_argument("--anneal-run", type=int, default=None,
                         help="evaluated gardens per annealing run (solo.ANNEAL_RUN_EVALS)")
     parser.add_argument("--refute-shared", choices=("on", "off"), default="on",
@@ -85,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     catalog = default_catalog()
     ids = sorted(catalog.tiles)
     solo.REFUTE_SHARED = args.refute_shared == "on"
+    if args.close_anneal_max is not None:
+        solo.CLOSE_ANNEAL_MAX = None if args.close_anneal_max == "none" else float(args.close_anneal_max)
     if args.anneal_run is not None:
         solo.ANNEAL_RUN_EVALS = args.anneal_run
     if args.close_refute is not None:

@@ -189,3 +189,32 @@ def test_with_a_wall_limit_the_clock_ends_the_search(monkeypatch):
     out = solo.solve_solo(tiles, CAT, SolveControl(time_limit_s=2.0, num_workers=1, random_seed=6))
     assert len(calls) == 1 and 0 < calls[0].evals < 10**9
     assert out.points >= calls[0].points
+
+
+def test_before_the_closing_refutation_the_annealing_is_capped_and_the_neighbourhood_search_skipped(monkeypatch):
+    calls = _record_anneal(monkeypatch)
+    seen = {}
+    real_improve, real_refute = solo.improve, solo._refute_step
+
+    def improve(*args, **kwargs):
+        seen["upto"] = kwargs["upto"]
+        return real_improve(*args, **kwargs)
+
+    def refute_step(*args, **kwargs):
+        seen["refuted"] = True
+        return real_refute(*args, **kwargs)
+
+    monkeypatch.setattr(solo, "improve", improve)
+    monkeypatch.setattr(solo, "_refute_step", refute_step)
+    monkeypatch.setattr(solo, "CLOSE_REFUTE_MIN", 2.0)
+    monkeypatch.setattr(solo, "CLOSE_ANNEAL_MAX", 0.5)
+    tiles = _tiles(CAT, 7, 14)
+    out = solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=3.0, num_workers=1, random_seed=7))
+    assert len(calls) == 1 and 0 < calls[0].evals <= 0.5 * solo.ANNEAL_EVALS_PER_UNIT  # capped, not 0.6 x 3
+    assert seen == {"upto": 0.0, "refuted": True}
+    assert out.points >= calls[0].points
+    monkeypatch.setattr(solo, "CLOSE_ANNEAL_MAX", None)  # no cap: the share, and the neighbourhood search as before
+    calls.clear()
+    seen.clear()
+    solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=3.0, num_workers=1, random_seed=7))
+    assert calls[0].evals > 0.5 * solo.ANNEAL_EVALS_PER_UNIT and seen["upto"] == solo.CLOSE_LNS_UPTO
