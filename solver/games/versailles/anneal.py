@@ -2,7 +2,7 @@
 
 The greedy restarts and the beam search build a garden tile by tile and never move a tile once it
 is placed; the CP-SAT neighbourhood search re-places four tiles at a time, about one step a unit.
-This search walks the space of complete gardens instead, tens of thousands of gardens a second:
+This search walks the space of complete gardens instead, about 200,000 gardens a second compiled:
 
 - a garden is one (x, y, turn) per tile on the solo model's board square (anchors 0..board-2);
   the first tile keeps its printed turn (turning a whole garden keeps every area, as the model's
@@ -14,10 +14,10 @@ This search walks the space of complete gardens instead, tens of thousands of ga
   with a tile placed before it (the placement rule at every turn);
 - a legal move is accepted when it scores at least as much, or with probability
   exp(delta / T), T falling geometrically from T_START to T_END over the run's evaluations;
-- the score is the solo points (intermediate + final area points) computed on bit masks: one
-  integer per garden type, a bit per field, areas by flood fill (`_largest`). `Garden.points`
+- the score is the solo points (intermediate + final area points) computed on bit planes: per garden
+  type a few 64-bit words, a bit per field, areas by flood fill (`_largest`). `Garden.points`
   is the second face of `scoring.solo_points` and is held against it in the tests; every garden
-  this search returns is re-scored by the pure scorer before it is used (`solo._check`).
+  this search returns is re-scored by the pure scorer before it is used (`solo._anneal_step`).
 
 Deterministic: the randomness is the `random.Random` given, and the run length is a count of
 evaluated gardens (never a clock, unless `stop` says so), so the same call gives the same garden.
@@ -45,9 +45,6 @@ RECENTRE_EVERY = 256  # accepted moves between two re-centrings of the garden on
 TRIES_PER_EVAL = 50  # a run ends after this many tries per evaluation asked for, even with fewer evaluations
 
 Anchor = tuple[int, int, int]  # (x, y, turn) of a tile's top-left field
-
-
-M64 = 0xFFFFFFFFFFFFFFFF
 
 
 def _popcount(x: int) -> int:
@@ -291,14 +288,6 @@ class Garden:
         dx = min(x for x, _, _ in garden)
         dy = min(y for _, y, _ in garden)
         return [Placement(t.id, x - dx, y - dy, r) for t, (x, y, r) in zip(self.tiles, garden)]
-
-    def recentred(self, garden: Sequence[Anchor]) -> list[Anchor]:
-        """The same garden moved to the middle of the board (room for moves on every side)."""
-        xs = [x for x, _, _ in garden]
-        ys = [y for _, y, _ in garden]
-        dx = (self.board - 2 - max(xs) - min(xs)) // 2
-        dy = (self.board - 2 - max(ys) - min(ys)) // 2
-        return [(x + dx, y + dy, r) for x, y, r in garden]
 
     def random_start(self, rng: random.Random) -> list[Anchor]:
         """A legal garden: tile by tile at a random free anchor touching the tiles before it (the
