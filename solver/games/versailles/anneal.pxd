@@ -40,6 +40,8 @@ cdef int _points(unsigned long long[:] masks, long long[:] offset, long long[:] 
                dx=cython.longlong, dy=cython.longlong)
 cdef int _recentre(long long[:] xs, long long[:] ys, int n, int board) except -1
 
+cdef long long _offset(long long i, long long r, long long a, long long side, long long block)
+
 cdef int _code(long long[:] xs, long long[:] ys, long long[:] rs, long long[:] at, long long[:] off, int i,
                int side, int block) except -1
 

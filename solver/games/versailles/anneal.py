@@ -227,14 +227,14 @@ class Garden:
             self._set(self.foot, j * k, cells)
             self._set(self.ring, j * k, [c for c in ring - set(cells) if 0 <= c[0] < board and 0 <= c[1] < board])
         self.turns: list[tuple[int, ...]] = [(0,) if i == 0 else distinct_rotations(t) for i, t in enumerate(tiles)]
-        # masks[offset(i, x, y, r):][:types * k]: per garden type, tile i's fields counting for it there
+        # masks[_offset(i, r, anchor index):][:types * k]: per garden type, tile i's fields counting for it there
         block = self.types * k
         self.masks = array("Q", bytes(8 * block * 4 * len(self.anchors) * max(1, self.n)))
         for i, tile in enumerate(tiles):
             for r in self.turns[i]:
                 codes = tile.oriented(r)
-                for (x, y) in self.anchors:
-                    o = self.offset(i, x, y, r)
+                for a, (x, y) in enumerate(self.anchors):
+                    o = _offset(i, r, a, board - 1, block)
                     for t, want in enumerate(counts):
                         self._set(self.masks, o + t * k, [c for c, code in zip(footprint(x, y), codes) if code in want])
         self.acc = array("Q", bytes(8 * block))
@@ -249,31 +249,16 @@ class Garden:
         for x, y in cells:
             words[base + y // self.rows] |= 1 << ((y % self.rows) * self.width + x)
 
-    def coded(self, garden: Sequence[Anchor]) -> tuple[array, array]:
-        """The garden as the helpers read it: anchor indices (-1: off the board) and mask offsets."""
-        at = array("q", [self.index.get((x, y), -1) for x, y, _ in garden])
-        off = array("q", [self.offset(i, x, y, r) if a >= 0 else 0
-                          for i, ((x, y, r), a) in enumerate(zip(garden, at))])
-        return at, off
-
-    def legal_coded(self, at: array) -> bool:
-        return _legal(self.foot, self.ring, at, self.n, self.k, self.scratch[3])
-
-    def points_coded(self, off: array, first: int) -> tuple[int, int]:
-        mask, group, grown, _ = self.scratch
-        total = _points(self.masks, off, self.uptos, self.takes, len(self.uptos), self.n, self.types, self.k,
-                        self.width, self.rows, first, self.acc, self.counts, self.sizes, mask, group, grown, self.out)
-        return total, self.out[0]
-
-    def offset(self, i: int, x: int, y: int, r: int) -> int:
-        return (((i * 4 + r) * len(self.anchors)) + self.index[(x, y)]) * self.types * self.k
+    def _anchors_of(self, garden: Sequence[Anchor]) -> array:
+        """The anchor index of each tile of `garden` (-1: off the board), as the helpers read it."""
+        return array("q", [self.index.get((x, y), -1) for x, y, _ in garden])
 
     def legal(self, garden: Sequence[Anchor]) -> bool:
         """No overlap, on the board, and every tile after the first touches one placed before it."""
         return len(garden) == self.n and self._legal_prefix(garden)
 
     def _legal_prefix(self, garden: Sequence[Anchor]) -> bool:
-        at = array("q", [self.index.get((x, y), -1) for x, y, _ in garden])
+        at = self._anchors_of(garden)
         return _legal(self.foot, self.ring, at, len(at), self.k, self.scratch[3])
 
     def points(self, garden: Sequence[Anchor], first: int | None = None) -> tuple[int, int]:
@@ -281,7 +266,14 @@ class Garden:
         as the first scoring's points (the caller knows no tile of that scoring moved)."""
         if not self.n:
             return 0, 0
-        return self.points_coded(self.coded(garden)[1], -1 if first is None else first)
+        block = self.types * self.k
+        off = array("q", [_offset(i, r, a, self.board - 1, block) if a >= 0 else 0
+                          for i, ((_, _, r), a) in enumerate(zip(garden, self._anchors_of(garden)))])
+        mask, group, grown, _ = self.scratch
+        total = _points(self.masks, off, self.uptos, self.takes, len(self.uptos), self.n, self.types, self.k,
+                        self.width, self.rows, -1 if first is None else first, self.acc, self.counts, self.sizes,
+                        mask, group, grown, self.out)
+        return total, self.out[0]
 
     def placements(self, garden: Sequence[Anchor]) -> list[Placement]:
         """The garden moved to touch the board's top and left edges, as placements."""
@@ -322,10 +314,16 @@ def _recentre(xs, ys, n: int, board: int) -> None:
         ys[i] += dy
 
 
+def _offset(i: int, r: int, a: int, side: int, block: int) -> int:
+    """Where tile i's type masks in turn r at anchor index a (y * side + x, `Garden.anchors`' order) start in
+    `Garden.masks`: per tile 4 turns of side x side anchors of `block` words."""
+    return ((i * 4 + r) * side * side + a) * block
+
+
 def _code(xs, ys, rs, at, off, i: int, side: int, block: int) -> None:
     """Tile i's anchor index and mask offset from its anchor (xs, ys, rs)."""
     at[i] = ys[i] * side + xs[i]
-    off[i] = ((i * 4 + rs[i]) * side * side + at[i]) * block
+    off[i] = _offset(i, rs[i], at[i], side, block)
 
 
 def _run(g, xs, ys, rs, turns, counts_of_turns, draw, evals: int, limit: int, ceiling: int, stop, check: int,
