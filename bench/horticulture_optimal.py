@@ -19,13 +19,14 @@ from solver.games.horticulture.data import default_catalog  # noqa: E402
 from solver.games.horticulture.garden import PathDrawing, Plan  # noqa: E402
 from solver.games.horticulture import model as model_module  # noqa: E402
 from solver.games.horticulture.model import DaySpec  # noqa: E402
-from solver.games.horticulture import optimiser  # noqa: E402
+from solver.games.horticulture import anneal, optimiser  # noqa: E402
 from solver.games.horticulture.optimiser import solve  # noqa: E402
 
 
 @dataclass
 class MeteredControl(SolveControl):
-    """A SolveControl that adds up the deterministic time of every CP-SAT search it runs (the units used)."""
+    """A SolveControl that adds up the deterministic time of every CP-SAT search it runs (the units used; the
+    annealing search's evaluations are added by _metered_anneal)."""
 
     units: float = 0.0
 
@@ -33,6 +34,21 @@ class MeteredControl(SolveControl):
         status, solver = super().solve(model, solver, callback)
         self.units += solver.deterministic_time
         return status, solver
+
+
+METERED: list[MeteredControl] = []  # the control of the solve running now
+_anneal_game = anneal.anneal_game
+
+
+def _metered_anneal(*args, **kwargs):
+    """The annealing search's evaluations count as units too (optimiser.ANNEAL_EVALS_PER_UNIT a unit)."""
+    best, points, used = _anneal_game(*args, **kwargs)
+    if METERED:
+        METERED[-1].units += used / optimiser.ANNEAL_EVALS_PER_UNIT
+    return best, points, used
+
+
+anneal.anneal_game = _metered_anneal
 
 
 def pct(values: list[float], q: float) -> float:
@@ -69,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="override optimiser.ORDER_CUT_SHARE (count-first games: the re-solve after an order cut gets "
                          "at most this share of the budget); 'none': the rest of the relaxation's share")
     ap.add_argument("--per-seed", action="store_true", help="also print one line per solve")
+    ap.add_argument("--anneal-share", type=float, default=None, help="override optimiser.ANNEAL_SHARE (0: off)")
+    ap.add_argument("--anneal-max", type=float, default=None, help="override optimiser.ANNEAL_MAX (units; 0: no cap)")
+    ap.add_argument("--anneal-min-days", type=int, default=None, help="override optimiser.ANNEAL_MIN_DAYS")
+    ap.add_argument("--anneal-run", type=int, default=None, help="override optimiser.ANNEAL_RUN_EVALS")
     ap.add_argument("--lns-min-days", type=int, default=None, help="override optimiser.NEIGHBOURHOOD_MIN_DAYS")
     ap.add_argument("--count-first-min-days", type=int, default=None, help="override optimiser.COUNT_FIRST_MIN_DAYS")
     ap.add_argument("--count-share", type=float, default=None, help="override optimiser.COUNT_SHARE")
@@ -132,6 +152,14 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.ORDER_CUT_SHARE = None if args.order_cut_share == "none" else float(args.order_cut_share)
     if args.relaxed_share is not None:
         optimiser.RELAXED_SHARE = args.relaxed_share
+    if args.anneal_share is not None:
+        optimiser.ANNEAL_SHARE = args.anneal_share
+    if args.anneal_max is not None:
+        optimiser.ANNEAL_MAX = args.anneal_max or None
+    if args.anneal_min_days is not None:
+        optimiser.ANNEAL_MIN_DAYS = args.anneal_min_days
+    if args.anneal_run is not None:
+        optimiser.ANNEAL_RUN_EVALS = args.anneal_run
     if args.lns_min_days is not None:
         optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
     for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share",
@@ -175,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             metered = MeteredControl(time_limit_s=args.time_limit if not args.work else 3600.0,
                                      deterministic_limit=args.work, random_seed=args.random_seed)
+            METERED[:] = [metered]
             sol = solve(cat, "A", PathDrawing(3, "DDDDDDD"), days, gnome, plan, metered)
             extra = ""
             if args.benders_work and sol.status != "optimal" and sol.score is not None:

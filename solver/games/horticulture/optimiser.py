@@ -9,6 +9,7 @@ from ortools.sat.python import cp_model
 
 from solver.core.solve import SolveControl
 
+from . import anneal
 from .bounds import counting_bound  # noqa: F401  (re-exported: the bound every answer reports)
 from .data import Catalog
 from .garden import Cell, PathDrawing, Plan
@@ -59,6 +60,18 @@ COUNT_SHARE = 0.15  # of the whole budget, for the count relaxation
 CARDS_SHARE = 0.6  # of the whole budget, for the final garden on the count relaxation's cards
 COUNT_RELAXED_SHARE = 0.85  # the relaxed steps' share (count, its cards, the whole relaxation) then
 COUNT_GREEDY_HINT = True  # measured: without it the 32-card scores were lower (sum 391 vs 407 over 5 seeds)
+# The annealing search (anneal.py) on games of at least ANNEAL_MIN_DAYS days improves the greedy game before the
+# CP-SAT steps (which then start from its game): ANNEAL_SHARE of the budget, in runs of ANNEAL_RUN_EVALS
+# evaluations; a unit of deterministic time is ANNEAL_EVALS_PER_UNIT evaluations (compiled ~1.3M a second, so
+# ~0.75 s of CPU, about CP-SAT's unit; pure Python ~60k a second), so a deterministic request gives the same
+# game with or without the compiled copy. With a wall limit the clock ends it (ANNEAL_EVALS_PER_SECOND is only
+# a cap).
+ANNEAL_SHARE = 0.5
+ANNEAL_MAX: float | None = 3.0  # at most this many units (or seconds) of the budget
+ANNEAL_MIN_DAYS = 12
+ANNEAL_RUN_EVALS = 250_000
+ANNEAL_EVALS_PER_UNIT = 1_000_000
+ANNEAL_EVALS_PER_SECOND = 3_000_000
 PLANT_CHECKS = 8  # at most this many of its gardens are checked for a day-by-day planting
 # A second count relaxation with the cuts BOUND_CUTS (model._group_counts), for its bound only, gets this
 # share of the whole budget, taken from CARDS_SHARE, when that share is at least COUNT_CUT_MIN (in the
@@ -301,6 +314,9 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
         if relaxed.mirror_half and 2 * g0[0] > relaxed.sheet.columns - 1:
             game0, g0 = _mirror(game0, relaxed.sheet.columns), mirror_cell(g0, relaxed.sheet.columns)
+        if len(days) >= ANNEAL_MIN_DAYS and ANNEAL_SHARE > 0:
+            room = budget * ANNEAL_SHARE if ANNEAL_MAX is None else min(budget * ANNEAL_SHARE, ANNEAL_MAX)
+            game0 = _anneal_step(catalog, side, drawing, days, game0, g0, p0, control, room, meter, counted)
         # (a pinned completion: solved at the root in practice, so even a small grant reaches it)
         seconds = grant(max(0.2, budget * 0.1))
         if seconds > 0:
@@ -314,6 +330,9 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         greedy0 = (game0, g0, p0, _exact_score(catalog, side, drawing, game0, g0, p0, control))
     else:
         greedy0 = None
+    if greedy0 is not None and counted is not None and greedy0[3] >= counted:
+        # the (annealed) greedy game meets the counting bound: no game scores more, nothing to search
+        return _checked(catalog, side, drawing, "optimal", greedy0[3], counted, *greedy0[:3], time.perf_counter() - clock)
     known, candidates = None, []
     if len(days) >= COUNT_FIRST_MIN_DAYS:
         # Long games: the connectivity-free relaxation gives a bound and a choice of cards; the
@@ -454,6 +473,39 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         return Solution("unknown", None, bound, [], gnome, plan, None, time.perf_counter() - clock)
     status = "optimal" if bound is not None and found_score >= bound else "feasible"
     return _checked(catalog, side, drawing, status, found_score, bound, found, fg, fp, time.perf_counter() - clock)
+
+
+def _anneal_step(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], game: list[Day],
+                 gnome: Cell, plan: Plan, control: SolveControl, room: float, meter: _Meter,
+                 ceiling: int | None) -> list[Day]:
+    """`anneal.anneal_game` from `game` (legal) within `room` of the budget: an evaluation count charged to
+    the meter (ANNEAL_EVALS_PER_UNIT) with a deterministic limit, the clock as well otherwise. Its game
+    replaces `game` only when the pure rules accept it and the pure scorer gives it more points (the arrays'
+    score must equal the pure score: ModelMismatch otherwise)."""
+    deterministic = control.deterministic_limit is not None
+    evals = int(room * (ANNEAL_EVALS_PER_UNIT if deterministic else ANNEAL_EVALS_PER_SECOND))
+    if evals < 1:
+        return game
+    board = anneal.Board(catalog, side, drawing, gnome, plan, days)
+    state = anneal.from_game(board, days, game)
+    if state is None or not anneal.legal(board, state):
+        return game
+    until = None if deterministic else time.perf_counter() + room
+    stop = lambda: control.cancelled or (until is not None and time.perf_counter() > until)  # noqa: E731
+    best, found, used = anneal.anneal_game(board, state, random.Random(f"anneal {control.random_seed}"), evals,
+                                           max(1, evals // ANNEAL_RUN_EVALS), ceiling, stop)
+    if deterministic:
+        meter.charge(used / ANNEAL_EVALS_PER_UNIT)
+    out = anneal.to_game(board, days, best)
+    sheet, violations = replay(catalog, Setup(side, drawing, gnome, plan), out)
+    if violations:
+        raise ModelMismatch(f"annealed game breaks a rule: {violations[0].where}: {violations[0].reason}")
+    exact = score_sheet(catalog, sheet).total
+    if exact != found:
+        raise ModelMismatch(f"annealing: array score {found} != pure score {exact}")
+    before = score_sheet(catalog, replay(catalog, Setup(side, drawing, gnome, plan), game)[0]).total
+    log.debug("annealing: %s -> %s in %s evaluations", before, exact, used)
+    return out if exact > before else game
 
 
 def _order_cut_room(budget: float, relaxed_share: float, used: float, count_first: bool) -> float:

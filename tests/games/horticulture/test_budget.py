@@ -9,7 +9,7 @@ import pytest
 
 from bench.horticulture_optimal import instance as bench_instance
 from solver.core.solve import SolveControl
-from solver.games.horticulture import api
+from solver.games.horticulture import anneal, api, optimiser
 from solver.games.horticulture.garden import PathDrawing
 from solver.games.horticulture.model import DaySpec, Solution
 from solver.games.horticulture.optimiser import solve
@@ -39,18 +39,35 @@ def seeded(cards: int, seed: int = 0):
     return catalog, [c for d in days for c in d.options], gnome, plan
 
 
+def count_annealing(monkeypatch, control: Recording) -> None:
+    """The annealing search's evaluations are work too (optimiser.ANNEAL_EVALS_PER_UNIT a unit): add them."""
+    real = anneal.anneal_game
+
+    def counted(*args, **kwargs):
+        best, points, used = real(*args, **kwargs)
+        control.used += used / optimiser.ANNEAL_EVALS_PER_UNIT
+        control.annealed += used
+        return best, points, used
+
+    control.annealed = 0
+    monkeypatch.setattr(anneal, "anneal_game", counted)
+
+
 @pytest.mark.parametrize("cards, work, share", [(8, 0.1, 1.0), (32, 0.5, 1.0), (32, 0.6, 0.5)])
-def test_one_solve_stays_within_its_share_of_the_budget(cards, work, share):
-    """A short and a long deck (the long one takes the count-first steps), whole budget and a hint's half."""
+def test_one_solve_stays_within_its_share_of_the_budget(cards, work, share, monkeypatch):
+    """A short and a long deck (the long one takes the count-first steps and the annealing), whole budget and a
+    hint's half."""
     catalog, nursery, gnome, plan = seeded(cards)
     days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, cards, 2)]
     control = Recording(work)
+    count_annealing(monkeypatch, control)
     sol = solve(catalog, "A", PathDrawing(3, "DDDDDDD"), days, gnome, plan, control, share=share)
     assert sol.score is not None  # an answer is still given (the greedy game at the least)
     assert control.used <= work * share * (1 + TOLERANCE)
     # and the budget is used, not skipped wholesale (the long deck is never proven in this little work)
     if cards == 32:
         assert control.used >= work * share * 0.9
+        assert control.annealed > 0
 
 
 def test_a_hint_stays_within_the_budget():

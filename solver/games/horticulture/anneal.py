@@ -1,0 +1,494 @@
+"""Horticulture solo: simulated annealing over whole games (the primal search before the CP-SAT steps).
+
+A game is held as flat integer arrays: per day the card brought home (`choice`), per plant slot (two a
+day, slot 2d + j is plant j of day d's card) its kind (a wild's chosen kind) and its square (`loc`, a
+square index or WIN for the window box), and per square the kind planted there (`ck`, -1 when empty).
+
+The planting rule, on those arrays: a plant on day d stands on a square next to the path or the gnome, or
+touching a plant of an earlier day, or touching the other plant of its own day when that one stands so
+(the two plants of a day may be drawn in either order); the window box holds each kind at most once and
+at most its slots. Whether a game is legal depends only on which square holds a plant of which day, never
+on the kinds, so a change of card keeps the squares' legality (only the window box is checked again).
+
+Moves (each on a day that is not already played): put a plant on another square or in the window box
+(swapping with the plant there, if any), bring the day's other card home (its plants on the same squares,
+a wild at a random kind), change a wild's kind. Metropolis acceptance at a temperature falling from
+T_START to T_END over a run; every run starts from the best game so far. Budgets count evaluations, so a
+deterministic request gives the same game on every machine. The score is the pure scorer's rules
+(scoring.score_sheet) written over the arrays; the caller re-scores the returned game with the pure
+scorer and replays it with the pure rules (optimiser._anneal_step).
+
+The tables and arrays are `array('q')` and the hot helpers take them as arguments, so that the compiled copy
+(solver/core/compiled.py with anneal.pxd) runs them as C loops over typed memoryviews; the pure module runs
+the same program (same games from the same seed), only slower. Every value held in them is a small count,
+index, kind or point total.
+"""
+from __future__ import annotations
+
+import math
+import random
+from array import array
+
+from .data import Catalog
+from .garden import Cell, Garden, PathDrawing, Plan
+from .state import WINDOW, Day, Planting
+
+WIN = -2  # `loc` of a plant in the window box
+T_START = 2.0
+T_END = 0.2
+# move mix (of 100): put a plant elsewhere (or swap it), bring the other card home, change a wild's kind
+MOVE_PLACE = 70
+MOVE_CARD = 90
+
+
+def _q(values) -> array:
+    return array("q", values)
+
+
+class Board:
+    """The fixed facts of one instance as integer tables (neighbours four to a square, -1 where none)."""
+
+    def __init__(self, catalog: Catalog, side: str, drawing: PathDrawing, gnome: Cell, plan: Plan, days: list):
+        sheet = catalog.sheet(side)
+        garden = Garden(sheet, drawing)
+        self.cells = list(garden.cells)
+        index = {c: i for i, c in enumerate(self.cells)}
+        self.index = index
+        n = self.n = len(self.cells)
+        self.kinds = list(catalog.plants)
+        kid = {k: i for i, k in enumerate(self.kinds)}
+        self.kid = kid
+        self.nk = len(self.kinds)
+        self.minimum = _q(catalog.plants[k].minimum_group_size for k in self.kinds)
+
+        def four(of) -> array:
+            out = []
+            for c in self.cells:
+                near = [index[m] for m in of(c)]
+                out.extend(near + [-1] * (4 - len(near)))
+            return _q(out)
+
+        self.lk = four(garden.linked)  # linked: groups, gnome and companions (not across the path)
+        self.tc = four(garden.touching)  # touching: the planting rule
+        self.path = _q(int(garden.next_to_path(c)) for c in self.cells)
+        self.border = _q(int(garden.on_border(c)) for c in self.cells)
+        g = self.gnome = index[gnome]
+        self.gl = _q(int(g in garden_ids(self.lk, i)) for i in range(n))
+        self.free = _q(int(bool(self.path[i]) or g in garden_ids(self.tc, i)) for i in range(n))
+        self.plan = (kid[plan.border], kid[plan.path], kid[plan.companions[0]], kid[plan.companions[1]])
+        self.slots = sheet.window_box_slots
+        table = catalog.scoring
+        self.window_points, self.window_bonus = table.window_box_points_per_plant, table.window_box_full_bonus
+        self.per = table.plan_points_per_plant
+        # per day: the cards that may come home, each as (card id, kind of plant 0, kind of plant 1; -1 wild)
+        self.options: list[list[tuple[int, int, int]]] = []
+        fixed = []
+        for spec in days:
+            opts = []
+            for cid in spec.options:
+                a, b = catalog.card(cid).plants
+                opts.append((cid, -1 if a == catalog.wild else kid[a], -1 if b == catalog.wild else kid[b]))
+            self.options.append(opts)
+            fixed.append(int(spec.fixed is not None))
+        self.fixed = _q(fixed)
+        # the option tables of the loop: per day its count (0 when played) and kinds [d * 4 + 2 * option + j]
+        self.nopt = _q(0 if fixed[d] else len(o) for d, o in enumerate(self.options))
+        self.optk = _q(k for o in self.options for c in range(2) for k in (o[c][1:] if c < len(o) else (-1, -1)))
+        self.mark = _q([0] * n)  # scratch of the scorer
+        self.stack = _q([0] * n)
+        self.gen = 0
+
+
+def garden_ids(table: array, x: int) -> list[int]:
+    return [y for y in table[4 * x: 4 * x + 4] if y >= 0]
+
+
+class State:
+    def __init__(self, board: Board, choice, kind, loc):
+        self.choice, self.kind, self.loc = _q(choice), _q(kind), _q(loc)
+        self.ck = _q([-1] * board.n)  # the kind on each square
+        self.at = _q([-1] * board.n)  # the slot on each square
+        for s, x in enumerate(self.loc):
+            if x >= 0:
+                self.ck[x] = self.kind[s]
+                self.at[x] = s
+
+    def copy(self, board: Board) -> "State":
+        return State(board, self.choice, self.kind, self.loc)
+
+
+def from_game(board: Board, days: list, game: list[Day]) -> State | None:
+    """The arrays of a legal game (e.g. the greedy player's); None when it does not fit them (a day with
+    other than two plants, or more than two cards to choose from)."""
+    choice, kind, loc = [], [], []
+    for d, day in enumerate(game):
+        opts = board.options[d]
+        ids = [o[0] for o in opts]
+        if len(day.plants) != 2 or len(opts) > 2 or day.chosen not in ids:
+            return None
+        c = ids.index(day.chosen)
+        _, ka, kb = opts[c]
+        p = list(day.plants)
+        k0, k1 = board.kid[p[0].plant], board.kid[p[1].plant]
+        if (ka >= 0 and ka != k0) or (kb >= 0 and kb != k1):
+            p.reverse()
+            k0, k1 = k1, k0
+        choice.append(c)
+        for pl, k in zip(p, (k0, k1)):
+            kind.append(k)
+            loc.append(WIN if pl.at == WINDOW else board.index[pl.at])
+    return State(board, choice, kind, loc)
+
+
+def to_game(board: Board, days: list, state: State) -> list[Day]:
+    out = []
+    for d, spec in enumerate(days):
+        if spec.fixed is not None:
+            out.append(Day(spec.options[0], tuple(spec.fixed)))
+            continue
+        cid = board.options[d][state.choice[d]][0]
+        plants = tuple(Planting(board.kinds[state.kind[s]], WINDOW if state.loc[s] == WIN else board.cells[state.loc[s]])
+                       for s in (2 * d, 2 * d + 1))
+        out.append(Day(cid, plants))
+    return out
+
+
+def _base(free, tc, at, x: int, d: int) -> bool:
+    """A plant of day d on square x stands without its partner: next to the path or the gnome, or
+    touching a plant of an earlier day."""
+    if free[x]:
+        return True
+    for j in range(4 * x, 4 * x + 4):
+        y = tc[j]
+        if y >= 0:
+            t = at[y]
+            if t >= 0 and (t >> 1) < d:
+                return True
+    return False
+
+
+def _legal(loc, at, kind, free, tc, slots: int) -> bool:
+    win = WIN
+    seen = 0
+    count = 0
+    for s in range(len(loc)):
+        x = loc[s]
+        if x == win:
+            bit = 1 << kind[s]
+            if seen & bit:
+                return False
+            seen |= bit
+            count += 1
+            continue
+        d = s >> 1
+        if _base(free, tc, at, x, d):
+            continue
+        y = loc[s ^ 1]
+        if y >= 0:
+            near = False
+            for j in range(4 * x, 4 * x + 4):
+                if tc[j] == y:
+                    near = True
+            if near and _base(free, tc, at, y, d):
+                continue
+        return False
+    return count <= slots
+
+
+def legal(board: Board, state: State) -> bool:
+    return _legal(state.loc, state.at, state.kind, board.free, board.tc, board.slots)
+
+
+def _points(ck, loc, lk, path, border, gl, minimum, mark, stack, gen: int, pb: int, pp: int, c1: int, c2: int,
+            per: int, window_points: int, window_bonus: int, slots: int) -> int:
+    """The final score (scoring.score_sheet's rules). `mark` holds no entry equal to gen."""
+    win = WIN
+    count = 0
+    for s in range(len(loc)):
+        if loc[s] == win:
+            count += 1
+    total = count * window_points
+    if slots and count >= slots:
+        total += window_bonus
+    for x in range(len(ck)):
+        k = ck[x]
+        if k < 0:
+            continue
+        if k == pb and border[x]:
+            total += per
+        if k == pp and path[x]:
+            total += per
+        if k == c1:
+            for j in range(4 * x, 4 * x + 4):
+                z = lk[j]
+                if z >= 0 and ck[z] == c2:
+                    total += per
+                    break
+        if mark[x] == gen:
+            continue
+        mark[x] = gen
+        stack[0] = x
+        top = 1
+        size = 0
+        gnomed = False
+        while top:
+            top -= 1
+            y = stack[top]
+            size += 1
+            if gl[y]:
+                gnomed = True
+            for j in range(4 * y, 4 * y + 4):
+                z = lk[j]
+                if z >= 0 and mark[z] != gen and ck[z] == k:
+                    mark[z] = gen
+                    stack[top] = z
+                    top += 1
+        m = minimum[k]
+        if size >= m:
+            total += m
+            if gnomed:
+                total += m
+    return total
+
+
+def points(board: Board, state: State) -> int:
+    board.gen += 1
+    pb, pp, c1, c2 = board.plan
+    return _points(state.ck, state.loc, board.lk, board.path, board.border, board.gl, board.minimum, board.mark,
+                   board.stack, board.gen, pb, pp, c1, c2, board.per, board.window_points, board.window_bonus,
+                   board.slots)
+
+
+def _place(loc, ck, at, kind, s: int, x: int) -> None:
+    """Put slot s on x (a free square or WIN)."""
+    old = loc[s]
+    if old >= 0:
+        ck[old] = -1
+        at[old] = -1
+    loc[s] = x
+    if x >= 0:
+        ck[x] = kind[s]
+        at[x] = s
+
+
+def place(state: State, s: int, x: int) -> None:
+    _place(state.loc, state.ck, state.at, state.kind, s, x)
+
+
+def _swap(loc, ck, at, kind, s: int, t: int) -> None:
+    a = loc[s]
+    b = loc[t]
+    loc[s] = b
+    loc[t] = a
+    if b >= 0:
+        ck[b] = kind[s]
+        at[b] = s
+    if a >= 0:
+        ck[a] = kind[t]
+        at[a] = t
+
+
+def _set_kind(loc, ck, kind, s: int, k: int) -> None:
+    kind[s] = k
+    x = loc[s]
+    if x >= 0:
+        ck[x] = k
+
+
+def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choice, movable, rnd, evals: int,
+         per_run: int, current: int, ceiling: int, stop, out) -> int:
+    """The annealing loop on the arrays of the current state (legal, scoring `current`); the best state is kept
+    in best_* (out[0] its points). Returns the evaluations used."""
+    win = WIN
+    move_place = MOVE_PLACE
+    move_card = MOVE_CARD
+    n = board.n
+    nk = board.nk
+    slots = board.slots
+    gnome = board.gnome
+    free, tc, lk, path, border, gl, minimum = board.free, board.tc, board.lk, board.path, board.border, board.gl, \
+        board.minimum
+    mark, stack, fixed, nopt, optk = board.mark, board.stack, board.fixed, board.nopt, board.optk
+    pb, pp, c1, c2 = board.plan
+    per, window_points, window_bonus = board.per, board.window_points, board.window_bonus
+    nslot = len(loc)
+    nmov = len(movable)
+    flippable = 0
+    for d in range(len(nopt)):
+        if nopt[d] > 1:
+            flippable += 1
+    days = len(nopt)
+    best = current
+    gen = board.gen
+    used = 0
+    while used < evals:
+        if used:  # a new run from the best state
+            for s in range(nslot):
+                loc[s] = best_loc[s]
+                kind[s] = best_kind[s]
+            for d in range(days):
+                choice[d] = best_choice[d]
+            for x in range(n):
+                ck[x] = -1
+                at[x] = -1
+            for s in range(nslot):
+                if loc[s] >= 0:
+                    ck[loc[s]] = kind[s]
+                    at[loc[s]] = s
+            current = best
+        length = min(per_run, evals - used)
+        cool = (T_END / T_START) ** (1.0 / max(1, length))
+        temp = T_START
+        for _ in range(length):
+            used += 1
+            temp *= cool
+            if stop is not None and not used & 255 and stop():
+                board.gen = gen
+                out[0] = best
+                return used
+            u = rnd()
+            r = int(u * 100)
+            move = 0  # 1 place, 2 swap, 3 card, 4 kind
+            a = 0
+            b = 0
+            c = 0
+            old = 0
+            was0 = 0
+            was1 = 0
+            if r < move_place:
+                u = rnd()
+                i = int(u * nmov)
+                a = movable[i]
+                target = int(rnd() * (n + 1))
+                if target == n:  # the window box
+                    if loc[a] == win or not slots:
+                        continue
+                    inside = 0
+                    for s in range(nslot):
+                        if loc[s] == win:
+                            inside += 1
+                    if inside < slots:
+                        move = 1
+                        old = loc[a]
+                        _place(loc, ck, at, kind, a, win)
+                    else:
+                        pick = int(rnd() * inside)
+                        b = -1
+                        for s in range(nslot):
+                            if loc[s] == win:
+                                if pick == 0:
+                                    b = s
+                                    break
+                                pick -= 1
+                        if fixed[b >> 1] or kind[b] == kind[a]:
+                            continue
+                        move = 2
+                        _swap(loc, ck, at, kind, a, b)
+                else:
+                    if target == gnome or target == loc[a]:
+                        continue
+                    b = at[target]
+                    if b < 0:
+                        move = 1
+                        old = loc[a]
+                        _place(loc, ck, at, kind, a, target)
+                    else:
+                        if fixed[b >> 1] or kind[b] == kind[a]:
+                            continue
+                        move = 2
+                        _swap(loc, ck, at, kind, a, b)
+            elif r < move_card:
+                if not flippable:
+                    continue
+                pick = int(rnd() * flippable)
+                a = -1
+                for d in range(days):
+                    if nopt[d] > 1:
+                        if pick == 0:
+                            a = d
+                            break
+                        pick -= 1
+                old = choice[a]
+                c = 1 - old
+                ka = optk[4 * a + 2 * c]
+                kb = optk[4 * a + 2 * c + 1]
+                if ka < 0:
+                    ka = int(rnd() * nk)
+                if kb < 0:
+                    kb = int(rnd() * nk)
+                b = int(rnd() * 2)  # the new plants on the old squares, either way round
+                move = 3
+                was0 = kind[2 * a]  # the old kinds, to undo
+                was1 = kind[2 * a + 1]
+                choice[a] = 1 - old
+                _set_kind(loc, ck, kind, 2 * a, ka)
+                _set_kind(loc, ck, kind, 2 * a + 1, kb)
+                if b:
+                    _swap(loc, ck, at, kind, 2 * a, 2 * a + 1)
+            else:
+                u = rnd()
+                i = int(u * nmov)
+                a = movable[i]
+                d = a >> 1
+                if optk[4 * d + 2 * choice[d] + (a & 1)] >= 0:
+                    continue  # not a wild
+                k = int(rnd() * (nk - 1))
+                if k >= kind[a]:
+                    k += 1
+                move = 4
+                old = kind[a]
+                _set_kind(loc, ck, kind, a, k)
+            ok = _legal(loc, at, kind, free, tc, slots)
+            value = 0
+            if ok:
+                gen += 1
+                value = _points(ck, loc, lk, path, border, gl, minimum, mark, stack, gen, pb, pp, c1, c2, per,
+                                window_points, window_bonus, slots)
+                delta = value - current
+                ok = delta >= 0 or rnd() < math.exp(delta / temp)
+            if ok:
+                current = value
+                if current > best:
+                    best = current
+                    for s in range(nslot):
+                        best_loc[s] = loc[s]
+                        best_kind[s] = kind[s]
+                    for d in range(days):
+                        best_choice[d] = choice[d]
+                    if ceiling >= 0 and best >= ceiling:
+                        board.gen = gen
+                        out[0] = best
+                        return used
+                continue
+            if move == 1:
+                _place(loc, ck, at, kind, a, old)
+            elif move == 2:
+                _swap(loc, ck, at, kind, a, b)
+            elif move == 3:
+                if b:
+                    _swap(loc, ck, at, kind, 2 * a, 2 * a + 1)
+                choice[a] = old
+                _set_kind(loc, ck, kind, 2 * a, was0)
+                _set_kind(loc, ck, kind, 2 * a + 1, was1)
+            else:
+                _set_kind(loc, ck, kind, a, old)
+    board.gen = gen
+    out[0] = best
+    return used
+
+
+def anneal_game(board: Board, start: State, rng: random.Random, evals: int, runs: int, ceiling: int | None = None,
+                stop=None) -> tuple[State, int, int]:
+    """Best state found from `start` (legal), its points and the evaluations used. Stops early on reaching
+    `ceiling` (a proven bound) or when `stop()` is true (asked every 256 evaluations)."""
+    state = start.copy(board)
+    best = start.copy(board)
+    current = points(board, state)
+    movable = _q(s for s in range(len(state.loc)) if not board.fixed[s >> 1])
+    if not len(movable) or evals < 1:
+        return best, current, 0
+    out = _q([current])
+    used = _run(board, state.loc, state.ck, state.at, state.kind, state.choice, best.loc, best.kind, best.choice,
+                movable, rng.random, evals, max(1, evals // max(1, runs)), current,
+                -1 if ceiling is None else ceiling, stop, out)
+    return State(board, best.choice, best.kind, best.loc), out[0], used

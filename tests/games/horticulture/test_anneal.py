@@ -1,0 +1,230 @@
+"""The Horticulture annealing search (`anneal.py`): its legality and points on integer arrays against the
+pure rules (replay) and the pure scorer, its games legal and never above the exhaustive oracle, the same game
+twice from the same seed, its stops, and its step in `optimiser.solve` (re-checked by the pure rules)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solver.games.horticulture import anneal, optimiser
+from solver.games.horticulture.data import default_catalog
+from solver.games.horticulture.garden import Garden, PathDrawing, Plan
+from solver.games.horticulture.model import DaySpec, ModelMismatch
+from solver.games.horticulture.rules import _draw, check_nursery, planting_refusal, replay
+from solver.games.horticulture.schedule import play_greedy
+from solver.games.horticulture.scoring import score_sheet
+from solver.games.horticulture.state import WINDOW, Planting, Setup, Sheet
+
+from .helpers import control, oracle, random_instance, tiny_sheet_fixture
+
+CAT = default_catalog()
+tiny = tiny_sheet_fixture("tiny", 4)
+
+
+def _instance(seed: int, cards: int, catalog=CAT):
+    """A seeded nursery, plan, gnome and path on side A (as the benchmark draws them, with a random path)."""
+    rng = random.Random(seed)
+    nursery = rng.sample(sorted(catalog.deck.cards), cards)
+    plants = list(catalog.plants)
+    plan = Plan(rng.choice(plants), rng.choice(plants), (rng.choice(plants), rng.choice(plants)))
+    sheet = catalog.sheet("A")
+    gnome = (rng.randrange(sheet.columns), rng.randrange(sheet.rows))
+    drawing = rng.choice([PathDrawing.straight(sheet), PathDrawing(2, "DRDDDLDDD"), PathDrawing(4, "DDLDDRDDD")])
+    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, cards, 2)]
+    return nursery, days, plan, drawing, gnome
+
+
+def _random_state(board: anneal.Board, rng: random.Random, catalog, setup: Setup, legal_first: bool):
+    """A state of the arrays: each day a random card, a wild at a random kind, its plants at random legal
+    places (legal_first) or anywhere free; then a plant or two moved anywhere (legal or not)."""
+    garden = Garden(catalog.sheet(setup.side), setup.drawing)
+    sheet = Sheet(setup)
+    places = garden.cells + [WINDOW]
+    choice, kind, loc = [], [], []
+    used = {setup.gnome}
+    for d, opts in enumerate(board.options):
+        c = rng.randrange(len(opts))
+        choice.append(c)
+        for k in opts[c][1:]:
+            k = rng.randrange(board.nk) if k < 0 else k
+            plant = board.kinds[k]
+            if legal_first:
+                spots = [x for x in places if not planting_refusal(garden, sheet, Planting(plant, x),
+                                                                    board.slots)]
+            else:
+                spots = [x for x in places if x == WINDOW or x not in used]
+            x = rng.choice(spots) if spots else WINDOW
+            if x != WINDOW:
+                used.add(x)
+            _draw(sheet, Planting(plant, x))
+            kind.append(k)
+            loc.append(anneal.WIN if x == WINDOW else board.index[x])
+    state = anneal.State(board, choice, kind, loc)
+    for _ in range(rng.choice((0, 0, 1, 2))):
+        s = rng.randrange(len(loc))
+        free = [i for i in range(board.n) if state.at[i] < 0 and i != board.gnome] + [anneal.WIN]
+        anneal.place(state, s, rng.choice(free))
+    return state
+
+
+def _sheet_of(board: anneal.Board, state: anneal.State, setup: Setup) -> Sheet:
+    garden = {board.cells[x]: board.kinds[state.kind[s]] for s, x in enumerate(state.loc) if x >= 0}
+    box = [board.kinds[state.kind[s]] for s, x in enumerate(state.loc) if x == anneal.WIN]
+    return Sheet(setup, garden, box)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([8, 16, 32]), st.booleans())
+def test_the_arrays_legality_and_points_are_the_pure_rules_and_scorer(seed, cards, legal_first):
+    nursery, days, plan, drawing, gnome = _instance(seed, cards)
+    setup = Setup("A", drawing, gnome, plan)
+    board = anneal.Board(CAT, "A", drawing, gnome, plan, days)
+    rng = random.Random(seed)
+    for _ in range(5):
+        state = _random_state(board, rng, CAT, setup, legal_first)
+        game = anneal.to_game(board, days, state)
+        _, violations = replay(CAT, setup, game)
+        assert anneal.legal(board, state) == (violations == []), violations
+        assert check_nursery(CAT, game, nursery) == []
+        # the points of any arrays (legal or not) are the pure scorer's on the same sheet
+        assert anneal.points(board, state) == score_sheet(CAT, _sheet_of(board, state, setup)).total
+        back = anneal.from_game(board, days, game)
+        assert (back.choice, back.kind, back.loc) == (state.choice, state.kind, state.loc)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_annealed_tiny_games_are_legal_and_reach_the_oracle(tiny, seed):
+    nursery, days, plan, drawing, gnome = random_instance(tiny, random.Random(seed))
+    setup = Setup("T", drawing, gnome, plan)
+    greedy = play_greedy(tiny, setup, [d.options for d in days])
+    board = anneal.Board(tiny, "T", drawing, gnome, plan, days)
+    best, points, used = anneal.anneal_game(board, anneal.from_game(board, days, greedy), random.Random(seed),
+                                            20_000, 4)
+    game = anneal.to_game(board, days, best)
+    sheet, violations = replay(tiny, setup, game)
+    assert violations == [] and check_nursery(tiny, game, nursery) == []
+    assert score_sheet(tiny, sheet).total == points
+    assert points == oracle(tiny, setup, nursery)
+    assert used <= 20_000
+
+
+def test_the_same_seed_gives_the_same_game_and_the_stops_are_obeyed():
+    nursery, days, plan, drawing, gnome = _instance(3, 32)
+    setup = Setup("A", drawing, gnome, plan)
+    greedy = play_greedy(CAT, setup, [d.options for d in days])
+    board = anneal.Board(CAT, "A", drawing, gnome, plan, days)
+    start = anneal.from_game(board, days, greedy)
+    first = anneal.anneal_game(board, start, random.Random(7), 30_000, 3)
+    again = anneal.anneal_game(board, start, random.Random(7), 30_000, 3)
+    assert (first[0].loc, first[0].kind, first[0].choice, first[1], first[2]) == \
+        (again[0].loc, again[0].kind, again[0].choice, again[1], again[2])
+    greedy_points = score_sheet(CAT, replay(CAT, setup, greedy)[0]).total
+    assert first[1] > greedy_points and first[2] == 30_000
+    # a ceiling (a proven bound) already met by the start ends the search at once
+    _, points, used = anneal.anneal_game(board, start, random.Random(7), 30_000, 3, ceiling=greedy_points + 1)
+    assert points >= greedy_points + 1 and used < 30_000
+    calls = []
+    _, _, used = anneal.anneal_game(board, start, random.Random(7), 30_000, 3, stop=lambda: calls.append(1) or True)
+    assert used == 256 and calls == [1]
+
+
+def test_played_days_are_never_changed():
+    nursery, days, plan, drawing, gnome = _instance(5, 16)
+    setup = Setup("A", drawing, gnome, plan)
+    greedy = play_greedy(CAT, setup, [d.options for d in days])
+    played = [DaySpec((day.chosen,), day.plants) for day in greedy[:3]] + days[3:]
+    board = anneal.Board(CAT, "A", drawing, gnome, plan, played)
+    best, _, _ = anneal.anneal_game(board, anneal.from_game(board, played, greedy), random.Random(1), 20_000, 2)
+    game = anneal.to_game(board, played, best)
+    assert game[:3] == greedy[:3]
+    assert replay(CAT, setup, game)[1] == []
+
+
+def _solve(days, drawing, gnome, plan, work=3.0):
+    return optimiser.solve(CAT, "A", drawing, days, gnome, plan, control(work))
+
+
+def test_the_step_in_solve_raises_the_greedy_game_and_is_rechecked(monkeypatch):
+    nursery, days, plan, drawing, gnome = _instance(9, 24)
+    setup = Setup("A", drawing, gnome, plan)
+    greedy = play_greedy(CAT, setup, [d.options for d in days])
+    greedy_points = score_sheet(CAT, replay(CAT, setup, greedy)[0]).total
+    meter = optimiser._Meter(control(3.0))
+    raised = optimiser._anneal_step(CAT, "A", drawing, days, greedy, gnome, plan, control(3.0), 1.0, meter, None)
+    assert score_sheet(CAT, replay(CAT, setup, raised)[0]).total > greedy_points
+    assert meter.used == pytest.approx(1.0)  # every evaluation charged to the budget
+    # a lying score on the arrays is caught by the pure scorer before the game is used
+    real = anneal.anneal_game
+
+    def lying(*args, **kwargs):
+        best, points, used = real(*args, **kwargs)
+        return best, points + 1, used
+
+    monkeypatch.setattr(anneal, "anneal_game", lying)
+    with pytest.raises(ModelMismatch):
+        optimiser._anneal_step(CAT, "A", drawing, days, greedy, gnome, plan, control(3.0), 1.0,
+                               optimiser._Meter(control(3.0)), None)
+    monkeypatch.setattr(anneal, "anneal_game", real)
+    # solve with the step: the same answer twice, never below the annealed game, a legal game scored by the pure scorer
+    seen = []
+    step = optimiser._anneal_step
+
+    def recorded(*args, **kwargs):
+        seen.append(step(*args, **kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(optimiser, "_anneal_step", recorded)
+    one, two = _solve(days, drawing, gnome, plan), _solve(days, drawing, gnome, plan)
+    assert len(seen) == 2 and seen[0] == seen[1]
+    assert (one.score, one.bound, one.days) == (two.score, two.bound, two.days)
+    assert one.score >= score_sheet(CAT, replay(CAT, setup, seen[0])[0]).total > greedy_points
+    sheet, violations = replay(CAT, setup, one.days)
+    assert violations == [] and score_sheet(CAT, sheet).total == one.score
+
+
+def test_the_compiled_copy_anneals_the_same_games_as_the_pure_module(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from solver.core import compiled
+
+    name = "solver.games.horticulture.anneal"
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
+    if compiled.compiled_file(name) is None:  # not built by `make setup`, or edited since: build a copy here
+        env["GARDENS_COMPILED_DIR"] = str(tmp_path)
+        subprocess.run([sys.executable, "-m", "solver.core.compiled", "build"], cwd=compiled.ROOT, env=env,
+                       check=True, timeout=600)
+
+    def probe(env):
+        out = subprocess.run([sys.executable, "-m", "tests.games.horticulture._compiled_probe"], cwd=compiled.ROOT,
+                             env=env, check=True, capture_output=True, text=True, timeout=600)
+        return json.loads(out.stdout)
+
+    fast, pure = probe(env), probe({**env, compiled.PURE_ENV: "1"})
+    assert not fast["file"].endswith(".py"), fast["file"]  # the extension module was loaded
+    assert pure["file"] == str(compiled.source_path(name))
+    assert fast["anneal"] == pure["anneal"]
+    assert [r[1] for r in pure["anneal"]] == [20_000, 10_000, 5_000]  # every run evaluated its games
+
+
+def test_a_game_meeting_the_counting_bound_is_returned_proven_at_once():
+    """Built hard daily days have a perfect game (it reaches the counting bound). On day seed 2 the annealing
+    finds one within 3 units: the answer is proven optimal by the counting bound, before any CP-SAT search;
+    on the others the answer never passes the perfect score and reports the counting bound."""
+    from generators import horticulture as daily
+    from solver.games.horticulture import api
+
+    proven = []
+    for k in range(3):
+        day = daily._built("hard", random.Random(k))
+        perfect = day["answer"]["score"]
+        result = api.solve_optimal(dict(day["public"]["setup"]), control=control(3.0))
+        assert result["score"] <= perfect == result["bound"]
+        if result["status"] == "optimal":
+            assert result["score"] == perfect
+            proven.append(k)
+    assert proven == [2]
