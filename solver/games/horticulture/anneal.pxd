@@ -34,6 +34,11 @@ cdef int _swap(long long[:] loc, long long[:] ck, long long[:] at, long long[:] 
 @cython.locals(x=cython.longlong)
 cdef int _set_kind(long long[:] loc, long long[:] ck, long long[:] kind, long long s, long long k) except -1
 
+@cython.locals(g=cython.longlong, j=cython.longlong, y=cython.longlong, near=cython.longlong, i=cython.longlong,
+               link=cython.longlong)
+cdef int _gnome_tables(long long[:] free, long long[:] gl, long long[:] path, long long[:] tc, long long[:] lk,
+                       long long old, long long new) except -1
+
 @cython.locals(win=cython.longlong, move_place=cython.longlong, move_card=cython.longlong, n=cython.longlong,
                nk=cython.longlong, slots=cython.longlong, gnome=cython.longlong, free="long long[:]",
                tc="long long[:]", lk="long long[:]", path="long long[:]", border="long long[:]", gl="long long[:]",
@@ -47,7 +52,9 @@ cdef int _set_kind(long long[:] loc, long long[:] ck, long long[:] kind, long lo
                move=cython.longlong, a=cython.longlong, b=cython.longlong, c=cython.longlong, old=cython.longlong,
                was0=cython.longlong, was1=cython.longlong, target=cython.longlong, inside=cython.longlong,
                pick=cython.longlong, ka=cython.longlong, kb=cython.longlong, k=cython.longlong, ok=cython.bint,
-               value=cython.longlong, delta=cython.longlong, i=cython.longlong)
+               value=cython.longlong, delta=cython.longlong, i=cython.longlong, gnome_ok="long long[:]",
+               moves=cython.longlong, free_plan=cython.bint, best_gnome=cython.longlong, best_pb=cython.longlong,
+               best_pp=cython.longlong, best_c1=cython.longlong, best_c2=cython.longlong)
 cdef long long _run(object board, long long[:] loc, long long[:] ck, long long[:] at, long long[:] kind,
                     long long[:] choice, long long[:] best_loc, long long[:] best_kind, long long[:] best_choice,
                     long long[:] movable, object rnd, long long evals, long long per_run, long long current,

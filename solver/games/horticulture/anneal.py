@@ -48,7 +48,10 @@ def _q(values) -> array:
 class Board:
     """The fixed facts of one instance as integer tables (neighbours four to a square, -1 where none)."""
 
-    def __init__(self, catalog: Catalog, side: str, drawing: PathDrawing, gnome: Cell, plan: Plan, days: list):
+    def __init__(self, catalog: Catalog, side: str, drawing: PathDrawing, gnome: Cell, plan: Plan, days: list,
+                 gnome_squares: list[Cell] | None = None, free_plan: bool = False):
+        """`gnome_squares`: the squares the gnome may be moved to (None: it stays); `free_plan`: the plan's
+        four kinds may change too (the best-plan question)."""
         sheet = catalog.sheet(side)
         garden = Garden(sheet, drawing)
         self.cells = list(garden.cells)
@@ -76,6 +79,8 @@ class Board:
         self.gl = _q(int(g in garden_ids(self.lk, i)) for i in range(n))
         self.free = _q(int(bool(self.path[i]) or g in garden_ids(self.tc, i)) for i in range(n))
         self.plan = (kid[plan.border], kid[plan.path], kid[plan.companions[0]], kid[plan.companions[1]])
+        self.gnome_ok = _q(int(gnome_squares is not None and c in gnome_squares) for c in self.cells)
+        self.free_plan = free_plan
         self.slots = sheet.window_box_slots
         table = catalog.scoring
         self.window_points, self.window_bonus = table.window_box_points_per_plant, table.window_box_full_bonus
@@ -103,9 +108,30 @@ def garden_ids(table: array, x: int) -> list[int]:
     return [y for y in table[4 * x: 4 * x + 4] if y >= 0]
 
 
+def _gnome_tables(free, gl, path, tc, lk, old: int, new: int) -> None:
+    """Move the gnome from square old to new in the tables `free` (plantable at any time) and `gl` (linked to
+    the gnome): only the squares touching either change."""
+    for g in (old, new):
+        for j in range(4 * g, 4 * g + 4):
+            y = tc[j]
+            if y >= 0:
+                near = 0
+                for i in range(4 * y, 4 * y + 4):
+                    if tc[i] == new:
+                        near = 1
+                free[y] = 1 if path[y] else near
+                link = 0
+                for i in range(4 * y, 4 * y + 4):
+                    if lk[i] == new:
+                        link = 1
+                gl[y] = link
+
+
 class State:
-    def __init__(self, board: Board, choice, kind, loc):
+    def __init__(self, board: Board, choice, kind, loc, gnome: int | None = None, plan: tuple | None = None):
         self.choice, self.kind, self.loc = _q(choice), _q(kind), _q(loc)
+        self.gnome = board.gnome if gnome is None else gnome  # a square index
+        self.plan = board.plan if plan is None else tuple(plan)  # kinds: border, path, first and second companion
         self.ck = _q([-1] * board.n)  # the kind on each square
         self.at = _q([-1] * board.n)  # the slot on each square
         for s, x in enumerate(self.loc):
@@ -114,7 +140,14 @@ class State:
                 self.at[x] = s
 
     def copy(self, board: Board) -> "State":
-        return State(board, self.choice, self.kind, self.loc)
+        return State(board, self.choice, self.kind, self.loc, self.gnome, self.plan)
+
+    def gnome_cell(self, board: Board) -> Cell:
+        return board.cells[self.gnome]
+
+    def plan_of(self, board: Board) -> Plan:
+        pb, pp, c1, c2 = (board.kinds[k] for k in self.plan)
+        return Plan(pb, pp, (c1, c2))
 
 
 def from_game(board: Board, days: list, game: list[Day]) -> State | None:
@@ -252,8 +285,11 @@ def _points(ck, loc, lk, path, border, gl, minimum, mark, stack, gen: int, pb: i
 
 
 def points(board: Board, state: State) -> int:
+    """The state's points; its gnome must be the board's (the tables are the board's gnome's)."""
+    if state.gnome != board.gnome:
+        raise ValueError("the state's gnome is not the board's")
     board.gen += 1
-    pb, pp, c1, c2 = board.plan
+    pb, pp, c1, c2 = state.plan
     return _points(state.ck, state.loc, board.lk, board.path, board.border, board.gl, board.minimum, board.mark,
                    board.stack, board.gen, pb, pp, c1, c2, board.per, board.window_points, board.window_bonus,
                    board.slots)
@@ -311,6 +347,19 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
     mark, stack, fixed, nopt, optk = board.mark, board.stack, board.fixed, board.nopt, board.optk
     pb, pp, c1, c2 = board.plan
     per, window_points, window_bonus = board.per, board.window_points, board.window_bonus
+    gnome_ok = board.gnome_ok
+    moves = 100  # the move roll: 0-99 as above; 100-104 the gnome, 105-109 a plan kind (when they may change)
+    for x in range(n):
+        if gnome_ok[x]:
+            moves = 110
+    if board.free_plan:
+        moves = 110
+    free_plan = board.free_plan
+    best_gnome = gnome
+    best_pb = pb
+    best_pp = pp
+    best_c1 = c1
+    best_c2 = c2
     nslot = len(loc)
     nmov = len(movable)
     flippable = 0
@@ -335,6 +384,13 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                 if loc[s] >= 0:
                     ck[loc[s]] = kind[s]
                     at[loc[s]] = s
+            if gnome != best_gnome:
+                _gnome_tables(free, gl, path, tc, lk, gnome, best_gnome)
+                gnome = best_gnome
+            pb = best_pb
+            pp = best_pp
+            c1 = best_c1
+            c2 = best_c2
             current = best
         length = min(per_run, evals - used)
         cool = (T_END / T_START) ** (1.0 / max(1, length))
@@ -343,11 +399,9 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
             used += 1
             temp *= cool
             if stop is not None and not used & 255 and stop():
-                board.gen = gen
-                out[0] = best
-                return used
+                break
             u = rnd()
-            r = int(u * 100)
+            r = int(u * moves)
             move = 0  # 1 place, 2 swap, 3 card, 4 kind
             a = 0
             b = 0
@@ -425,7 +479,7 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                 _set_kind(loc, ck, kind, 2 * a + 1, kb)
                 if b:
                     _swap(loc, ck, at, kind, 2 * a, 2 * a + 1)
-            else:
+            elif r < 100:
                 u = rnd()
                 i = int(u * nmov)
                 a = movable[i]
@@ -438,6 +492,34 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                 move = 4
                 old = kind[a]
                 _set_kind(loc, ck, kind, a, k)
+            elif r < 105:
+                target = int(rnd() * n)
+                if not gnome_ok[target] or target == gnome or at[target] >= 0:
+                    continue
+                move = 5
+                old = gnome
+                _gnome_tables(free, gl, path, tc, lk, gnome, target)
+                gnome = target
+            else:
+                if not free_plan:
+                    continue
+                a = int(rnd() * 4)
+                k = int(rnd() * nk)
+                move = 6
+                if a == 0:
+                    old = pb
+                    pb = k
+                elif a == 1:
+                    old = pp
+                    pp = k
+                elif a == 2:
+                    old = c1
+                    c1 = k
+                else:
+                    old = c2
+                    c2 = k
+                if old == k:
+                    continue
             ok = _legal(loc, at, kind, free, tc, slots)
             value = 0
             if ok:
@@ -455,10 +537,13 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                         best_kind[s] = kind[s]
                     for d in range(days):
                         best_choice[d] = choice[d]
+                    best_gnome = gnome
+                    best_pb = pb
+                    best_pp = pp
+                    best_c1 = c1
+                    best_c2 = c2
                     if ceiling >= 0 and best >= ceiling:
-                        board.gen = gen
-                        out[0] = best
-                        return used
+                        break
                 continue
             if move == 1:
                 _place(loc, ck, at, kind, a, old)
@@ -470,10 +555,31 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                 choice[a] = old
                 _set_kind(loc, ck, kind, 2 * a, was0)
                 _set_kind(loc, ck, kind, 2 * a + 1, was1)
-            else:
+            elif move == 4:
                 _set_kind(loc, ck, kind, a, old)
+            elif move == 5:
+                _gnome_tables(free, gl, path, tc, lk, gnome, old)
+                gnome = old
+            elif a == 0:
+                pb = old
+            elif a == 1:
+                pp = old
+            elif a == 2:
+                c1 = old
+            else:
+                c2 = old
+        else:
+            continue  # the run ended: the next one starts from the best state
+        break  # stopped, or the ceiling reached
+    if gnome != board.gnome:  # the tables back at the board's gnome
+        _gnome_tables(free, gl, path, tc, lk, gnome, board.gnome)
     board.gen = gen
     out[0] = best
+    out[1] = best_gnome
+    out[2] = best_pb
+    out[3] = best_pp
+    out[4] = best_c1
+    out[5] = best_c2
     return used
 
 
@@ -481,14 +587,16 @@ def anneal_game(board: Board, start: State, rng: random.Random, evals: int, runs
                 stop=None) -> tuple[State, int, int]:
     """Best state found from `start` (legal), its points and the evaluations used. Stops early on reaching
     `ceiling` (a proven bound) or when `stop()` is true (asked every 256 evaluations)."""
+    if start.plan != board.plan:
+        raise ValueError("the start's plan is not the board's")
     state = start.copy(board)
     best = start.copy(board)
     current = points(board, state)
     movable = _q(s for s in range(len(state.loc)) if not board.fixed[s >> 1])
     if not len(movable) or evals < 1:
         return best, current, 0
-    out = _q([current])
+    out = _q([current, 0, 0, 0, 0, 0])
     used = _run(board, state.loc, state.ck, state.at, state.kind, state.choice, best.loc, best.kind, best.choice,
                 movable, rng.random, evals, max(1, evals // max(1, runs)), current,
                 -1 if ceiling is None else ceiling, stop, out)
-    return State(board, best.choice, best.kind, best.loc), out[0], used
+    return State(board, best.choice, best.kind, best.loc, out[1], out[2:6]), out[0], used

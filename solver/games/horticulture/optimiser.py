@@ -69,6 +69,7 @@ COUNT_GREEDY_HINT = True  # measured: without it the 32-card scores were lower (
 ANNEAL_SHARE = 0.5
 ANNEAL_MAX: float | None = 3.0  # at most this many units (or seconds) of the budget
 ANNEAL_MIN_DAYS = 12
+ANNEAL_SETUP = True  # when the gnome square or the plan is a decision (best plan), the annealing may change it too
 ANNEAL_RUN_EVALS = 250_000
 ANNEAL_EVALS_PER_UNIT = 1_000_000
 ANNEAL_EVALS_PER_SECOND = 3_000_000
@@ -316,7 +317,11 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             game0, g0 = _mirror(game0, relaxed.sheet.columns), mirror_cell(g0, relaxed.sheet.columns)
         if len(days) >= ANNEAL_MIN_DAYS and ANNEAL_SHARE > 0:
             room = budget * ANNEAL_SHARE if ANNEAL_MAX is None else min(budget * ANNEAL_SHARE, ANNEAL_MAX)
-            game0 = _anneal_step(catalog, side, drawing, days, game0, g0, p0, control, room, meter, counted)
+            # a gnome being chosen may go to any square (the left half when the model breaks the mirror symmetry)
+            squares = None if gnome is not None or not ANNEAL_SETUP else [
+                c for c in relaxed.garden.cells if not relaxed.mirror_half or 2 * c[0] <= relaxed.sheet.columns - 1]
+            game0, g0, p0 = _anneal_step(catalog, side, drawing, days, game0, g0, p0, control, room, meter, counted,
+                                         squares, plan is None and ANNEAL_SETUP)
         # (a pinned completion: solved at the root in practice, so even a small grant reaches it)
         seconds = grant(max(0.2, budget * 0.1))
         if seconds > 0:
@@ -477,27 +482,30 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
 
 def _anneal_step(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], game: list[Day],
                  gnome: Cell, plan: Plan, control: SolveControl, room: float, meter: _Meter,
-                 ceiling: int | None) -> list[Day]:
-    """`anneal.anneal_game` from `game` (legal) within `room` of the budget: an evaluation count charged to
-    the meter (ANNEAL_EVALS_PER_UNIT) with a deterministic limit, the clock as well otherwise. Its game
-    replaces `game` only when the pure rules accept it and the pure scorer gives it more points (the arrays'
-    score must equal the pure score: ModelMismatch otherwise)."""
+                 ceiling: int | None, gnome_squares: list[Cell] | None = None,
+                 free_plan: bool = False) -> tuple[list[Day], Cell, Plan]:
+    """`anneal.anneal_game` from `game` (legal, with `gnome` and `plan`) within `room` of the budget: an
+    evaluation count charged to the meter (ANNEAL_EVALS_PER_UNIT) with a deterministic limit, the clock as well
+    otherwise. The gnome may move to `gnome_squares` and the plan change when `free_plan` (both are decisions of
+    the best-plan question). Its (game, gnome, plan) replaces the given one only when the pure rules accept it
+    and the pure scorer gives it more points (the arrays' score must equal the pure score: ModelMismatch
+    otherwise)."""
     deterministic = control.deterministic_limit is not None
     evals = int(room * (ANNEAL_EVALS_PER_UNIT if deterministic else ANNEAL_EVALS_PER_SECOND))
     if evals < 1:
-        return game
-    board = anneal.Board(catalog, side, drawing, gnome, plan, days)
+        return game, gnome, plan
+    board = anneal.Board(catalog, side, drawing, gnome, plan, days, gnome_squares, free_plan)
     state = anneal.from_game(board, days, game)
     if state is None or not anneal.legal(board, state):
-        return game
+        return game, gnome, plan
     until = None if deterministic else time.perf_counter() + room
     stop = lambda: control.cancelled or (until is not None and time.perf_counter() > until)  # noqa: E731
     best, found, used = anneal.anneal_game(board, state, random.Random(f"anneal {control.random_seed}"), evals,
                                            max(1, evals // ANNEAL_RUN_EVALS), ceiling, stop)
     if deterministic:
         meter.charge(used / ANNEAL_EVALS_PER_UNIT)
-    out = anneal.to_game(board, days, best)
-    sheet, violations = replay(catalog, Setup(side, drawing, gnome, plan), out)
+    out, g, p = anneal.to_game(board, days, best), best.gnome_cell(board), best.plan_of(board)
+    sheet, violations = replay(catalog, Setup(side, drawing, g, p), out)
     if violations:
         raise ModelMismatch(f"annealed game breaks a rule: {violations[0].where}: {violations[0].reason}")
     exact = score_sheet(catalog, sheet).total
@@ -505,7 +513,7 @@ def _anneal_step(catalog: Catalog, side: str, drawing: PathDrawing, days: list[D
         raise ModelMismatch(f"annealing: array score {found} != pure score {exact}")
     before = score_sheet(catalog, replay(catalog, Setup(side, drawing, gnome, plan), game)[0]).total
     log.debug("annealing: %s -> %s in %s evaluations", before, exact, used)
-    return out if exact > before else game
+    return (out, g, p) if exact > before else (game, gnome, plan)
 
 
 def _order_cut_room(budget: float, relaxed_share: float, used: float, count_first: bool) -> float:

@@ -152,7 +152,9 @@ def test_the_step_in_solve_raises_the_greedy_game_and_is_rechecked(monkeypatch):
     greedy = play_greedy(CAT, setup, [d.options for d in days])
     greedy_points = score_sheet(CAT, replay(CAT, setup, greedy)[0]).total
     meter = optimiser._Meter(control(3.0))
-    raised = optimiser._anneal_step(CAT, "A", drawing, days, greedy, gnome, plan, control(3.0), 1.0, meter, None)
+    raised, g, p = optimiser._anneal_step(CAT, "A", drawing, days, greedy, gnome, plan, control(3.0), 1.0, meter,
+                                          None)
+    assert (g, p) == (gnome, plan)  # given, so never changed
     assert score_sheet(CAT, replay(CAT, setup, raised)[0]).total > greedy_points
     assert meter.used == pytest.approx(1.0)  # every evaluation charged to the budget
     # a lying score on the arrays is caught by the pure scorer before the game is used
@@ -179,7 +181,7 @@ def test_the_step_in_solve_raises_the_greedy_game_and_is_rechecked(monkeypatch):
     one, two = _solve(days, drawing, gnome, plan), _solve(days, drawing, gnome, plan)
     assert len(seen) == 2 and seen[0] == seen[1]
     assert (one.score, one.bound, one.days) == (two.score, two.bound, two.days)
-    assert one.score >= score_sheet(CAT, replay(CAT, setup, seen[0])[0]).total > greedy_points
+    assert one.score >= score_sheet(CAT, replay(CAT, setup, seen[0][0])[0]).total > greedy_points
     sheet, violations = replay(CAT, setup, one.days)
     assert violations == [] and score_sheet(CAT, sheet).total == one.score
 
@@ -208,7 +210,9 @@ def test_the_compiled_copy_anneals_the_same_games_as_the_pure_module(tmp_path):
     assert not fast["file"].endswith(".py"), fast["file"]  # the extension module was loaded
     assert pure["file"] == str(compiled.source_path(name))
     assert fast["anneal"] == pure["anneal"]
-    assert [r[1] for r in pure["anneal"]] == [20_000, 10_000, 5_000]  # every run evaluated its games
+    assert [r[1] for r in pure["anneal"]] == [20_000, 10_000, 5_000, 20_000]  # every run evaluated its games
+    assert pure["anneal"][3][5:7] != pure["anneal"][3][7:9]  # the last moved its gnome or plan
+    assert all(r[5:7] == r[7:9] for r in pure["anneal"][:3])  # the others could not
 
 
 def test_a_game_meeting_the_counting_bound_is_returned_proven_at_once():
@@ -228,3 +232,24 @@ def test_a_game_meeting_the_counting_bound_is_returned_proven_at_once():
             assert result["score"] == perfect
             proven.append(k)
     assert proven == [2]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_gnome_and_plan_being_chosen_move_with_the_game(seed):
+    """The best-plan question: the gnome may move to the squares given, the plan's kinds may change; the game
+    returned is legal with its own gnome and plan, scores what the arrays said (checked in the step) and more
+    than the start; the gnome stays on the squares allowed and off the planted ones."""
+    nursery, days, _, drawing, _ = _instance(seed, 24)
+    rng = random.Random(seed)
+    kinds = list(CAT.plants)
+    plan = Plan(rng.choice(kinds), rng.choice(kinds), (rng.choice(kinds), rng.choice(kinds)))
+    gnome = (0, 0)
+    greedy = play_greedy(CAT, Setup("A", drawing, gnome, plan), [d.options for d in days])
+    start = score_sheet(CAT, replay(CAT, Setup("A", drawing, gnome, plan), greedy)[0]).total
+    left = [c for c in Garden(CAT.sheet("A"), drawing).cells if c[0] <= 2]
+    game, g, p = optimiser._anneal_step(CAT, "A", drawing, days, greedy, gnome, plan, control(1.0), 0.3,
+                                        optimiser._Meter(control(1.0)), None, left, True)
+    sheet, violations = replay(CAT, Setup("A", drawing, g, p), game)
+    assert violations == [] and score_sheet(CAT, sheet).total > start
+    assert g in left and g not in sheet.garden
+    assert (g, p) != (gnome, plan)  # (on these seeds the moves were taken)
