@@ -152,7 +152,9 @@ class State:
 
 def from_game(board: Board, days: list, game: list[Day]) -> State | None:
     """The arrays of a legal game (e.g. the greedy player's); None when it does not fit them (a day with
-    other than two plants, or more than two cards to choose from)."""
+    other than two plants, or more than two cards to choose from, or a catalog of more than 62 plant kinds)."""
+    if board.nk > 62:  # the window box's kinds are a 64-bit mask in the compiled copy
+        return None
     choice, kind, loc = [], [], []
     for d, day in enumerate(game):
         opts = board.options[d]
