@@ -60,12 +60,13 @@ COUNT_SHARE = 0.15  # of the whole budget, for the count relaxation
 CARDS_SHARE = 0.6  # of the whole budget, for the final garden on the count relaxation's cards
 COUNT_RELAXED_SHARE = 0.85  # the relaxed steps' share (count, its cards, the whole relaxation) then
 COUNT_GREEDY_HINT = True  # measured: without it the 32-card scores were lower (sum 391 vs 407 over 5 seeds)
-# The annealing search (anneal.py) on games of at least ANNEAL_MIN_DAYS days improves the greedy game before the
-# CP-SAT steps (which then start from its game): ANNEAL_SHARE of the budget, in runs of ANNEAL_RUN_EVALS
-# evaluations; a unit of deterministic time is ANNEAL_EVALS_PER_UNIT evaluations (compiled ~1.3M a second, so
-# ~0.75 s of CPU, about CP-SAT's unit; pure Python ~60k a second), so a deterministic request gives the same
-# game with or without the compiled copy. With a wall limit the clock ends it (ANNEAL_EVALS_PER_SECOND is only
-# a cap).
+# The annealing search (anneal.py), on games with at least ANNEAL_MIN_DAYS days still to play, improves the
+# greedy game before the CP-SAT steps (which then start from its game): ANNEAL_SHARE of the budget (at most
+# ANNEAL_MAX), in runs of ANNEAL_RUN_EVALS evaluations; a unit of deterministic time is ANNEAL_EVALS_PER_UNIT
+# evaluations (compiled ~1.3M a second, so ~0.75 s of CPU, about CP-SAT's unit; pure Python ~60k a second), so a
+# deterministic request gives the same game with or without the compiled copy. With a wall limit the clock ends
+# it (ANNEAL_EVALS_PER_SECOND is only a cap). Measured (docs/journal/horticulture-issue7.md, 3 Dec): on 16-card
+# games (8 days) it cost proofs (6 -> 4 of 10 at 6 units), so shorter games go without it.
 ANNEAL_SHARE = 0.5
 ANNEAL_MAX: float | None = 3.0  # at most this many units (or seconds) of the budget
 ANNEAL_MIN_DAYS = 12
@@ -315,7 +316,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
         if relaxed.mirror_half and 2 * g0[0] > relaxed.sheet.columns - 1:
             game0, g0 = _mirror(game0, relaxed.sheet.columns), mirror_cell(g0, relaxed.sheet.columns)
-        if len(days) >= ANNEAL_MIN_DAYS and ANNEAL_SHARE > 0:
+        if len(days) - len(played) >= ANNEAL_MIN_DAYS and ANNEAL_SHARE > 0:  # days still to play (a hint's are fewer)
             room = budget * ANNEAL_SHARE if ANNEAL_MAX is None else min(budget * ANNEAL_SHARE, ANNEAL_MAX)
             # a gnome being chosen may go to any square (the left half when the model breaks the mirror symmetry)
             squares = None if gnome is not None or not ANNEAL_SETUP else [

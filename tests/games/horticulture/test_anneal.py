@@ -253,3 +253,19 @@ def test_a_gnome_and_plan_being_chosen_move_with_the_game(seed):
     assert violations == [] and score_sheet(CAT, sheet).total > start
     assert g in left and g not in sheet.garden
     assert (g, p) != (gnome, plan)  # (on these seeds the moves were taken)
+
+
+def test_only_games_with_twelve_days_still_to_play_are_annealed(monkeypatch):
+    """A hint late in a game (most days played) leaves too little to anneal; early on it anneals."""
+    nursery, days, plan, drawing, gnome = _instance(6, 32)
+    setup = Setup("A", drawing, gnome, plan)
+    greedy = play_greedy(CAT, setup, [d.options for d in days])
+    calls = []
+    real = anneal.anneal_game
+    monkeypatch.setattr(anneal, "anneal_game", lambda *a, **k: calls.append(1) or real(*a, **k))
+    for played, annealed in ((4, True), (5, False)):
+        calls.clear()
+        specs = [DaySpec((day.chosen,), day.plants) for day in greedy[:played]] + days[played:]
+        sol = optimiser.solve(CAT, "A", drawing, specs, gnome, plan, control(0.5))
+        assert bool(calls) == annealed, played
+        assert sol.days[:played] == greedy[:played]
