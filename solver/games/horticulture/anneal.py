@@ -12,7 +12,9 @@ on the kinds, so a change of card keeps the squares' legality (only the window b
 
 Moves (each on a day that is not already played): put a plant on another square or in the window box
 (swapping with the plant there, if any), bring the day's other card home (its plants on the same squares,
-a wild at a random kind), change a wild's kind. Metropolis acceptance at a temperature falling from
+a wild at a random kind), change a wild's kind; when they are decisions (the best-plan question), also move
+the gnome to an empty square allowed (`Board(gnome_squares=...)`) or change one of the plan's four kinds
+(`free_plan`). Metropolis acceptance at a temperature falling from
 T_START to T_END over a run; every run starts from the best game so far. Budgets count evaluations, so a
 deterministic request gives the same game on every machine. The score is the pure scorer's rules
 (scoring.score_sheet) written over the arrays; the caller re-scores the returned game with the pure
@@ -36,7 +38,9 @@ from .state import WINDOW, Day, Planting
 WIN = -2  # `loc` of a plant in the window box
 T_START = 2.0
 T_END = 0.2
-# move mix (of 100): put a plant elsewhere (or swap it), bring the other card home, change a wild's kind
+# move mix (of 100): put a plant elsewhere (or swap it) below MOVE_PLACE, bring the other card home below
+# MOVE_CARD, change a wild's kind up to 100; with the gnome or plan free the roll goes to 110 (100-104 the gnome,
+# 105-109 a plan kind), so the games of a fixed setup do not change with them
 MOVE_PLACE = 70
 MOVE_CARD = 90
 
