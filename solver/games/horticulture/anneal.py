@@ -186,7 +186,8 @@ def to_game(board: Board, days: list, state: State) -> list[Day]:
             out.append(Day(spec.options[0], tuple(spec.fixed)))
             continue
         cid = board.options[d][state.choice[d]][0]
-        plants = tuple(Planting(board.kinds[state.kind[s]], WINDOW if state.loc[s] == WIN else board.cells[state.loc[s]])
+        plants = tuple(Planting(board.kinds[state.kind[s]],
+                                WINDOW if state.loc[s] == WIN else board.cells[state.loc[s]])
                        for s in (2 * d, 2 * d + 1))
         out.append(Day(cid, plants))
     return out

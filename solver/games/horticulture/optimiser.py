@@ -338,7 +338,8 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         greedy0 = None
     if greedy0 is not None and counted is not None and greedy0[3] >= counted:
         # the (annealed) greedy game meets the counting bound: no game scores more, nothing to search
-        return _checked(catalog, side, drawing, "optimal", greedy0[3], counted, *greedy0[:3], time.perf_counter() - clock)
+        return _checked(catalog, side, drawing, "optimal", greedy0[3], counted, *greedy0[:3],
+                        time.perf_counter() - clock)
     known, candidates = None, []
     if len(days) >= COUNT_FIRST_MIN_DAYS:
         # Long games: the connectivity-free relaxation gives a bound and a choice of cards; the
