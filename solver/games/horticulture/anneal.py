@@ -80,8 +80,9 @@ class Board:
         self.path = _q(int(garden.next_to_path(c)) for c in self.cells)
         self.border = _q(int(garden.on_border(c)) for c in self.cells)
         g = self.gnome = index[gnome]
-        self.gl = _q(int(g in garden_ids(self.lk, i)) for i in range(n))
-        self.free = _q(int(bool(self.path[i]) or g in garden_ids(self.tc, i)) for i in range(n))
+        self.free = _q(self.path)  # plantable at any time: next to the path, and (below) next to the gnome
+        self.gl = _q([0] * n)  # linked to the gnome
+        _gnome_tables(self.free, self.gl, self.path, self.tc, self.lk, g, g)
         self.plan = (kid[plan.border], kid[plan.path], kid[plan.companions[0]], kid[plan.companions[1]])
         self.gnome_ok = _q(int(gnome_squares is not None and c in gnome_squares) for c in self.cells)
         self.free_plan = free_plan
@@ -106,10 +107,6 @@ class Board:
         self.mark = _q([0] * n)  # scratch of the scorer
         self.stack = _q([0] * n)
         self.gen = 0
-
-
-def garden_ids(table: array, x: int) -> list[int]:
-    return [y for y in table[4 * x: 4 * x + 4] if y >= 0]
 
 
 def _gnome_tables(free, gl, path, tc, lk, old: int, new: int) -> None:
