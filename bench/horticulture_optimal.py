@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--relaxed-share", type=float, default=None, help="override optimiser.RELAXED_SHARE")
     ap.add_argument("--param", action="append", default=[], help="CP-SAT parameter name=value for every step, replacing the optimiser's defaults (repeatable)")
     ap.add_argument("--unordered", action="store_true", help="final-garden relaxation without the ordering constraint")
+    ap.add_argument("--count-ordered", action="store_true",
+                    help="the count relaxation with the ordering constraint (as before 3 Dec)")
     ap.add_argument("--order-cuts", type=int, default=None, help="override optimiser.ORDER_CUTS")
     ap.add_argument("--order-cut-share", default=None,
                     help="override optimiser.ORDER_CUT_SHARE (count-first games: the re-solve after an order cut gets "
@@ -146,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             {"true": True, "false": False}.get(value.lower(), value)
     if args.unordered:
         model_module.ORDERED_RELAXATION = False
+    if args.count_ordered:
+        model_module.COUNT_ORDERED = True
     if args.order_cuts is not None:
         optimiser.ORDER_CUTS = args.order_cuts
     if args.order_cut_share is not None:
@@ -191,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION}, count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION} (count {model_module.COUNT_ORDERED}), count cuts {cuts_on}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

@@ -85,7 +85,10 @@ COUNT_CUT_SHARE = 0.2
 # too. Tuned on seed 2 at random seed 0 (work 40 84 -> 86), it lost on CP-SAT random seed 1: seeds 0-9 scores/bounds
 # work 20 863/925 with it vs 869/925 without, work 30 860/918 vs 867/919 (seed 3 73 -> 82 and 76 -> 83 without it;
 # docs/horticulture.md).)
-COUNT_CUT_MIN = 4.0
+# 4.0 until 3 Dec; 1.0 (the cut step and the Benders step from budgets of 5 units) since the count relaxation
+# dropped its ordering constraint (model.COUNT_ORDERED): at 6 units, 32-card seeds 0-19 score / bound 1705 / 1857
+# -> 1703 / 1837, fresh seeds 20-39 1780 / 1935, 2 proven -> 1783 / 1910, 3 proven (session of 3 Dec 11:40).
+COUNT_CUT_MIN = 1.0
 # When the search on the count relaxation's cards finds a garden within this many points of the count
 # bound, it stops there and `no_game_reaches(garden + 1)` gets what is left of COUNT_RELAXED_SHARE (when at
 # least COUNT_CUT_MIN): if no game reaches it, that garden's value is a proven bound (0: off). Measured:
