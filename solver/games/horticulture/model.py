@@ -531,39 +531,12 @@ class HorticultureModel:
         self.gnome_points = sum(self.minimum[t] * gnome_count[t] for t in self.types)
 
     def regions(self) -> list[list[int]]:
-        """The squares split into the parts no group can cross: connected parts of the linked
-        squares (the path separates them), without the gnome's square when it is given."""
-        idx, skip = self.garden.index, self.fixed_gnome
-        seen, out = set(), []
-        for cell in self.cells:
-            if cell in seen or cell == skip:
-                continue
-            part, todo = [], [cell]
-            seen.add(cell)
-            while todo:
-                cur = todo.pop()
-                part.append(idx[cur])
-                for nb in self.garden.linked(cur):
-                    if nb not in seen and nb != skip:
-                        seen.add(nb)
-                        todo.append(nb)
-            out.append(sorted(part))
-        return out
+        """The squares split into the parts no group can cross (see `regions`)."""
+        return regions(self.garden, self.fixed_gnome)
 
     def near_gnome(self, gnome: Cell, steps: int) -> list[int]:
         """Squares at most `steps` links (never through the gnome's square) from a square linked to it."""
-        idx = self.garden.index
-        frontier = [c for c in self.garden.linked(gnome)]
-        seen = set(frontier)
-        for _ in range(steps):
-            nxt = []
-            for cur in frontier:
-                for nb in self.garden.linked(cur):
-                    if nb not in seen and nb != gnome:
-                        seen.add(nb)
-                        nxt.append(nb)
-            frontier = nxt
-        return sorted(idx[c] for c in seen)
+        return near_gnome(self.garden, gnome, steps)
 
     def _gnome_bonus(self) -> None:
         """A complete group linked to the gnome counts again: credited at its root, so once per group."""
@@ -716,3 +689,39 @@ class HorticultureModel:
                        (self.plan_first, plan.companions[0]), (self.plan_second, plan.companions[1])):
             out += [(b, int(ty == t)) for ty, b in var.items()]
         return out
+
+
+def regions(garden: Garden, skip: Cell | None) -> list[list[int]]:
+    """The squares (indices) split into the parts no group can cross: connected parts of the linked squares
+    (the path separates them), without the square `skip` (a given gnome's) when it is given."""
+    idx = garden.index
+    seen, out = set(), []
+    for cell in garden.cells:
+        if cell in seen or cell == skip:
+            continue
+        part, todo = [], [cell]
+        seen.add(cell)
+        while todo:
+            cur = todo.pop()
+            part.append(idx[cur])
+            for nb in garden.linked(cur):
+                if nb not in seen and nb != skip:
+                    seen.add(nb)
+                    todo.append(nb)
+        out.append(sorted(part))
+    return out
+
+
+def near_gnome(garden: Garden, gnome: Cell, steps: int) -> list[int]:
+    """Squares (indices) at most `steps` links (never through the gnome's square) from a square linked to it."""
+    frontier = list(garden.linked(gnome))
+    seen = set(frontier)
+    for _ in range(steps):
+        nxt = []
+        for cur in frontier:
+            for nb in garden.linked(cur):
+                if nb not in seen and nb != gnome:
+                    seen.add(nb)
+                    nxt.append(nb)
+        frontier = nxt
+    return sorted(garden.index[c] for c in seen)

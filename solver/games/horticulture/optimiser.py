@@ -11,6 +11,7 @@ from solver.core.solve import SolveControl
 
 from . import anneal
 from .bounds import counting_bound  # noqa: F401  (re-exported: the bound every answer reports)
+from .classcount import ClassCountModel
 from .data import Catalog
 from .garden import Cell, PathDrawing, Plan
 from .model import STATUS, DaySpec, HorticultureModel, ModelMismatch, Solution, mirror_cell
@@ -81,6 +82,10 @@ PLANT_CHECKS = 8  # at most this many of its gardens are checked for a day-by-da
 # count relaxation; at work 20 the bound sum fell 474 -> 462 (scores 426 -> 424); at work 10 with 30 %
 # (3 units) 478 -> 471 but scores 418 -> 416 and gap p50 11 -> 12, so small budgets skip it.
 COUNT_CUT_SHARE = 0.2
+# The count step over classes of squares (classcount.ClassCountModel: the count relaxation with the regions + reach
+# cuts, its squares grouped by the facts it looks at) when the gnome and the plan are given; it replaces both the
+# count step and the cut step (session of 3 Dec 10:57).
+CLASS_COUNT = True
 # (Removed in the session of 30 Nov 17:45: CARDS_SECOND, the cards search run on the proven split cut step's cards
 # too. Tuned on seed 2 at random seed 0 (work 40 84 -> 86), it lost on CP-SAT random seed 1: seeds 0-9 scores/bounds
 # work 20 863/925 with it vs 869/925 without, work 30 860/918 vs 867/919 (seed 3 73 -> 82 and 76 -> 83 without it;
@@ -563,15 +568,21 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 
     if grant(budget * COUNT_SHARE) <= 0:
         return counted, [], meter.used
-    cut_share = COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
+    by_class = CLASS_COUNT and gnome is not None and plan is not None
+    # by_class: the count step is the relaxation with the cuts over classes of squares (the same bound as the
+    # square-level one, proven faster): it gives the cards and the bound, and no separate cut step runs
+    cut_share = 0.0 if by_class else COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
     cut_cards = None  # the cut step's card choice (reaches its bound in the count relaxation with cuts)
     cut_value = -1  # the count objective of the cut step's solution (cut_cards)
-    as_count = cut_share > 0 and COUNT_CUT_CARDS
+    as_count = by_class or (cut_share > 0 and COUNT_CUT_CARDS)
     # as_count: the count step with the cuts (hinted with COUNT_CUT_HINT) gives the cards and the bound;
     # with COUNT_CUT_SPLIT it keeps the count step's share, and the unhinted cut step follows when it is
     # not proven. Otherwise the plain count step, starting from the greedy game with COUNT_GREEDY_HINT.
-    count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
-                              count_cuts=BOUND_CUTS if as_count else None)
+    if by_class:
+        count = ClassCountModel(catalog, side, drawing, days, gnome, plan)
+    else:
+        count = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
+                                  count_cuts=BOUND_CUTS if as_count else None)
     if hint is not None and (COUNT_CUT_HINT if as_count else COUNT_GREEDY_HINT):
         for var, value in count.assignment(*hint):
             count.m.add_hint(var, value)

@@ -87,7 +87,7 @@ def test_solve_with_the_descent_keeps_the_oracle_optimum(tiny4, seed, monkeypatc
 
     for name, value in (("COUNT_FIRST_MIN_DAYS", 1), ("COUNT_CUT_MIN", 0.0), ("BENDERS_GAP", 0),
                         ("DESCENT_SHARE", 0.5), ("BENDERS_SHARE", 0.95), ("CARDS_SHARE", 0.05),
-                        ("BOUND_CUTS", frozenset()),
+                        ("BOUND_CUTS", frozenset()), ("CLASS_COUNT", False),
                         ("_descend", spy)):
         monkeypatch.setattr(optimiser_module, name, value)
     nursery, days, plan, drawing, gnome = instance(tiny4, seed)

@@ -106,7 +106,8 @@ def test_solve_with_the_capped_descent_keeps_the_oracle_optimum(sheets, monkeypa
 
     for name, value in (("COUNT_FIRST_MIN_DAYS", 1), ("COUNT_CUT_MIN", 0.0), ("BENDERS_GAP", 0),
                         ("DESCENT_SHARE", 0.5), ("DESCENT_CAP", 0.1), ("BENDERS_SHARE", 0.95),
-                        ("CARDS_SHARE", 0.05), ("BOUND_CUTS", frozenset()), ("_descend", spy)):
+                        ("CARDS_SHARE", 0.05), ("BOUND_CUTS", frozenset()), ("CLASS_COUNT", False),
+                        ("_descend", spy)):
         monkeypatch.setattr(optimiser_module, name, value)
     nursery, days, plan, drawing, gnome = random_instance(catalog, random.Random(208))
     best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
