@@ -86,6 +86,7 @@ COUNT_CUT_SHARE = 0.2
 # cuts, its squares grouped by the facts it looks at) when the gnome and the plan are given; it replaces both the
 # count step and the cut step (session of 3 Dec 10:57).
 CLASS_COUNT = True
+CLASS_CUTS = frozenset({"regions", "reach"})  # the cuts it has (with other BOUND_CUTS the square-level steps run)
 # (Removed in the session of 30 Nov 17:45: CARDS_SECOND, the cards search run on the proven split cut step's cards
 # too. Tuned on seed 2 at random seed 0 (work 40 84 -> 86), it lost on CP-SAT random seed 1: seeds 0-9 scores/bounds
 # work 20 863/925 with it vs 869/925 without, work 30 860/918 vs 867/919 (seed 3 73 -> 82 and 76 -> 83 without it;
@@ -568,7 +569,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
 
     if grant(budget * COUNT_SHARE) <= 0:
         return counted, [], meter.used
-    by_class = CLASS_COUNT and gnome is not None and plan is not None
+    by_class = CLASS_COUNT and gnome is not None and plan is not None and BOUND_CUTS == CLASS_CUTS
     # by_class: the count step is the relaxation with the cuts over classes of squares (the same bound as the
     # square-level one, proven faster): it gives the cards and the bound, and no separate cut step runs
     cut_share = 0.0 if by_class else COUNT_CUT_SHARE if budget * COUNT_CUT_SHARE >= COUNT_CUT_MIN else 0.0
