@@ -33,7 +33,7 @@ class ClassCountModel:
         self.days = days
         garden = self.garden = Garden(catalog.sheet(side), drawing)
         self.cells, idx = garden.cells, garden.index
-        types = list(catalog.plants)
+        types = self.types = list(catalog.plants)
         mn = {t: catalog.plants[t].minimum_group_size for t in types}
         m = self.m = cp_model.CpModel()
         parts = regions(garden, gnome)
@@ -153,6 +153,10 @@ class ClassCountModel:
     def chosen_cards(self, solver: cp_model.CpSolver) -> list[int]:
         return [next(cid for cid, v in zip(spec.options, ch) if solver.boolean_value(v))
                 for spec, ch in zip(self.days, self.choice)]
+
+    def card_literals(self, cards: list[int]) -> list[cp_model.IntVar]:
+        """Per day, the literal of bringing home that day's card in `cards` (as model.HorticultureModel's)."""
+        return [self.choice[d][spec.options.index(cid)] for d, (spec, cid) in enumerate(zip(self.days, cards))]
 
     def assignment(self, days: list[Day], gnome: Cell, plan: Plan) -> list[tuple[cp_model.IntVar, int]]:
         """Values of a known legal game (plants in card order) for hints or pins: cards, kinds, box, counts."""

@@ -87,6 +87,9 @@ COUNT_CUT_SHARE = 0.2
 # count step and the cut step (session of 3 Dec 10:57).
 CLASS_COUNT = True
 CLASS_CUTS = frozenset({"regions", "reach"})  # the cuts it has (with other BOUND_CUTS the square-level steps run)
+# The Benders master of no_game_reaches (and so of the bound descent) over the same classes, when the gnome and
+# the plan are given and its cuts are CLASS_CUTS: the same relaxation, so the same proofs, without the symmetry.
+CLASS_MASTER = True
 # (Removed in the session of 30 Nov 17:45: CARDS_SECOND, the cards search run on the proven split cut step's cards
 # too. Tuned on seed 2 at random seed 0 (work 40 84 -> 86), it lost on CP-SAT random seed 1: seeds 0-9 scores/bounds
 # work 20 863/925 with it vs 869/925 without, work 30 860/918 vs 867/919 (seed 3 73 -> 82 and 76 -> 83 without it;
@@ -913,7 +916,11 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
     cut = cut or BENDERS_CUT
     if cut not in ("card", "mix", "dominance", "both"):
         raise ValueError(f"cut: expected card, mix, dominance or both, got {cut!r}")
-    master = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count", count_cuts=cuts)
+    if CLASS_MASTER and gnome is not None and plan is not None and frozenset(cuts) == CLASS_CUTS:
+        master = ClassCountModel(catalog, side, drawing, days, gnome, plan)
+    else:
+        master = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
+                                   count_cuts=cuts)
     master.m.add(master.objective >= target)
     meter, rounds = _Meter(control), 0
     for cards in excluded:

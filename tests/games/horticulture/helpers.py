@@ -48,8 +48,23 @@ def tiny_catalog(tmp: Path, columns: int = 3, rows: int = 2) -> Catalog:
     return load_catalog(tmp)
 
 
+_ORACLE: dict = {}  # (catalog content, setup, nursery) -> the oracle's answer, for this test process
+
+
 def oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
-    """Best final score by trying every legal game through the pure rules (tiny sheets only)."""
+    """Best final score by trying every legal game through the pure rules (tiny sheets only).
+
+    The answer is remembered for the rest of the test process under the catalog's content (its sheet side,
+    plants, deck and scoring), the setup and the nursery: several tests ask about the same tiny instance
+    (measured: 72 calls, 52 distinct, 90 of 227 s spent on repeats)."""
+    key = (repr(catalog.sheet(setup.side)), repr(catalog.plants), repr(catalog.deck), repr(catalog.scoring),
+           repr(setup), tuple(nursery))
+    if key not in _ORACLE:
+        _ORACLE[key] = _oracle(catalog, setup, nursery)
+    return _ORACLE[key]
+
+
+def _oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
     garden = Garden(catalog.sheet(setup.side), setup.drawing)
     slots = catalog.sheet(setup.side).window_box_slots
     places = garden.cells + [WINDOW]
@@ -66,24 +81,28 @@ def oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
             memo[key] = score_sheet(catalog, sheet).total
             return memo[key]
         top = -1
+        # every (first, second) plant order either card of the day allows, each once (a card of two equal
+        # plants, or two cards bringing the same plants, would otherwise repeat the same subtrees)
+        orders = set()
         for cid in nursery[2 * day: 2 * day + 2]:
             a, b = catalog.card(cid).plants
             for pa in options(a):
                 for pb in options(b):
-                    for first, second in ((pa, pb), (pb, pa)):
-                        for x in places:
-                            one = Planting(first, x)
-                            if planting_refusal(garden, sheet, one, slots):
-                                continue
-                            s1 = Sheet(setup, dict(sheet.garden), list(sheet.window_box))
-                            _draw(s1, one)
-                            for y in places:
-                                two = Planting(second, y)
-                                if planting_refusal(garden, s1, two, slots):
-                                    continue
-                                s2 = Sheet(setup, dict(s1.garden), list(s1.window_box))
-                                _draw(s2, two)
-                                top = max(top, best(day + 1, s2))
+                    orders.update(((pa, pb), (pb, pa)))
+        for first, second in sorted(orders):
+            for x in places:
+                one = Planting(first, x)
+                if planting_refusal(garden, sheet, one, slots):
+                    continue
+                s1 = Sheet(setup, dict(sheet.garden), list(sheet.window_box))
+                _draw(s1, one)
+                for y in places:
+                    two = Planting(second, y)
+                    if planting_refusal(garden, s1, two, slots):
+                        continue
+                    s2 = Sheet(setup, dict(s1.garden), list(s1.window_box))
+                    _draw(s2, two)
+                    top = max(top, best(day + 1, s2))
         memo[key] = top
         return top
 

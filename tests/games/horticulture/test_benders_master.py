@@ -52,3 +52,37 @@ def test_the_master_strategy_keeps_the_oracle_answers(tiny4, seed, monkeypatch):
             at, _, _ = optimiser_module.no_game_reaches(tiny4, "T", drawing, days, gnome, plan, best, Spy(random_seed),
                                                         20.0)
             assert at == "garden"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3])  # test_count_cuts's instances (their oracle is asked once)
+def test_the_master_over_classes_and_over_squares_give_the_oracle_answers(tiny4, seed, monkeypatch):
+    """optimiser.CLASS_MASTER: with the gnome and the plan given and the cuts the class model has, the master is
+    classcount.ClassCountModel; either master proves that no game beats the oracle and finds a garden at it, with
+    the card no-good and with the card + dominance one. Other cuts keep the square-level master."""
+    nursery, days, plan, drawing, gnome = random_instance(tiny4, random.Random(seed))
+    best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
+    built = []
+    real = optimiser_module.ClassCountModel
+
+    def spy(*args, **kwargs):
+        built.append(real(*args, **kwargs))
+        return built[-1]
+
+    monkeypatch.setattr(optimiser_module, "ClassCountModel", spy)
+    for by_class in (True, False):
+        monkeypatch.setattr(optimiser_module, "CLASS_MASTER", by_class)
+        for cut in ("card", "both"):
+            built.clear()
+            control = SolveControl(time_limit_s=300.0, deterministic_limit=20.0, num_workers=1, random_seed=0)
+            above = optimiser_module.no_game_reaches(tiny4, "T", drawing, days, gnome, plan, best + 1, control,
+                                                     20.0, cut=cut)[0]
+            at = optimiser_module.no_game_reaches(tiny4, "T", drawing, days, gnome, plan, best, control, 20.0,
+                                                  cut=cut)[0]
+            assert (above, at) == ("none", "garden")
+            assert len(built) == (2 if by_class else 0)
+    built.clear()
+    monkeypatch.setattr(optimiser_module, "CLASS_MASTER", True)
+    control = SolveControl(time_limit_s=300.0, deterministic_limit=20.0, num_workers=1, random_seed=0)
+    assert optimiser_module.no_game_reaches(tiny4, "T", drawing, days, gnome, plan, best + 1, control, 20.0,
+                                            cuts=frozenset({"regions"}))[0] == "none"
+    assert not built
