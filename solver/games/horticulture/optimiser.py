@@ -87,6 +87,12 @@ COUNT_CUT_SHARE = 0.2
 # count step and the cut step (session of 3 Dec 10:57).
 CLASS_COUNT = True
 CLASS_CUTS = frozenset({"regions", "reach"})  # the cuts it has (with other BOUND_CUTS the square-level steps run)
+# When the class count step is not proven in its share, it runs again with this CP-SAT search_branching (None: no
+# retry), hinted with its best solution, with the same share. Measured (32 cards, the class model alone, one
+# worker, session of 3 Dec 14:38): LP_SEARCH from the start proves seed 7 (92, which the default does not prove in
+# 20 units: 92/97) but is slower on 16 of 20 seeds (seed 4 open at 10 units); after 0.9 units of the default,
+# seed 7 (98 open) and seed 6 (99 open) are proven from the hint in 0.08 and 0.04 units.
+CLASS_RETRY: int | None = cp_model.LP_SEARCH
 # The Benders master of no_game_reaches (and so of the bound descent) over the same classes, when the gnome and
 # the plan are given and its cuts are CLASS_CUTS: the same relaxation, so the same proofs, without the symmetry.
 CLASS_MASTER = True
@@ -104,6 +110,11 @@ COUNT_CUT_MIN = 1.0
 # 32-card seed 1 proven optimal (96) in 25.2 units at work 30 (the whole relaxation took 71.9); work 20
 # answers on seeds 0-4 unchanged.
 BENDERS_GAP = 1
+# A "garden" answer of that Benders check (a final garden reaching the target on other cards, above the cards
+# search's best) becomes the first candidate garden, as the descent's do (session of 3 Dec 14:38). As BENDERS_PLANT
+# it was measured once before and removed: at work 30 on 32-card seed 3, the only seed of 0-4 where it found one,
+# 77/85 against 78/85 (docs/horticulture.md).
+BENDERS_GARDEN = True
 # From budgets where the cut-bound step runs (COUNT_CUT_MIN), the count step itself uses the cuts
 # (COUNT_CUT_CARDS), hinted with the greedy game (COUNT_CUT_HINT), with COUNT_SHARE; only when it is not proven
 # does the unhinted cut-bound step follow (COUNT_CUT_SPLIT). Its card choice is the Benders check's first
@@ -179,8 +190,6 @@ COUNT_BRANCHING: int | None = None
 # 10.40/18.67/27.80 units, "card" in 11.99/20.72/over 30; "mix" and "dominance" alone did not prove it
 # in 15 units on random seed 0 (docs/horticulture.md).
 BENDERS_CUT = "both"
-# (Removed: BENDERS_PLANT, a garden the Benders check finds joining the candidates; measured at work 30 on
-# 32-card seed 3, the only seed of 0-4 where it found one, 77/85 against 78/85: docs/horticulture.md.)
 # Honouring the budget (docs/horticulture.md, "Budget"): no step is given more than what is left of the
 # budget, and a step that would get less than MIN_STEP (in the budget's unit) is skipped. On the wall
 # clock, model building counts too: a step that builds a day-by-day model first needs TIMED_BUILD times
@@ -198,6 +207,7 @@ class _Values:
     def __init__(self, values: list[int], objective: float):
         self.values, self.objective_value, self.wall_time = values, objective, 0.0
         self.best_objective_bound = float("inf")
+        self.benders = False  # a garden of the Benders check's "garden" answer (_count_first, BENDERS_GARDEN)
 
     def value(self, var: cp_model.IntVar) -> int:
         return self.values[var.index] if var.index >= 0 else 1 - self.values[-var.index - 1]
@@ -364,6 +374,25 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         known = counted
         floor = start.objective_value if start is not None else -1
         candidates = [c for c in candidates if c.objective_value > floor]
+        if candidates and candidates[0].benders and candidates[0].objective_value >= counted:
+            # the Benders check's garden reaches the proven bound: when it can be planted day by day it is optimal
+            cand = candidates.pop(0)
+            seconds = grant(budget * 0.02, TIMED_BUILD)
+            if seconds > 0:
+                bg, bbox = relaxed.extract_garden(cand)
+                bchosen, (bgn, bpl) = relaxed.chosen_cards(cand), _gnome_plan(relaxed, cand)
+                order, st2, s2, cost = _planting(catalog, side, drawing, days, bg, bbox, bchosen, bgn, bpl, control,
+                                                 seconds)
+                meter.charge(cost)
+                log.debug("planting order for the Benders garden (%s): %s after %.2f", cand.objective_value,
+                          STATUS.get(st2), meter.used)
+                if st2 == cp_model.OPTIMAL:
+                    game, g, p = order.extract(s2)
+                    if int(round(s2.objective_value)) != counted:  # a legal game above a proven bound: a model bug
+                        raise ModelMismatch(f"Benders garden planted at {s2.objective_value}, proven bound {counted}")
+                    return _checked(catalog, side, drawing, "optimal", int(round(s2.objective_value)), counted,
+                                    game, g, p, time.perf_counter() - clock)
+        candidates = [c for c in candidates if not c.benders]  # (otherwise as before: not a start, not a candidate)
         if candidates:
             start = candidates[0]
     relaxed_share = COUNT_RELAXED_SHARE if known is not None else RELAXED_SHARE
@@ -600,6 +629,21 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # nothing found (or infeasible: step 1 says so)
         return counted, [], meter.used
     counted = min(counted, int(sc.best_objective_bound + 1e-6))
+    if by_class and st == cp_model.FEASIBLE and CLASS_RETRY is not None and grant(budget * share) > 0:
+        # not proven: the same model again with CLASS_RETRY branching, from its best solution; both bounds are
+        # proven bounds of the same relaxation, and the second run's solution is at least as good (hinted)
+        count.m.clear_hints()
+        _hint_all(count.m, list(sc.response_proto.solution))
+        st_r, sc_r = control.solve(count.m, _solver(control, grant(budget * share), linearization=2,
+                                                    branching=CLASS_RETRY))
+        spent = meter.add(sc_r)
+        log.debug("count relaxation (retry): %s bound %s after %.2f", STATUS.get(st_r),
+                  int(sc_r.best_objective_bound + 1e-6) if st_r in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None,
+                  spent)
+        if st_r in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            counted = min(counted, int(sc_r.best_objective_bound + 1e-6))
+            if sc_r.objective_value >= sc.objective_value:
+                st, sc = st_r, sc_r
     cards = count.chosen_cards(sc)
     if as_count:
         cut_cards, cut_value = cards, sc.objective_value
@@ -641,12 +685,18 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             target = counted if proven else top + 1
             # the cut step's card choice reaches counted >= target in the master: its first candidate
             first = cut_cards if as_count and not (proven and cut_cards == cards) else None
+            gardens = []
             answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, room,
-                                                   first=first, excluded=[cards] if proven else [])
+                                                   first=first, excluded=[cards] if proven else [], found=gardens)
             spent = meter.charge(cost)
             log.debug("no game reaches %d? %s after %.2f (%d rounds)", target, answer, cost, rounds)
             if answer == "none":
                 counted = target - 1
+            elif BENDERS_GARDEN:  # its garden (>= target): planted at once when it reaches the bound (solve)
+                for g in gardens:
+                    if len(g.values) == len(collect.found[-1].values):
+                        g.benders = True
+                        collect.found.append(g)
         elif DESCENT_SHARE > 0 and counted > top:
             counted, spent, extra = _descend(catalog, side, drawing, days, gnome, plan, control, counted, top,
                                              min(budget * DESCENT_SHARE, room),

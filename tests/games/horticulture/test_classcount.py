@@ -132,3 +132,39 @@ def test_the_optimiser_counts_over_classes_only_with_the_gnome_and_the_plan_give
     built.clear()
     optimiser.solve(CAT, "A", drawing, days, None, None, control(work=1.0))
     assert not built
+
+
+def test_an_unproven_class_count_step_runs_again_with_the_retry_branching(monkeypatch):
+    """optimiser.CLASS_RETRY: when the class count step is not proven in its share (here a tiny one), it runs
+    again from its best solution with the retry branching; the answer's bound is at most both runs' bounds.
+    Without a retry the step runs once."""
+    days, gnome, plan, drawing = _instance(1, 24)
+    monkeypatch.setattr(optimiser, "COUNT_SHARE", 0.01)
+    for retry in (cp_model.LP_SEARCH, None):
+        monkeypatch.setattr(optimiser, "CLASS_RETRY", retry)
+        built, runs = [], []
+        real = optimiser.ClassCountModel
+        real_solve = optimiser.SolveControl.solve
+
+        def spy(*args, **kwargs):
+            built.append(real(*args, **kwargs))
+            return built[-1]
+
+        def solve(self, model, solver=None, callback=None):
+            status, result = real_solve(self, model, solver, callback)
+            if built and model is built[0].m:
+                runs.append((solver.parameters.search_branching, len(model.model_proto.solution_hint.vars) > 0,
+                             status, int(result.best_objective_bound + 1e-6)))
+            return status, result
+
+        monkeypatch.setattr(optimiser, "ClassCountModel", spy)
+        monkeypatch.setattr(optimiser.SolveControl, "solve", solve)
+        answer = optimiser.solve(CAT, "A", drawing, days, gnome, plan, control(work=3.0))
+        monkeypatch.setattr(optimiser, "ClassCountModel", real)
+        monkeypatch.setattr(optimiser.SolveControl, "solve", real_solve)
+        assert runs and runs[0][2] == cp_model.FEASIBLE  # the first run is not proven in 0.03 units
+        if retry is None:
+            assert len(runs) == 1
+        else:
+            assert len(runs) == 2 and runs[1][:2] == (retry, True)
+        assert answer.score <= answer.bound <= min(r[3] for r in runs)
