@@ -90,7 +90,7 @@ CLASS_CUTS = frozenset({"regions", "reach"})  # the cuts it has (with other BOUN
 # When the class count step is not proven in its share, it runs again with this CP-SAT search_branching (None: no
 # retry), hinted with its best solution, with the same share. Measured (32 cards, the class model alone, one
 # worker, session of 3 Dec 14:38): LP_SEARCH from the start proves seed 7 (92, which the default does not prove in
-# 20 units: 92/97) but is slower on 16 of 20 seeds (seed 4 open at 10 units); after 0.9 units of the default,
+# 20 units: 92/97) but is slower on 14 of 20 seeds (seed 4 open at 10 units); after 0.9 units of the default,
 # seed 7 (98 open) and seed 6 (99 open) are proven from the hint in 0.08 and 0.04 units.
 CLASS_RETRY: int | None = cp_model.LP_SEARCH
 # The Benders master of no_game_reaches (and so of the bound descent) over the same classes, when the gnome and
