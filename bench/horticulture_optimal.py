@@ -101,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--class-count", type=int, default=None, help="override optimiser.CLASS_COUNT (0/1)")
     ap.add_argument("--benders-garden", type=int, default=None, help="override optimiser.BENDERS_GARDEN (0/1)")
     ap.add_argument("--class-retry", default=None, help="override optimiser.CLASS_RETRY: none or a CP-SAT search_branching number")
+    ap.add_argument("--anneal-cards", type=float, default=None, help="override optimiser.ANNEAL_CARDS (share; 0: off)")
+    ap.add_argument("--anneal-cards-max", type=float, default=None, help="override optimiser.ANNEAL_CARDS_MAX (units)")
     ap.add_argument("--class-master", type=int, default=None, help="override optimiser.CLASS_MASTER (0/1)")
     ap.add_argument("--benders-gap", type=int, default=None, help="override optimiser.BENDERS_GAP")
     ap.add_argument("--benders-cut", default=None, choices=["card", "mix", "dominance", "both"],
@@ -173,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share",
                  "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap",
                  "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven", "descent_share",
-                 "descent_min", "class_count", "class_master", "benders_garden"):
+                 "descent_min", "class_count", "class_master", "benders_garden", "anneal_cards", "anneal_cards_max"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
     if args.class_retry is not None:
@@ -201,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION} (count {model_module.COUNT_ORDERED}), count cuts {cuts_on}, class count {optimiser.CLASS_COUNT} master {optimiser.CLASS_MASTER} retry {optimiser.CLASS_RETRY}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} garden {optimiser.BENDERS_GARDEN} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION} (count {model_module.COUNT_ORDERED}), count cuts {cuts_on}, class count {optimiser.CLASS_COUNT} master {optimiser.CLASS_MASTER} retry {optimiser.CLASS_RETRY} anneal on cards {optimiser.ANNEAL_CARDS} max {optimiser.ANNEAL_CARDS_MAX}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} garden {optimiser.BENDERS_GARDEN} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

@@ -93,6 +93,11 @@ CLASS_CUTS = frozenset({"regions", "reach"})  # the cuts it has (with other BOUN
 # 20 units: 92/97) but is slower on 14 of 20 seeds (seed 4 open at 10 units); after 0.9 units of the default,
 # seed 7 (98 open) and seed 6 (99 open) are proven from the hint in 0.08 and 0.04 units.
 CLASS_RETRY: int | None = cp_model.LP_SEARCH
+# The annealing search once more, after the count step, on the count step's card choice only (each open day's card
+# pinned): this share of the budget, taken from the cards search after it (0: off). Its game is a legal game; when it
+# reaches the count bound it is the answer, proven; when it beats the (annealed) greedy game it replaces it.
+ANNEAL_CARDS = 0.25
+ANNEAL_CARDS_MAX = 1.5  # at most this many units (or seconds)
 # The Benders master of no_game_reaches (and so of the bound descent) over the same classes, when the gnome and
 # the plan are given and its cuts are CLASS_CUTS: the same relaxation, so the same proofs, without the symmetry.
 CLASS_MASTER = True
@@ -366,12 +371,27 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     if len(days) >= COUNT_FIRST_MIN_DAYS:
         # Long games: the connectivity-free relaxation gives a bound and a choice of cards; the
         # final-garden relaxation restricted to those cards then finds gardens close to the optimum.
+        annealed = []
         counted, candidates, spent = _count_first(
             relaxed, catalog, side, drawing, days, gnome, plan, control, budget, counted,
             greedy0[:3] if greedy0 else None,
-            limit=min(budget * max(COUNT_RELAXED_SHARE, BENDERS_SHARE), budget - build) - meter.used)
+            limit=min(budget * max(COUNT_RELAXED_SHARE, BENDERS_SHARE), budget - build) - meter.used,
+            annealed=annealed)
         meter.charge(spent)
         known = counted
+        if annealed and (greedy0 is None or annealed[0][3] > greedy0[3]):
+            # the annealing on the count's cards beat the greedy game: it is the game to beat now
+            if annealed[0][3] > counted:  # a legal game above a proven bound: a model bug
+                raise ModelMismatch(f"annealed game scores {annealed[0][3]}, proven bound {counted}")
+            if annealed[0][3] == counted:
+                return _checked(catalog, side, drawing, "optimal", annealed[0][3], counted, *annealed[0][:3],
+                                time.perf_counter() - clock)
+            greedy0 = annealed[0]
+            seconds = grant(max(0.2, budget * 0.1))
+            if seconds > 0:
+                done, cost = _start(relaxed, relaxed.assignment(*greedy0[:3]), control, seconds)
+                meter.charge(cost)
+                start = done if done is not None else start
         floor = start.objective_value if start is not None else -1
         candidates = [c for c in candidates if c.objective_value > floor]
         if candidates and candidates[0].benders and candidates[0].objective_value >= counted:
@@ -580,7 +600,7 @@ def _planting(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DayS
 def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawing: PathDrawing,
                  days: list[DaySpec], gnome: Cell | None, plan: Plan | None, control: SolveControl,
                  budget: float, counted: int, hint: tuple | None = None,
-                 limit: float | None = None) -> tuple[int, list[_Values], float]:
+                 limit: float | None = None, annealed: list | None = None) -> tuple[int, list[_Values], float]:
     """The count relaxation (groups counted, not connected) for a bound and a set of cards, then the
     final-garden relaxation with those cards pinned for a good garden.
 
@@ -590,6 +610,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     `relaxed` (not always plantable day by day), its bound proves nothing.
     Steps get shares of `budget`; together they never use more than `limit` (default: budget x
     COUNT_RELAXED_SHARE); a step that would get less than MIN_STEP is skipped.
+    `annealed`: a list that gets (game, gnome, plan, score) of the annealing on the count step's cards
+    (ANNEAL_CARDS; a legal game, rechecked by the pure rules and scorer), when it ran.
     """
     meter = _Meter(control)
     limit = budget * COUNT_RELAXED_SHARE if limit is None else limit
@@ -647,6 +669,22 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     cards = count.chosen_cards(sc)
     if as_count:
         cut_cards, cut_value = cards, sc.objective_value
+    played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
+    if annealed is not None and ANNEAL_CARDS > 0 and by_class and len(days) - len(played) >= ANNEAL_MIN_DAYS \
+            and grant(min(budget * ANNEAL_CARDS, ANNEAL_CARDS_MAX)) > 0:
+        on_cards = [spec if spec.fixed is not None else DaySpec((cid,)) for spec, cid in zip(days, cards)]
+        try:
+            game = play_greedy(catalog, Setup(side, drawing, gnome, plan), [spec.options for spec in on_cards], played)
+        except ValueError:
+            game = None
+        if game is not None:
+            game, _, _ = _anneal_step(catalog, side, drawing, on_cards, game, gnome, plan, control,
+                                      grant(min(budget * ANNEAL_CARDS, ANNEAL_CARDS_MAX)), meter, counted)
+            score = score_sheet(catalog, replay(catalog, Setup(side, drawing, gnome, plan), game)[0]).total
+            annealed.append((game, gnome, plan, score))
+            log.debug("annealing on the count's cards: %s after %.2f", score, meter.used)
+            if score >= counted:  # a legal game at the proven bound: solve returns it, nothing else to search
+                return counted, [], meter.used
     cut = st_cut = s_cut = None  # the unhinted cut step, when it runs
     if (not as_count or (COUNT_CUT_SPLIT and st != cp_model.OPTIMAL)) and cut_share > 0 \
             and grant(budget * cut_share) > 0:
