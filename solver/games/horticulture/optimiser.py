@@ -94,8 +94,11 @@ CLASS_CUTS = frozenset({"regions", "reach"})  # the cuts it has (with other BOUN
 # seed 7 (98 open) and seed 6 (99 open) are proven from the hint in 0.08 and 0.04 units.
 CLASS_RETRY: int | None = cp_model.LP_SEARCH
 # The annealing search once more, after the count step, on the count step's card choice only (each open day's card
-# pinned): this share of the budget, taken from the cards search after it (0: off). Its game is a legal game; when it
-# reaches the count bound it is the answer, proven; when it beats the (annealed) greedy game it replaces it.
+# pinned): this share of the budget (at most ANNEAL_CARDS_MAX), taken from the steps after it (0: off). Its game is a
+# legal game; when it reaches the count bound it is the answer, proven; when it beats the (annealed) greedy game it
+# replaces it. Measured (session of 3 Dec 14:38): 32 cards at 5 s wall, seeds 0-19, 1703 -> 1715, seed 15 proven; at
+# 6 units 1704 -> 1712 (fresh seeds 1783 -> 1792); at 40 units 1743 / 1789 with 8 proofs -> 1743 / 1791 with 7
+# (uncapped, 10 units of annealing: 1740 / 1791 with 6).
 ANNEAL_CARDS = 0.25
 ANNEAL_CARDS_MAX = 1.5  # at most this many units (or seconds)
 # The Benders master of no_game_reaches (and so of the bound descent) over the same classes, when the gnome and
@@ -116,9 +119,10 @@ COUNT_CUT_MIN = 1.0
 # answers on seeds 0-4 unchanged.
 BENDERS_GAP = 1
 # A "garden" answer of that Benders check (a final garden reaching the target on other cards, above the cards
-# search's best) becomes the first candidate garden, as the descent's do (session of 3 Dec 14:38). As BENDERS_PLANT
-# it was measured once before and removed: at work 30 on 32-card seed 3, the only seed of 0-4 where it found one,
-# 77/85 against 78/85 (docs/horticulture.md).
+# search's best) gets a day-by-day planting check at once when it reaches the count bound: plantable, it is the
+# answer, proven; otherwise it is dropped (session of 3 Dec 14:38; 40 units, seeds 0-19: seed 12 proven, nothing
+# lost). As the first candidate garden instead (the start of step 1, as BENDERS_PLANT was until it was removed in
+# November: 77/85 against 78/85 on seed 3 at work 30) it cost seeds 10, 11 and 14 points and two proofs.
 BENDERS_GARDEN = True
 # From budgets where the cut-bound step runs (COUNT_CUT_MIN), the count step itself uses the cuts
 # (COUNT_CUT_CARDS), hinted with the greedy game (COUNT_CUT_HINT), with COUNT_SHARE; only when it is not proven
@@ -379,14 +383,15 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             annealed=annealed)
         meter.charge(spent)
         known = counted
-        if annealed and (greedy0 is None or annealed[0][3] > greedy0[3]):
-            # the annealing on the count's cards beat the greedy game: it is the game to beat now
-            if annealed[0][3] > counted:  # a legal game above a proven bound: a model bug
-                raise ModelMismatch(f"annealed game scores {annealed[0][3]}, proven bound {counted}")
-            if annealed[0][3] == counted:
-                return _checked(catalog, side, drawing, "optimal", annealed[0][3], counted, *annealed[0][:3],
-                                time.perf_counter() - clock)
+        raised = bool(annealed) and (greedy0 is None or annealed[0][3] > greedy0[3])
+        if raised:  # the annealing on the count's cards beat the greedy game: it is the game to beat now
             greedy0 = annealed[0]
+        if greedy0 is not None and greedy0[3] > counted:  # a legal game above a proven bound: a model bug
+            raise ModelMismatch(f"a legal game scores {greedy0[3]}, proven bound {counted}")
+        if greedy0 is not None and greedy0[3] == counted:  # it meets the count step's proven bound
+            return _checked(catalog, side, drawing, "optimal", greedy0[3], counted, *greedy0[:3],
+                            time.perf_counter() - clock)
+        if raised:
             seconds = grant(max(0.2, budget * 0.1))
             if seconds > 0:
                 done, cost = _start(relaxed, relaxed.assignment(*greedy0[:3]), control, seconds)
