@@ -73,6 +73,14 @@ def _oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
     def options(plant: str) -> list[str]:
         return list(catalog.plants) if plant == catalog.wild else [plant]
 
+    def planted(sheet: Sheet, planting: Planting) -> Sheet | None:
+        """A copy of `sheet` with `planting` drawn, or None when the rules refuse it."""
+        if planting_refusal(garden, sheet, planting, slots):
+            return None
+        after = Sheet(setup, dict(sheet.garden), list(sheet.window_box))
+        _draw(after, planting)
+        return after
+
     def best(day: int, sheet: Sheet) -> int:
         key = (day, frozenset(sheet.garden.items()), tuple(sorted(sheet.window_box)))
         if key in memo:
@@ -91,18 +99,11 @@ def _oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
                     orders.update(((pa, pb), (pb, pa)))
         for first, second in sorted(orders):
             for x in places:
-                one = Planting(first, x)
-                if planting_refusal(garden, sheet, one, slots):
-                    continue
-                s1 = Sheet(setup, dict(sheet.garden), list(sheet.window_box))
-                _draw(s1, one)
-                for y in places:
-                    two = Planting(second, y)
-                    if planting_refusal(garden, s1, two, slots):
-                        continue
-                    s2 = Sheet(setup, dict(s1.garden), list(s1.window_box))
-                    _draw(s2, two)
-                    top = max(top, best(day + 1, s2))
+                s1 = planted(sheet, Planting(first, x))
+                for y in places if s1 is not None else []:
+                    s2 = planted(s1, Planting(second, y))
+                    if s2 is not None:
+                        top = max(top, best(day + 1, s2))
         memo[key] = top
         return top
 
