@@ -137,6 +137,22 @@ def tiny_sheet_fixture(name: str, columns: int, rows: int = 2):
     return sheet
 
 
+def record_class_models(monkeypatch) -> list:
+    """Replace optimiser.ClassCountModel by a recorder of the real class (classcount's): the returned list gets
+    every model the optimiser builds, for the rest of the test."""
+    from solver.games.horticulture import optimiser
+    from solver.games.horticulture.classcount import ClassCountModel
+
+    built: list = []
+
+    def build(*args, **kwargs):
+        built.append(ClassCountModel(*args, **kwargs))
+        return built[-1]
+
+    monkeypatch.setattr(optimiser, "ClassCountModel", build)
+    return built
+
+
 def pairs(nursery):
     """Days of two cards each, in nursery order."""
     from solver.games.horticulture.model import DaySpec

@@ -12,7 +12,7 @@ from solver.core.solve import SolveControl
 from solver.games.horticulture import optimiser as optimiser_module
 from solver.games.horticulture.state import Setup
 
-from .helpers import oracle, random_instance, tiny_catalog
+from .helpers import oracle, random_instance, record_class_models, tiny_catalog
 
 
 @pytest.fixture(scope="module")
@@ -61,14 +61,7 @@ def test_the_master_over_classes_and_over_squares_give_the_oracle_answers(tiny4,
     the card no-good and with the card + dominance one. Other cuts keep the square-level master."""
     nursery, days, plan, drawing, gnome = random_instance(tiny4, random.Random(seed))
     best = oracle(tiny4, Setup("T", drawing, gnome, plan), nursery)
-    built = []
-    real = optimiser_module.ClassCountModel
-
-    def spy(*args, **kwargs):
-        built.append(real(*args, **kwargs))
-        return built[-1]
-
-    monkeypatch.setattr(optimiser_module, "ClassCountModel", spy)
+    built = record_class_models(monkeypatch)
     for by_class in (True, False):
         monkeypatch.setattr(optimiser_module, "CLASS_MASTER", by_class)
         for cut in ("card", "both"):

@@ -18,7 +18,7 @@ from solver.games.horticulture.schedule import play_greedy
 from solver.games.horticulture.scoring import score_sheet
 from solver.games.horticulture.state import WINDOW, Planting, Setup
 
-from .helpers import C, S, T, U, control, oracle, pairs, tiny_sheet_fixture
+from .helpers import C, S, T, U, control, oracle, pairs, record_class_models, tiny_sheet_fixture
 
 tiny4 = tiny_sheet_fixture("tiny4", 4)
 tiny5 = tiny_sheet_fixture("tiny5", 5)
@@ -111,13 +111,8 @@ def test_the_optimiser_counts_over_classes_only_with_the_gnome_and_the_plan_give
     """A 24-card game (a count step runs) at 2 units: the count step is the class relaxation, and the answer's
     bound is at most its proven bound; the best-plan question (gnome and plan decisions) keeps the squares."""
     days, gnome, plan, drawing = _instance(1, 24)
-    built, bounds = [], []
-    real = optimiser.ClassCountModel
+    built, bounds = record_class_models(monkeypatch), []
     real_solve = optimiser.SolveControl.solve
-
-    def spy(*args, **kwargs):
-        built.append(real(*args, **kwargs))
-        return built[-1]
 
     def solve(self, model, *args, **kwargs):
         status, solver = real_solve(self, model, *args, **kwargs)
@@ -125,7 +120,6 @@ def test_the_optimiser_counts_over_classes_only_with_the_gnome_and_the_plan_give
             bounds.append(int(solver.best_objective_bound + 1e-6))
         return status, solver
 
-    monkeypatch.setattr(optimiser, "ClassCountModel", spy)
     monkeypatch.setattr(optimiser.SolveControl, "solve", solve)
     answer = optimiser.solve(CAT, "A", drawing, days, gnome, plan, control(work=2.0))
     assert len(built) == 1 and bounds and answer.score <= answer.bound <= bounds[0]
@@ -140,28 +134,22 @@ def test_an_unproven_class_count_step_runs_again_with_the_retry_branching(monkey
     Without a retry the step runs once."""
     days, gnome, plan, drawing = _instance(1, 24)
     monkeypatch.setattr(optimiser, "COUNT_SHARE", 0.01)
+    built, runs = record_class_models(monkeypatch), []
+    real_solve = optimiser.SolveControl.solve
+
+    def solve(self, model, solver=None, callback=None):
+        status, result = real_solve(self, model, solver, callback)
+        if built and model is built[0].m:
+            runs.append((solver.parameters.search_branching, len(model.model_proto.solution_hint.vars) > 0,
+                         status, int(result.best_objective_bound + 1e-6)))
+        return status, result
+
+    monkeypatch.setattr(optimiser.SolveControl, "solve", solve)
     for retry in (cp_model.LP_SEARCH, None):
         monkeypatch.setattr(optimiser, "CLASS_RETRY", retry)
-        built, runs = [], []
-        real = optimiser.ClassCountModel
-        real_solve = optimiser.SolveControl.solve
-
-        def spy(*args, **kwargs):
-            built.append(real(*args, **kwargs))
-            return built[-1]
-
-        def solve(self, model, solver=None, callback=None):
-            status, result = real_solve(self, model, solver, callback)
-            if built and model is built[0].m:
-                runs.append((solver.parameters.search_branching, len(model.model_proto.solution_hint.vars) > 0,
-                             status, int(result.best_objective_bound + 1e-6)))
-            return status, result
-
-        monkeypatch.setattr(optimiser, "ClassCountModel", spy)
-        monkeypatch.setattr(optimiser.SolveControl, "solve", solve)
+        built.clear()
+        runs.clear()
         answer = optimiser.solve(CAT, "A", drawing, days, gnome, plan, control(work=3.0))
-        monkeypatch.setattr(optimiser, "ClassCountModel", real)
-        monkeypatch.setattr(optimiser.SolveControl, "solve", real_solve)
         assert runs and runs[0][2] == cp_model.FEASIBLE  # the first run is not proven in 0.03 units
         if retry is None:
             assert len(runs) == 1
