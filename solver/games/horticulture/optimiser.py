@@ -675,16 +675,17 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     if as_count:
         cut_cards, cut_value = cards, sc.objective_value
     played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
-    if annealed is not None and ANNEAL_CARDS > 0 and by_class and len(days) - len(played) >= ANNEAL_MIN_DAYS \
-            and grant(min(budget * ANNEAL_CARDS, ANNEAL_CARDS_MAX)) > 0:
+    anneal_room = grant(min(budget * ANNEAL_CARDS, ANNEAL_CARDS_MAX)) if annealed is not None and ANNEAL_CARDS > 0 \
+        and by_class and len(days) - len(played) >= ANNEAL_MIN_DAYS else 0.0
+    if anneal_room > 0:
         on_cards = [spec if spec.fixed is not None else DaySpec((cid,)) for spec, cid in zip(days, cards)]
         try:
             game = play_greedy(catalog, Setup(side, drawing, gnome, plan), [spec.options for spec in on_cards], played)
         except ValueError:
             game = None
         if game is not None:
-            game, _, _ = _anneal_step(catalog, side, drawing, on_cards, game, gnome, plan, control,
-                                      grant(min(budget * ANNEAL_CARDS, ANNEAL_CARDS_MAX)), meter, counted)
+            game, _, _ = _anneal_step(catalog, side, drawing, on_cards, game, gnome, plan, control, anneal_room, meter,
+                                      counted)
             score = score_sheet(catalog, replay(catalog, Setup(side, drawing, gnome, plan), game)[0]).total
             annealed.append((game, gnome, plan, score))
             log.debug("annealing on the count's cards: %s after %.2f", score, meter.used)
