@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--anneal-max", type=float, default=None, help="override optimiser.ANNEAL_MAX (units; 0: no cap)")
     ap.add_argument("--anneal-min-days", type=int, default=None, help="override optimiser.ANNEAL_MIN_DAYS")
     ap.add_argument("--anneal-run", type=int, default=None, help="override optimiser.ANNEAL_RUN_EVALS")
+    ap.add_argument("--anneal-near", type=int, default=None, help="override anneal.MOVE_NEAR (of 100; 0: off)")
+    ap.add_argument("--anneal-t-start", type=float, default=None, help="override anneal.T_START")
     ap.add_argument("--lns-min-days", type=int, default=None, help="override optimiser.NEIGHBOURHOOD_MIN_DAYS")
     ap.add_argument("--count-first-min-days", type=int, default=None, help="override optimiser.COUNT_FIRST_MIN_DAYS")
     ap.add_argument("--count-share", type=float, default=None, help="override optimiser.COUNT_SHARE")
@@ -170,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.ANNEAL_MIN_DAYS = args.anneal_min_days
     if args.anneal_run is not None:
         optimiser.ANNEAL_RUN_EVALS = args.anneal_run
+    if args.anneal_near is not None:
+        anneal.MOVE_NEAR = args.anneal_near
+    if args.anneal_t_start is not None:
+        anneal.T_START = args.anneal_t_start
     if args.lns_min_days is not None:
         optimiser.NEIGHBOURHOOD_MIN_DAYS = args.lns_min_days
     for name in ("count_first_min_days", "count_share", "cards_share", "count_relaxed_share",
@@ -203,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION} (count {model_module.COUNT_ORDERED}), count cuts {cuts_on}, class count {optimiser.CLASS_COUNT} master {optimiser.CLASS_MASTER} retry {optimiser.CLASS_RETRY} anneal on cards {optimiser.ANNEAL_CARDS} max {optimiser.ANNEAL_CARDS_MAX}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} garden {optimiser.BENDERS_GARDEN} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION} (count {model_module.COUNT_ORDERED}), count cuts {cuts_on}, class count {optimiser.CLASS_COUNT} master {optimiser.CLASS_MASTER} retry {optimiser.CLASS_RETRY} anneal on cards {optimiser.ANNEAL_CARDS} max {optimiser.ANNEAL_CARDS_MAX}, anneal near {anneal.MOVE_NEAR} t {anneal.T_START:g}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} garden {optimiser.BENDERS_GARDEN} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

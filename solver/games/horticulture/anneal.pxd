@@ -40,6 +40,7 @@ cdef int _gnome_tables(long long[:] free, long long[:] gl, long long[:] path, lo
                        long long old, long long new) except -1
 
 @cython.locals(win=cython.longlong, move_place=cython.longlong, move_card=cython.longlong, n=cython.longlong,
+               move_near=cython.longlong,
                nk=cython.longlong, slots=cython.longlong, gnome=cython.longlong, free="long long[:]",
                tc="long long[:]", lk="long long[:]", path="long long[:]", border="long long[:]", gl="long long[:]",
                minimum="long long[:]", mark="long long[:]", stack="long long[:]", fixed="long long[:]",

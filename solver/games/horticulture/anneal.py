@@ -43,6 +43,9 @@ T_END = 0.2
 # 105-109 a plan kind), so the games of a fixed setup do not change with them
 MOVE_PLACE = 70
 MOVE_CARD = 90
+# of the placing moves, this share (of 100) aims at a square linked to a plant of the same kind (0: every target
+# drawn uniformly)
+MOVE_NEAR = 60
 
 
 def _q(values) -> array:
@@ -342,6 +345,7 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
     win = WIN
     move_place = MOVE_PLACE
     move_card = MOVE_CARD
+    move_near = MOVE_NEAR
     n = board.n
     nk = board.nk
     slots = board.slots
@@ -417,7 +421,27 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                 u = rnd()
                 i = int(u * nmov)
                 a = movable[i]
-                target = int(rnd() * (n + 1))
+                if move_near and int(rnd() * 100) < move_near:
+                    k = kind[a]
+                    pick = 0
+                    for s in range(nslot):
+                        if s != a and kind[s] == k and loc[s] >= 0:
+                            pick += 1
+                    if not pick:
+                        continue
+                    pick = int(rnd() * pick)
+                    x = -1
+                    for s in range(nslot):
+                        if s != a and kind[s] == k and loc[s] >= 0:
+                            if pick == 0:
+                                x = loc[s]
+                                break
+                            pick -= 1
+                    target = lk[4 * x + int(rnd() * 4)]
+                    if target < 0:
+                        continue
+                else:
+                    target = int(rnd() * (n + 1))
                 if target == n:  # the window box
                     if loc[a] == win or not slots:
                         continue

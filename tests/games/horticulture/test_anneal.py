@@ -273,3 +273,26 @@ def test_only_games_with_twelve_days_still_to_play_are_annealed(monkeypatch):
         sol = optimiser.solve(CAT, "A", drawing, specs, gnome, plan, control(0.5))
         assert bool(calls) == annealed, played
         assert sol.days[:played] == greedy[:played]
+
+
+@pytest.mark.parametrize("near", [0, 100])
+def test_moves_aimed_next_to_a_plant_of_the_same_kind_keep_games_legal(monkeypatch, near):
+    """`MOVE_NEAR` (the share of placing moves that aim at a square linked to a placed plant of the same kind):
+    at none and at every placing move the games stay legal, score as the pure scorer says and beat the greedy
+    game, and the share is read by the search (the two runs differ, from the same seed)."""
+    nursery, days, plan, drawing, gnome = _instance(11, 32)
+    setup = Setup("A", drawing, gnome, plan)
+    greedy = play_greedy(CAT, setup, [d.options for d in days])
+    board = anneal.Board(CAT, "A", drawing, gnome, plan, days)
+    start = anneal.from_game(board, days, greedy)
+    runs = {}
+    for share in (near, 60):
+        monkeypatch.setattr(anneal, "MOVE_NEAR", share)
+        best, points, used = anneal.anneal_game(board, start, random.Random(3), 20_000, 3)
+        game = anneal.to_game(board, days, best)
+        sheet, violations = replay(CAT, setup, game)
+        assert violations == [] and check_nursery(CAT, game, nursery) == []
+        assert score_sheet(CAT, sheet).total == points > score_sheet(CAT, replay(CAT, setup, greedy)[0]).total
+        assert used == 20_000
+        runs[share] = (list(best.loc), list(best.kind), list(best.choice))
+    assert runs[near] != runs[60]
