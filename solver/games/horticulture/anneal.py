@@ -109,6 +109,7 @@ class Board:
         self.optk = _q(k for o in self.options for c in range(2) for k in (o[c][1:] if c < len(o) else (-1, -1)))
         self.mark = _q([0] * n)  # scratch of the scorer
         self.stack = _q([0] * n)
+        self.near = _q([0] * n)  # scratch of the aimed placing move: the squares of the plants of one kind
         self.gen = 0
 
 
@@ -353,6 +354,7 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
     free, tc, lk, path, border, gl, minimum = board.free, board.tc, board.lk, board.path, board.border, board.gl, \
         board.minimum
     mark, stack, fixed, nopt, optk = board.mark, board.stack, board.fixed, board.nopt, board.optk
+    near = board.near
     pb, pp, c1, c2 = board.plan
     per, window_points, window_bonus = board.per, board.window_points, board.window_bonus
     gnome_ok = board.gnome_ok
@@ -426,17 +428,11 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                     pick = 0
                     for s in range(nslot):
                         if s != a and kind[s] == k and loc[s] >= 0:
+                            near[pick] = loc[s]
                             pick += 1
                     if not pick:
                         continue
-                    pick = int(rnd() * pick)
-                    x = -1
-                    for s in range(nslot):
-                        if s != a and kind[s] == k and loc[s] >= 0:
-                            if pick == 0:
-                                x = loc[s]
-                                break
-                            pick -= 1
+                    x = near[int(rnd() * pick)]
                     target = lk[4 * x + int(rnd() * 4)]
                     if target < 0:
                         continue
