@@ -124,6 +124,14 @@ BENDERS_GAP = 1
 # lost). As the first candidate garden instead (the start of step 1, as BENDERS_PLANT was until it was removed in
 # November: 77/85 against 78/85 on seed 3 at work 30) it cost seeds 10, 11 and 14 points and two proofs.
 BENDERS_GARDEN = True
+# The same check from the best legal game (the annealed greedy game, or the annealing's on the count step's cards):
+# when it is within BENDERS_GAP of the count bound before the cards search, the only open question is whether a
+# game reaches one point more, so `no_game_reaches(game + 1)` runs at once (its first pinned check on the count
+# step's cards), with the cards search's share too: "none" proves the game optimal, a "garden" at the bound is
+# planted as above (BENDERS_GARDEN), "open" leaves the steps below what is left. The cards search could at best
+# find a garden one point higher, which the check finds as well. (Before, only the cards search's garden started
+# the check, and at 5 s the cards search used the budget; docs/journal/horticulture-issue7.md, 6 Dec.)
+LEGAL_BENDERS = True
 # From budgets where the cut-bound step runs (COUNT_CUT_MIN), the count step itself uses the cuts
 # (COUNT_CUT_CARDS), hinted with the greedy game (COUNT_CUT_HINT), with COUNT_SHARE; only when it is not proven
 # does the unhinted cut-bound step follow (COUNT_CUT_SPLIT). Its card choice is the Benders check's first
@@ -380,7 +388,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             relaxed, catalog, side, drawing, days, gnome, plan, control, budget, counted,
             greedy0[:3] if greedy0 else None,
             limit=min(budget * max(COUNT_RELAXED_SHARE, BENDERS_SHARE), budget - build) - meter.used,
-            annealed=annealed)
+            annealed=annealed, legal=greedy0[3] if greedy0 else -1)
         meter.charge(spent)
         known = counted
         raised = bool(annealed) and (greedy0 is None or annealed[0][3] > greedy0[3])
@@ -605,7 +613,8 @@ def _planting(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DayS
 def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawing: PathDrawing,
                  days: list[DaySpec], gnome: Cell | None, plan: Plan | None, control: SolveControl,
                  budget: float, counted: int, hint: tuple | None = None,
-                 limit: float | None = None, annealed: list | None = None) -> tuple[int, list[_Values], float]:
+                 limit: float | None = None, annealed: list | None = None,
+                 legal: int = -1) -> tuple[int, list[_Values], float]:
     """The count relaxation (groups counted, not connected) for a bound and a set of cards, then the
     final-garden relaxation with those cards pinned for a good garden.
 
@@ -617,6 +626,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     COUNT_RELAXED_SHARE); a step that would get less than MIN_STEP is skipped.
     `annealed`: a list that gets (game, gnome, plan, score) of the annealing on the count step's cards
     (ANNEAL_CARDS; a legal game, rechecked by the pure rules and scorer), when it ran.
+    `legal`: the score of the best legal game known (the hint's; -1: none). With LEGAL_BENDERS, a legal game within
+    BENDERS_GAP of the count bound goes to the Benders check before the cards search (see LEGAL_BENDERS).
     """
     meter = _Meter(control)
     limit = budget * COUNT_RELAXED_SHARE if limit is None else limit
@@ -691,6 +702,23 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             log.debug("annealing on the count's cards: %s after %.2f", score, meter.used)
             if score >= counted:  # a legal game at the proven bound: solve returns it, nothing else to search
                 return counted, [], meter.used
+            legal = max(legal, score)
+    room = min(budget * BENDERS_SHARE, limit) - meter.used
+    if LEGAL_BENDERS and BENDERS_GAP > 0 and 0 < counted - legal <= BENDERS_GAP and room >= COUNT_CUT_MIN:
+        # the count step's card choice reaches its bound in the master when that bound is its proven optimum
+        gardens = []
+        answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, legal + 1, control, room,
+                                               first=cut_cards if cut_value >= legal + 1 else None, found=gardens)
+        meter.charge(cost)
+        log.debug("no game reaches %d (a legal game scores %d)? %s after %.2f (%d rounds)", legal + 1, legal, answer,
+                  cost, rounds)
+        if answer == "none":  # proven: the legal game is optimal (solve returns it)
+            return legal, [], meter.used
+        if answer == "garden" and BENDERS_GARDEN:  # (solve plants it when it reaches the bound)
+            width = len(relaxed.m.proto.variables)
+            for g in gardens:
+                g.benders = True
+            return counted, [g for g in gardens if len(g.values) == width], meter.used
     cut = st_cut = s_cut = None  # the unhinted cut step, when it runs
     if (not as_count or (COUNT_CUT_SPLIT and st != cp_model.OPTIMAL)) and cut_share > 0 \
             and grant(budget * cut_share) > 0:
