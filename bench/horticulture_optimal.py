@@ -102,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count-cut-min", type=float, default=None, help="override optimiser.COUNT_CUT_MIN")
     ap.add_argument("--class-count", type=int, default=None, help="override optimiser.CLASS_COUNT (0/1)")
     ap.add_argument("--benders-garden", type=int, default=None, help="override optimiser.BENDERS_GARDEN (0/1)")
+    ap.add_argument("--recard-second", type=int, default=None, help="optimiser.RECARD_SECOND (0/1)")
     ap.add_argument("--legal-benders", type=int, default=None,
                     help="override optimiser.LEGAL_BENDERS (0/1): the Benders check from a legal game within "
                          "BENDERS_GAP of the count bound, before the cards search")
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
                  "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap",
                  "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven", "descent_share",
                  "descent_min", "class_count", "class_master", "benders_garden", "anneal_cards", "anneal_cards_max",
-                 "legal_benders"):
+                 "legal_benders", "recard_second"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
     if args.class_retry is not None:

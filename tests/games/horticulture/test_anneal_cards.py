@@ -78,3 +78,67 @@ def test_a_long_game_with_the_annealing_on_the_count_cards(share, monkeypatch):
     sheet, violations = replay(CAT, Setup("A", PathDrawing.straight(CAT.sheet("A")), (1, 2), plan), game)
     assert not violations
     assert answer.score >= score_sheet(CAT, sheet).total
+
+
+def test_recard_plants_the_new_cards_on_the_same_squares():
+    """optimiser._recard: each day whose card differs gets the new card's two plants on the day's two squares (a
+    wild keeps the kind that stood there); the other days stay as they were."""
+    from solver.games.horticulture.schedule import play_greedy
+
+    rng = random.Random(5)
+    nursery = rng.sample(sorted(CAT.deck.cards), 24)
+    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 24, 2)]
+    setup = Setup("A", PathDrawing.straight(CAT.sheet("A")), (1, 2), Plan("carrot", "turnip", ("carrot", "flower")))
+    game = play_greedy(CAT, setup, [spec.options for spec in days], {})
+    other = [spec.options[1] if day.chosen == spec.options[0] else spec.options[0] for spec, day in zip(days, game)]
+    cards = [c if d % 3 else game[d].chosen for d, c in enumerate(other)]  # every third day keeps its card
+    out = optimiser._recard(CAT, game, cards)
+    assert [day.chosen for day in out] == cards
+    for old, new, cid in zip(game, out, cards):
+        if old.chosen == cid:
+            assert new == old
+            continue
+        assert sorted(map(str, (p.at for p in new.plants))) == sorted(map(str, (p.at for p in old.plants)))
+        kinds = list(CAT.card(cid).plants)
+        for p in new.plants:
+            if p.plant in kinds:
+                kinds.remove(p.plant)
+            else:  # only a wild may stand for another kind, and it keeps the kind that stood on its square
+                assert CAT.wild in kinds and p.plant == next(q.plant for q in old.plants if q.at == p.at)
+                kinds.remove(CAT.wild)
+        assert not kinds
+
+
+def test_a_second_run_from_the_recarded_game_when_the_share_holds_two(monkeypatch):
+    """RECARD_SECOND: with room for two runs of ANNEAL_CARDS_MAX, a second annealing on the count step's cards
+    starts from the annealed game re-carded (legal), and the answer is at least the better of the two."""
+    from solver.games.horticulture.rules import replay
+    from solver.games.horticulture.scoring import score_sheet
+
+    monkeypatch.setattr(optimiser, "ANNEAL_CARDS", 0.25)
+    monkeypatch.setattr(optimiser, "ANNEAL_CARDS_MAX", 0.3)  # 0.25 x 3 units holds two runs of 0.3
+    monkeypatch.setattr(optimiser, "RECARD_SECOND", True)
+    starts = []
+    real = optimiser._anneal_step
+
+    def anneal_step(catalog, side, drawing, days, game, *args, **kwargs):
+        out = real(catalog, side, drawing, days, game, *args, **kwargs)
+        starts.append((days, game, out[0]))
+        return out
+
+    monkeypatch.setattr(optimiser, "_anneal_step", anneal_step)
+    rng = random.Random(3)
+    nursery = rng.sample(sorted(CAT.deck.cards), 24)
+    plan = Plan("carrot", "turnip", ("carrot", "flower"))
+    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 24, 2)]
+    drawing = PathDrawing.straight(CAT.sheet("A"))
+    answer = optimiser.solve(CAT, "A", drawing, days, (1, 2), plan, control(work=3.0))
+    pinned = [s for s in starts if all(len(spec.options) == 1 for spec in s[0])]
+    assert len(pinned) == 2
+    (cards1, start1, game1), (cards2, start2, game2) = pinned
+    assert cards1 == cards2 and start1 != start2
+    assert [day.chosen for day in start2] == [spec.options[0] for spec in cards2]
+    setup = Setup("A", drawing, (1, 2), plan)
+    assert not replay(CAT, setup, start2)[1]
+    assert answer.score >= max(score_sheet(CAT, replay(CAT, setup, g)[0]).total for g in (game1, game2))
+    assert answer.score <= answer.bound
