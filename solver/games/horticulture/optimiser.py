@@ -730,10 +730,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         if answer == "none":  # proven: the legal game is optimal (solve returns it)
             return legal, [], meter.used
         if answer == "garden" and BENDERS_GARDEN:  # (solve plants it when it reaches the bound)
-            width = len(relaxed.m.proto.variables)
-            for g in gardens:
-                g.benders = True
-            return counted, [g for g in gardens if len(g.values) == width], meter.used
+            return counted, _benders_gardens(gardens, len(relaxed.m.proto.variables)), meter.used
     cut = st_cut = s_cut = None  # the unhinted cut step, when it runs
     if (not as_count or (COUNT_CUT_SPLIT and st != cp_model.OPTIMAL)) and cut_share > 0 \
             and grant(budget * cut_share) > 0:
@@ -780,10 +777,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             if answer == "none":
                 counted = target - 1
             elif BENDERS_GARDEN:  # its garden (>= target): planted at once when it reaches the bound (solve)
-                for g in gardens:
-                    if len(g.values) == len(collect.found[-1].values):
-                        g.benders = True
-                        collect.found.append(g)
+                collect.found.extend(_benders_gardens(gardens, len(collect.found[-1].values)))
         elif DESCENT_SHARE > 0 and counted > top:
             counted, spent, extra = _descend(catalog, side, drawing, days, gnome, plan, control, counted, top,
                                              min(budget * DESCENT_SHARE, room),
@@ -796,6 +790,15 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             # relaxed gardens above the cards search's best (best last): tried first
             collect.found.extend(g for g in extra if len(g.values) == len(collect.found[-1].values))
     return counted, collect.found[::-1], meter.used
+
+
+def _benders_gardens(gardens: list[_Values], width: int) -> list[_Values]:
+    """The gardens of a "garden" answer of no_game_reaches that are full solutions of the final-garden relaxation
+    (`width` values), flagged as the Benders check's (solve plants one at the bound at once: BENDERS_GARDEN)."""
+    out = [g for g in gardens if len(g.values) == width]
+    for g in out:
+        g.benders = True
+    return out
 
 
 def _recard(catalog: Catalog, game: list[Day], cards: list[int]) -> list[Day]:
