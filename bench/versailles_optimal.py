@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="solo.CLOSE_REFUTE_MIN: beyond 13 tiles with at least this budget, the neighbourhood search "
                              "stops at solo.CLOSE_LNS_UPTO and the refutation gets most of the rest (default: the module's)")
     parser.add_argument("--close-lns-upto", type=float, default=None, help="override solo.CLOSE_LNS_UPTO")
+    parser.add_argument("--quick-wall", default=None,
+                        help="solo.QUICK_WALL: below this wall limit (s) a sequence beyond 13 tiles gets the annealing "
+                             "and no CP-SAT model ('none': never; default: the module's)")
     parser.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--seed-list", default=None,
                         help="comma-separated seeds to run instead of --first-seed/--seeds (e.g. 0,2,6)")
@@ -92,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         solo.CLOSE_ANNEAL_MAX = None if args.close_anneal_max == "none" else float(args.close_anneal_max)
     if args.anneal_run is not None:
         solo.ANNEAL_RUN_EVALS = args.anneal_run
+    if args.quick_wall is not None:
+        solo.QUICK_WALL = None if args.quick_wall == "none" else float(args.quick_wall)
     if args.close_refute is not None:
         solo.CLOSE_REFUTE_MIN = args.close_refute
     if args.close_lns_upto is not None:

@@ -218,3 +218,63 @@ def test_before_the_closing_refutation_the_annealing_is_capped_and_the_neighbour
     seen.clear()
     solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=3.0, num_workers=1, random_seed=7))
     assert calls[0].evals > 0.5 * solo.ANNEAL_EVALS_PER_UNIT and seen["upto"] == solo.CLOSE_LNS_UPTO
+
+
+def _forbid(monkeypatch, name: str, seen: list):
+    """Record calls of solo.<name> (the model build, the beam search, the full solve) and run them."""
+    real = getattr(solo, name)
+
+    def recording(*args, **kwargs):
+        seen.append(name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solo, name, recording)
+
+
+@pytest.mark.parametrize("seed", [3, 16])  # 16: the annealing meets the counting bound (48) in about 0.5 s
+def test_a_short_wall_limit_on_a_long_sequence_anneals_without_a_model(monkeypatch, seed):
+    """Under QUICK_WALL seconds beyond REFUTE_MAX_TILES: no CP-SAT model, no beam search, one annealing call; the
+    answer is a legal garden at its pure points, bounded by the counting bound and never called optimal below it."""
+    calls = _record_anneal(monkeypatch)
+    asked = []
+    recording = anneal.anneal_garden
+    monkeypatch.setattr(anneal, "anneal_garden", lambda *a, **k: asked.append(a[4]) or recording(*a, **k))
+    monkeypatch.setattr(solo, "ANNEAL_SHARE", 0.1)  # the quick path does not take the pipeline's share
+    seen: list = []
+    for name in ("build_solo_model", "beam_garden", "improve"):
+        _forbid(monkeypatch, name, seen)
+    tiles = _tiles(CAT, seed, 14)
+    limit = min(2.0, solo.QUICK_WALL)
+    out = solo.solve_solo(tiles, CAT, SolveControl(time_limit_s=limit, num_workers=1, random_seed=seed))
+    assert seen == [] and len(calls) == 1
+    build_garden(CAT.tiles, out.placements)  # legal
+    assert out.points == solo_points(out.placements, CAT) >= calls[0].points
+    assert out.bound == out.counting_bound == solo.counting_bound(tiles, CAT) >= out.points
+    assert out.status == ("optimal" if out.points == out.bound else "feasible")
+    assert out.heuristic_points == out.points and out.work == 0.0
+    # the annealing was asked for what is left up to QUICK_UPTO of the budget (the greedy took a few restarts)
+    assert len(asked) == 1 and asked[0] > 0.3 * limit * solo.ANNEAL_EVALS_PER_SECOND
+
+
+def test_the_quick_path_is_only_for_short_wall_limits_beyond_the_refutation(monkeypatch):
+    seen: list = []
+    _forbid(monkeypatch, "build_solo_model", seen)
+    tiles = _tiles(CAT, 5, 14)
+    # a deterministic request keeps its pipeline (and its gardens: daily puzzles, goldens)
+    solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=0.5, num_workers=1, random_seed=5))
+    assert seen == ["build_solo_model"]
+    # at or above QUICK_WALL, or with it off, the model is built
+    monkeypatch.setattr(solo, "QUICK_WALL", 0.4)
+    seen.clear()
+    solo.solve_solo(tiles, CAT, SolveControl(time_limit_s=0.5, num_workers=1, random_seed=5))
+    assert seen == ["build_solo_model"]
+    monkeypatch.setattr(solo, "QUICK_WALL", None)
+    seen.clear()
+    solo.solve_solo(tiles, CAT, SolveControl(time_limit_s=0.4, num_workers=1, random_seed=5))
+    assert seen == ["build_solo_model"]
+    # up to REFUTE_MAX_TILES the refutation search needs the pipeline
+    monkeypatch.setattr(solo, "QUICK_WALL", 30.0)
+    seen.clear()
+    out = solo.solve_solo(_tiles(CAT, 5, solo.REFUTE_MAX_TILES), CAT,
+                          SolveControl(time_limit_s=0.5, num_workers=1, random_seed=5))
+    assert out.status == "optimal" or seen == ["build_solo_model"]
