@@ -61,4 +61,4 @@ cdef int _code(long long[:] xs, long long[:] ys, long long[:] rs, long long[:] a
 cdef long long _run(object g, long long[:] xs, long long[:] ys, long long[:] rs, long long[:] turns,
                     long long[:] counts_of_turns, object draw, long long evals, long long limit, long long ceiling,
                     object stop, int check, long long[:] bx, long long[:] by, long long[:] br,
-                    long long[:] out) except -1
+                    long long[:] out, int lo) except -1

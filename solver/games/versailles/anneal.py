@@ -205,7 +205,10 @@ class Garden:
     """The tiles of one sequence on a board square, as words of bits: legality and points of gardens
     given as one anchor (x, y, turn) per tile."""
 
-    def __init__(self, tiles: Sequence[Tile], catalog: Catalog, board: int):
+    def __init__(self, tiles: Sequence[Tile], catalog: Catalog, board: int,
+                 turns: Sequence[tuple[int, ...]] | None = None):
+        """`turns`: per tile the turns it may take (default: the first tile its printed turn, the others their
+        distinct turns); a tile kept in place (see `run`'s `fixed`) is given its own turn only."""
         if board < 2:
             raise ValueError(f"board: at least 2 fields per side, got {board}")
         self.tiles, self.board, self.width = list(tiles), board, board + 1
@@ -226,7 +229,11 @@ class Garden:
             ring = {(cx + dx, cy + dy) for cx, cy in cells for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
             self._set(self.foot, j * k, cells)
             self._set(self.ring, j * k, [c for c in ring - set(cells) if 0 <= c[0] < board and 0 <= c[1] < board])
-        self.turns: list[tuple[int, ...]] = [(0,) if i == 0 else distinct_rotations(t) for i, t in enumerate(tiles)]
+        self.turns: list[tuple[int, ...]] = (
+            [tuple(t) for t in turns] if turns is not None
+            else [(0,) if i == 0 else distinct_rotations(t) for i, t in enumerate(tiles)])
+        if len(self.turns) != self.n or not all(self.turns):
+            raise ValueError("turns: expected a non-empty tuple of turns per tile")
         # masks[_offset(i, r, anchor index):][:types * k]: per garden type, tile i's fields counting for it there
         block = self.types * k
         self.masks = array("Q", bytes(8 * block * 4 * len(self.anchors) * max(1, self.n)))
@@ -327,10 +334,11 @@ def _code(xs, ys, rs, at, off, i: int, side: int, block: int) -> None:
 
 
 def _run(g, xs, ys, rs, turns, counts_of_turns, draw, evals: int, limit: int, ceiling: int, stop, check: int,
-         bx, by, br, out) -> int:
+         bx, by, br, out, lo: int) -> int:
     """The annealing loop on the garden (xs, ys, rs), in place (see `run`); the best garden goes to
     (bx, by, br) and its points to out[0]; returns the gardens evaluated. turns[4 * i + q]: tile i's q-th
-    turn of counts_of_turns[i]."""
+    turn of counts_of_turns[i]. Only tiles lo.. move (the tiles before keep their places relative to each
+    other; with lo = 0 the random draws are those of the search before `lo` existed)."""
     n, board, k, block = g.n, g.board, g.k, g.types * g.k
     side = board - 1
     foot, ring, masks, taken = g.foot, g.ring, g.masks, g.scratch[3]
@@ -365,7 +373,7 @@ def _run(g, xs, ys, rs, turns, counts_of_turns, draw, evals: int, limit: int, ce
         low = -1
         high = -1
         if kind < rotate:
-            i = int(draw() * n)
+            i = lo + int(draw() * (n - lo))
             c = counts_of_turns[i]
             if c == 1:
                 continue
@@ -380,8 +388,10 @@ def _run(g, xs, ys, rs, turns, counts_of_turns, draw, evals: int, limit: int, ce
                 q -= 1
             low = i
         elif kind < swap:
-            i = int(draw() * n)
-            j = int(draw() * (n - 1))
+            if n - lo < 2:
+                continue
+            i = lo + int(draw() * (n - lo))
+            j = lo + int(draw() * (n - lo - 1))
             if j >= i:
                 j += 1
             nx[i], ny[i], nx[j], ny[j] = xs[j], ys[j], xs[i], ys[i]
@@ -389,7 +399,7 @@ def _run(g, xs, ys, rs, turns, counts_of_turns, draw, evals: int, limit: int, ce
             nr[j] = turns[4 * j + int(draw() * counts_of_turns[j])]
             low, high = min(i, j), max(i, j)
         else:
-            i = int(draw() * n)
+            i = lo + int(draw() * (n - lo))
             j = int(draw() * (n - 1))
             if j >= i:
                 j += 1
@@ -438,12 +448,16 @@ def _run(g, xs, ys, rs, turns, counts_of_turns, draw, evals: int, limit: int, ce
 
 
 def run(g: Garden, start: list[Anchor], rng: random.Random, evals: int,
-        stop: Callable[[], bool] | None = None, ceiling: int | None = None) -> tuple[list[Anchor], int, int]:
+        stop: Callable[[], bool] | None = None, ceiling: int | None = None,
+        fixed: int = 0) -> tuple[list[Anchor], int, int]:
     """One annealing run of `evals` evaluated gardens from the legal garden `start` (ending early at a
     garden worth `ceiling`): (best garden, its points, gardens evaluated). A try is a random move
-    (see the module's doc); a legal one is evaluated and accepted by the Metropolis rule."""
+    (see the module's doc); a legal one is evaluated and accepted by the Metropolis rule. The first
+    `fixed` tiles never move relative to each other (the whole garden may be translated on the board)."""
     n = g.n
-    if n < 2:
+    if not 0 <= fixed <= n:
+        raise ValueError(f"fixed: expected 0 to {n} tiles, got {fixed}")
+    if n < 2 or fixed >= n:
         return list(start), g.points(start)[0], 0
     xs = array("q", [x for x, _, _ in start])
     ys = array("q", [y for _, y, _ in start])
@@ -453,7 +467,7 @@ def run(g: Garden, start: list[Anchor], rng: random.Random, evals: int,
     bx, by, br = array("q", xs), array("q", ys), array("q", rs)
     out = array("q", [0])
     done = _run(g, xs, ys, rs, turns, counts_of_turns, rng.random, evals, TRIES_PER_EVAL * evals,
-                2 ** 62 if ceiling is None else ceiling, stop, CHECK_EVERY, bx, by, br, out)
+                2 ** 62 if ceiling is None else ceiling, stop, CHECK_EVERY, bx, by, br, out, fixed)
     return [(bx[i], by[i], br[i]) for i in range(n)], out[0], done
 
 

@@ -26,6 +26,12 @@ def main() -> None:
         tiles = [catalog.tiles[i] for i in random.Random(seed).sample(ids, n)]
         found = anneal.anneal_garden(tiles, catalog, board, random.Random(seed), evals, restarts=2)
         annealed.append([found.points, found.evals, [p.as_dict() for p in found.placements]])
+    # a run keeping its first 5 tiles (the hints' continuations), from a legal start of 10 tiles on 12 fields
+    tiles = [catalog.tiles[i] for i in random.Random(7).sample(ids, 10)]
+    g = anneal.Garden(tiles, catalog, 12)
+    start = g.random_start(random.Random(7))
+    best, points, done = anneal.run(g, start, random.Random(8), 2000, fixed=5)
+    annealed.append([points, done, [list(a) for a in best], [list(a) for a in start]])
     print(json.dumps({"file": refute.__file__, "results": results, "anneal_file": anneal.__file__,
                       "anneal": annealed}))
 

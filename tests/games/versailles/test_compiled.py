@@ -39,7 +39,11 @@ def test_the_compiled_search_visits_the_same_nodes_as_the_pure_one(tmp_path):
     assert not fast["anneal_file"].endswith(".py"), fast["anneal_file"]
     assert pure["anneal_file"] == str(compiled.source_path("solver.games.versailles.anneal"))
     assert fast["anneal"] == pure["anneal"]
-    assert [r[1] for r in pure["anneal"]] == [3000, 2000, 1000]  # every run evaluated its gardens
+    assert [r[1] for r in pure["anneal"]] == [3000, 2000, 1000, 2000]  # every run evaluated its gardens
+    kept, start = pure["anneal"][3][2], pure["anneal"][3][3]
+    dx, dy = kept[0][0] - start[0][0], kept[0][1] - start[0][1]
+    assert [[x - dx, y - dy, r] for x, y, r in kept[:5]] == start[:5]  # the first 5 kept, up to a translation
+    assert kept[5:] != [[x + dx, y + dy, r] for x, y, r in start[5:]]  # and the others moved
 
 
 def _fake_build(root: Path, digest: str) -> Path:

@@ -1,0 +1,101 @@
+"""Hints beyond a stage with 2+ upcoming tiles: the reachable points come from an annealing run that moves only the
+upcoming tiles (`hint.anneal_continuation`, `anneal.run(fixed=...)`), held against the pure rules and scorer and,
+on small continuations, against exhaustive enumeration."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.core.solve import SolveControl
+from solver.games.versailles import anneal, hint
+from solver.games.versailles.data import default_catalog
+from solver.games.versailles.rules import Placement, build_garden
+from solver.games.versailles.scoring import solo_checkpoints, solo_points
+from solver.games.versailles.solo import counting_bound, solve_solo
+
+from .test_hint import best_continuation
+
+CAT = default_catalog()
+IDS = sorted(CAT.tiles)
+
+
+def _tiles(seed: int, n: int):
+    return [CAT.tiles[i] for i in random.Random(seed).sample(IDS, n)]
+
+
+@pytest.mark.parametrize("seed, n, fixed", [(0, 10, 4), (1, 14, 7), (2, 9, 8), (3, 6, 1)])
+def test_a_run_keeps_its_first_tiles_and_scores_like_the_pure_scorer(seed, n, fixed):
+    tiles = _tiles(seed, n)
+    g = anneal.Garden(tiles, CAT, 14)
+    start = g.random_start(random.Random(seed))
+    best, points, done = anneal.run(g, start, random.Random(seed + 1), 3000, fixed=fixed)
+    assert done > 0 and g.legal(best)
+    dx, dy = best[0][0] - start[0][0], best[0][1] - start[0][1]
+    assert [(x - dx, y - dy, r) for x, y, r in best[:fixed]] == start[:fixed]
+    placements = g.placements(best)
+    build_garden(CAT.tiles, placements)
+    assert points == solo_points(placements, CAT) >= g.points(start)[0]
+
+
+def test_a_run_with_every_tile_kept_returns_its_start():
+    tiles = _tiles(4, 6)
+    g = anneal.Garden(tiles, CAT, 12)
+    start = g.random_start(random.Random(4))
+    assert anneal.run(g, start, random.Random(0), 1000, fixed=6) == (start, g.points(start)[0], 0)
+    with pytest.raises(ValueError, match="fixed"):
+        anneal.run(g, start, random.Random(0), 1000, fixed=7)
+
+
+def _prefix_and_continuation(seed: int, n: int, kept: int, shift: tuple[int, int]):
+    """A solved garden's first `kept` tiles moved by `shift` (a hint's garden may sit anywhere, tiles turned), and
+    the greedy continuation of the rest from them."""
+    tiles = _tiles(seed, n)
+    solved = solve_solo(tiles, CAT, SolveControl(deterministic_limit=0.5, num_workers=1, random_seed=seed)).placements
+    prefix = [Placement(p.tile, p.x + shift[0], p.y + shift[1], p.rotation) for p in solved[:kept]]
+    xs, ys = [p.x for p in prefix], [p.y for p in prefix]
+    board = max(max(xs) - min(xs), max(ys) - min(ys)) + 2 + 2 * 7
+    offset = (7 - min(xs), 7 - min(ys))
+    start = hint._continue(prefix, tiles[kept:], CAT, solo_checkpoints(n, CAT), board, offset)
+    return tiles, prefix, start
+
+
+@pytest.mark.parametrize("seed, n, kept, shift", [(5, 10, 5, (-7, -4)), (6, 14, 3, (3, 11))])
+def test_the_continuation_keeps_the_garden_where_it_is_and_gains_on_the_greedy_one(seed, n, kept, shift):
+    tiles, prefix, start = _prefix_and_continuation(seed, n, kept, shift)
+    assert start is not None and any(p.rotation for p in prefix + start[kept:])  # turned tiles among them
+    out = hint.anneal_continuation(tiles, CAT, start, kept, 20_000, random.Random(seed))
+    assert out[:kept] == prefix and [p.tile for p in out] == [t.id for t in tiles]
+    build_garden(CAT.tiles, out)
+    assert solo_points(out, CAT) > solo_points(start, CAT)  # the greedy continuation is improved on
+    assert hint.anneal_continuation(tiles, CAT, start, kept, 20_000, random.Random(seed)) == out  # same seed, same
+    assert hint.anneal_continuation(tiles, CAT, start, n, 1000, random.Random(seed)) is None  # nothing to move
+
+
+def test_beyond_a_stage_the_hint_anneals_without_a_model_and_reaches_the_best_continuation(monkeypatch):
+    def no_model(*args, **kwargs):
+        raise AssertionError("no CP-SAT model for this hint")
+
+    monkeypatch.setattr(hint, "build_solo_model", no_model)
+    tiles, prefix, _ = _prefix_and_continuation(8, 9, 6, (0, 0))
+    garden = [p.as_dict() for p in prefix]
+    nxt, upcoming = tiles[6].id, [t.id for t in tiles[7:]]
+    control = lambda: SolveControl(time_limit_s=60, num_workers=1, deterministic_limit=3)  # noqa: E731
+    from solver.games.versailles import api
+    out = api.hint(garden, nxt, upcoming=upcoming, top=3, control=control())
+    assert out == api.hint(garden, nxt, upcoming=upcoming, top=3, control=control())  # deterministic
+    ceiling = counting_bound(tiles, CAT)
+    reachable = []
+    for o in out["placements"]:
+        here = Placement(nxt, o["x"], o["y"], o["rotation"])
+        best = best_continuation(prefix + [here], upcoming)
+        assert o["reachable"] == best  # 1 unit of annealing per candidate finds the exhaustive optimum here
+        assert o["bound"] == ceiling >= best
+        assert o["status"] == ("optimal" if best == ceiling else "feasible")
+        assert o["optimal_on_any_board"] == (o["status"] == "optimal")
+        reachable.append(o["reachable"])
+    assert reachable == sorted(reachable, reverse=True)
+    # switched off (or up to a stage), the CP-SAT path runs: here it meets the stub
+    monkeypatch.setattr(hint, "HINT_ANNEAL_MIN", None)
+    with pytest.raises(AssertionError, match="no CP-SAT model"):
+        api.hint(garden, nxt, upcoming=upcoming, top=3, control=control())
