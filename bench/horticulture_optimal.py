@@ -90,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--anneal-share", type=float, default=None, help="override optimiser.ANNEAL_SHARE (0: off)")
     ap.add_argument("--anneal-max", type=float, default=None, help="override optimiser.ANNEAL_MAX (units; 0: no cap)")
     ap.add_argument("--anneal-min-days", type=int, default=None, help="override optimiser.ANNEAL_MIN_DAYS")
+    ap.add_argument("--short-anneal-min-days", type=int, default=None,
+                    help="override optimiser.SHORT_ANNEAL_MIN_DAYS (0 or less: off)")
+    ap.add_argument("--short-anneal-share", type=float, default=None, help="override optimiser.SHORT_ANNEAL_SHARE")
     ap.add_argument("--anneal-run", type=int, default=None, help="override optimiser.ANNEAL_RUN_EVALS")
     ap.add_argument("--anneal-near", type=int, default=None, help="override anneal.MOVE_NEAR (of 100; 0: off)")
     ap.add_argument("--anneal-t-start", type=float, default=None, help="override anneal.T_START")
@@ -172,6 +175,10 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.ANNEAL_SHARE = args.anneal_share
     if args.anneal_max is not None:
         optimiser.ANNEAL_MAX = args.anneal_max or None
+    if args.short_anneal_min_days is not None:
+        optimiser.SHORT_ANNEAL_MIN_DAYS = args.short_anneal_min_days if args.short_anneal_min_days > 0 else None
+    if args.short_anneal_share is not None:
+        optimiser.SHORT_ANNEAL_SHARE = args.short_anneal_share
     if args.anneal_min_days is not None:
         optimiser.ANNEAL_MIN_DAYS = args.anneal_min_days
     if args.anneal_run is not None:

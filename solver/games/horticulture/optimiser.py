@@ -71,6 +71,9 @@ COUNT_GREEDY_HINT = True  # measured: without it the 32-card scores were lower (
 ANNEAL_SHARE = 0.5
 ANNEAL_MAX: float | None = 3.0  # at most this many units (or seconds) of the budget
 ANNEAL_MIN_DAYS = 12
+# Shorter games, from SHORT_ANNEAL_MIN_DAYS days still to play (None: never), get a smaller share, SHORT_ANNEAL_SHARE
+SHORT_ANNEAL_MIN_DAYS: int | None = 6
+SHORT_ANNEAL_SHARE = 0.15
 ANNEAL_SETUP = True  # when the gnome square or the plan is a decision (best plan), the annealing may change it too
 ANNEAL_RUN_EVALS = 250_000
 ANNEAL_EVALS_PER_UNIT = 1_000_000
@@ -362,8 +365,11 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
         if relaxed.mirror_half and 2 * g0[0] > relaxed.sheet.columns - 1:
             game0, g0 = _mirror(game0, relaxed.sheet.columns), mirror_cell(g0, relaxed.sheet.columns)
-        if len(days) - len(played) >= ANNEAL_MIN_DAYS and ANNEAL_SHARE > 0:  # days still to play (a hint's are fewer)
-            room = budget * ANNEAL_SHARE if ANNEAL_MAX is None else min(budget * ANNEAL_SHARE, ANNEAL_MAX)
+        to_play = len(days) - len(played)  # days still to play (a hint's are fewer)
+        share = ANNEAL_SHARE if to_play >= ANNEAL_MIN_DAYS else (
+            SHORT_ANNEAL_SHARE if SHORT_ANNEAL_MIN_DAYS is not None and to_play >= SHORT_ANNEAL_MIN_DAYS else 0.0)
+        if share > 0:
+            room = budget * share if ANNEAL_MAX is None else min(budget * share, ANNEAL_MAX)
             # a gnome being chosen may go to any square (the left half when the model breaks the mirror symmetry)
             squares = None if gnome is not None or not ANNEAL_SETUP else [
                 c for c in relaxed.garden.cells if not relaxed.mirror_half or 2 * c[0] <= relaxed.sheet.columns - 1]

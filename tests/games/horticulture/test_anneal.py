@@ -259,20 +259,31 @@ def test_a_gnome_and_plan_being_chosen_move_with_the_game(seed):
     assert (g, p) != (gnome, plan)  # (on these seeds the moves were taken)
 
 
-def test_only_games_with_twelve_days_still_to_play_are_annealed(monkeypatch):
-    """A hint late in a game (most days played) leaves too little to anneal; early on it anneals."""
+def test_the_annealing_share_follows_the_days_still_to_play(monkeypatch):
+    """From ANNEAL_MIN_DAYS days still to play the annealing gets ANNEAL_SHARE of the budget (at most ANNEAL_MAX),
+    from SHORT_ANNEAL_MIN_DAYS the smaller SHORT_ANNEAL_SHARE; a hint late in a game (most days played) leaves too
+    little to anneal. The days already played stay as they were."""
     nursery, days, plan, drawing, gnome = _instance(6, 32)
     setup = Setup("A", drawing, gnome, plan)
     greedy = play_greedy(CAT, setup, [d.options for d in days])
     calls = []
     real = anneal.anneal_game
-    monkeypatch.setattr(anneal, "anneal_game", lambda *a, **k: calls.append(1) or real(*a, **k))
-    for played, annealed in ((4, True), (5, False)):
+    monkeypatch.setattr(anneal, "anneal_game", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    budget = 0.5
+    long = int(min(budget * optimiser.ANNEAL_SHARE, optimiser.ANNEAL_MAX) * optimiser.ANNEAL_EVALS_PER_UNIT)
+    short = int(budget * optimiser.SHORT_ANNEAL_SHARE * optimiser.ANNEAL_EVALS_PER_UNIT)
+    assert optimiser.ANNEAL_MIN_DAYS == 12 and optimiser.SHORT_ANNEAL_MIN_DAYS == 6 and 0 < short < long
+    for played, asked in ((4, long), (5, short), (10, short), (11, None)):
         calls.clear()
         specs = [DaySpec((day.chosen,), day.plants) for day in greedy[:played]] + days[played:]
-        sol = optimiser.solve(CAT, "A", drawing, specs, gnome, plan, control(0.5))
-        assert bool(calls) == annealed, played
+        sol = optimiser.solve(CAT, "A", drawing, specs, gnome, plan, control(budget))
+        assert calls[:1] == ([] if asked is None else [asked]), played
         assert sol.days[:played] == greedy[:played]
+    monkeypatch.setattr(optimiser, "SHORT_ANNEAL_MIN_DAYS", None)  # off: as before 6 Dec, from 12 days only
+    calls.clear()
+    optimiser.solve(CAT, "A", drawing, [DaySpec((day.chosen,), day.plants) for day in greedy[:5]] + days[5:], gnome,
+                    plan, control(budget))
+    assert calls == []
 
 
 @pytest.mark.parametrize("near", [0, 100])
