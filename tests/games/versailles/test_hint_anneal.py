@@ -99,3 +99,30 @@ def test_beyond_a_stage_the_hint_anneals_without_a_model_and_reaches_the_best_co
     monkeypatch.setattr(hint, "HINT_ANNEAL_MIN", None)
     with pytest.raises(AssertionError, match="no CP-SAT model"):
         api.hint(garden, nxt, upcoming=upcoming, top=3, control=control())
+
+
+def test_with_one_upcoming_tile_every_placement_is_tried_and_the_answer_is_exact(monkeypatch):
+    def no_model(*args, **kwargs):
+        raise AssertionError("no CP-SAT model for this hint")
+
+    monkeypatch.setattr(hint, "build_solo_model", no_model)
+    from solver.games.versailles import api
+    tiles, prefix, _ = _prefix_and_continuation(12, 12, 10, (2, -3))
+    garden = [p.as_dict() for p in prefix]
+    nxt, last = tiles[10].id, tiles[11].id
+    out = api.hint(garden, nxt, upcoming=[last], top=4, time_limit=30)
+    reachable = []
+    for o in out["placements"]:
+        here = Placement(nxt, o["x"], o["y"], o["rotation"])
+        best = best_continuation(prefix + [here], [last])
+        assert o["reachable"] == o["bound"] == best and o["status"] == "optimal" and o["optimal_on_any_board"]
+        reachable.append(best)
+    assert reachable == sorted(reachable, reverse=True) and len(set(reachable)) > 1
+    # a call whose deadline has passed answers "unknown" for every candidate, never a guess
+    import time as _time
+    late = SolveControl(time_limit_s=30, num_workers=1, ends_at=_time.monotonic())
+    for o in api.hint(garden, nxt, upcoming=[last], top=4, control=late)["placements"]:
+        assert o["reachable"] is None and o["status"] == "unknown" and not o["optimal_on_any_board"]
+    monkeypatch.setattr(hint, "EXHAUSTIVE_LAST", False)  # off: the CP-SAT path, which meets the stub
+    with pytest.raises(AssertionError, match="no CP-SAT model"):
+        api.hint(garden, nxt, upcoming=[last], top=4, time_limit=30)
