@@ -114,20 +114,19 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
     if EXHAUSTIVE_LAST and len(upcoming) == 1:
         _exhaustive_last(ranked, fixed, tile, upcoming[0], catalog, control, started, ceiling)
         return
+    # every candidate's greedy continuation first, so the searches share only what is left after them
+    starts = [_continue(fixed + [r["placement"]], upcoming, catalog, checkpoints, board, offset) for r in ranked]
     if HINT_ANNEAL_MIN is not None and len(upcoming) >= HINT_ANNEAL_MIN and len(tiles) > catalog.setup.rounds_per_stage:
-        _annealed(ranked, fixed, tiles, catalog, control, checkpoints, board, offset, ceiling, started)
+        _annealed(ranked, starts, len(fixed) + 1, tiles, catalog, control, ceiling, started)
         return
     solo = build_solo_model(tiles, catalog, checkpoints, board, offset, break_symmetry=False)
     solo.fix(fixed)
     work = control.deterministic_limit / max(1, len(ranked)) if control.deterministic_limit is not None else None
     i = len(fixed)
-    # every candidate's greedy continuation first, so the searches share only what is left after them
-    starts = [_continue(fixed + [r["placement"]], upcoming, catalog, checkpoints, board, offset) for r in ranked]
     for k, (r, start) in enumerate(zip(ranked, starts)):
         # wall clock: what is left of the limit (and of the call, when it has a deadline) after the
         # build and the earlier candidates, shared out
-        left = min(control.time_limit_s - (time.perf_counter() - started), control.seconds_left())
-        share = left / (len(ranked) - k)
+        share = _time_left(control, started) / (len(ranked) - k)
         p = r["placement"]
         want = (p.x + offset[0], p.y + offset[1], canonical_rotation(tile, p.rotation))
         solo.model.clear_assumptions()
@@ -165,9 +164,7 @@ def _exhaustive_last(ranked: list[dict], fixed: list[Placement], tile: Tile, las
         fields.update(placed_fields(catalog.tiles[p.tile], p))
     deterministic = control.deterministic_limit is not None
     for r in ranked:
-        out_of_time = not deterministic and min(control.time_limit_s - (time.perf_counter() - started),
-                                                control.seconds_left()) <= 0
-        if control.cancelled or out_of_time:
+        if control.cancelled or (not deterministic and _time_left(control, started) <= 0):
             r.update({"reachable": None, "status": "unknown", "bound": ceiling, "optimal_on_any_board": False})
             continue
         here = r["placement"]
@@ -180,15 +177,14 @@ def _exhaustive_last(ranked: list[dict], fixed: list[Placement], tile: Tile, las
         r.update({"reachable": best, "status": "optimal", "bound": best, "optimal_on_any_board": True})
 
 
-def _annealed(ranked: list[dict], fixed: list[Placement], tiles: list[Tile], catalog: Catalog, control: SolveControl,
-              checkpoints: list[tuple[int, int]], board: int, offset: Cell, ceiling: int, started: float) -> None:
-    """`_reachable` by annealing: each candidate's greedy continuation, then one annealing run moving only the
-    upcoming tiles (`anneal_continuation`) with an equal share of what is left of the limit (an evaluation count
-    with a deterministic limit, ANNEAL_EVALS_PER_UNIT a unit; the clock too otherwise). The bound is the counting
-    bound (valid on any board); "optimal" only for a garden that meets it."""
-    upcoming = tiles[len(fixed) + 1:]
+def _annealed(ranked: list[dict], starts: list[list[Placement] | None], kept: int, tiles: list[Tile],
+              catalog: Catalog, control: SolveControl, ceiling: int, started: float) -> None:
+    """`_reachable` by annealing: each candidate's greedy continuation (`starts`, the garden and the candidate
+    its first `kept` tiles), then one annealing run moving only the upcoming tiles (`anneal_continuation`) with an
+    equal share of what is left of the limit (an evaluation count with a deterministic limit,
+    ANNEAL_EVALS_PER_UNIT a unit; the clock too otherwise). The bound is the counting bound (valid on any board);
+    "optimal" only for a garden that meets it."""
     deterministic = control.deterministic_limit is not None
-    starts = [_continue(fixed + [r["placement"]], upcoming, catalog, checkpoints, board, offset) for r in ranked]
     for k, (r, start) in enumerate(zip(ranked, starts)):
         if start is None:
             r.update({"reachable": None, "status": "unknown", "bound": ceiling, "optimal_on_any_board": False})
@@ -196,19 +192,22 @@ def _annealed(ranked: list[dict], fixed: list[Placement], tiles: list[Tile], cat
         if deterministic:
             evals, until = int(control.deterministic_limit / len(ranked) * ANNEAL_EVALS_PER_UNIT), None
         else:
-            left = min(control.time_limit_s - (time.perf_counter() - started), control.seconds_left())
-            share = max(0.0, left) / (len(ranked) - k)
+            share = max(0.0, _time_left(control, started)) / (len(ranked) - k)
             evals, until = int(share * ANNEAL_EVALS_PER_SECOND), time.perf_counter() + share
-        found = start
+        pure = solo_points(start, catalog)
         if not control.cancelled:
-            better = anneal_continuation(tiles, catalog, start, len(fixed) + 1, evals,
+            better = anneal_continuation(tiles, catalog, start, kept, evals,
                                          random.Random(f"hint {control.random_seed} {k}"), ceiling,
                                          lambda: control.cancelled or (until is not None and time.perf_counter() > until))
-            if better is not None and solo_points(better, catalog) > solo_points(start, catalog):
-                found = better
-        pure = solo_points(found, catalog)
+            if better is not None:
+                pure = max(pure, solo_points(better, catalog))
         status = "optimal" if pure >= ceiling else "feasible"
         r.update({"reachable": pure, "status": status, "bound": ceiling, "optimal_on_any_board": status == "optimal"})
+
+
+def _time_left(control: SolveControl, started: float) -> float:
+    """Seconds left of the hint's wall limit (counted from `started`) and of the call's deadline, if it has one."""
+    return min(control.time_limit_s - (time.perf_counter() - started), control.seconds_left())
 
 
 def _continue(fixed: list[Placement], upcoming: Sequence[Tile], catalog: Catalog,

@@ -296,6 +296,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
         _check(hint, hint_points, catalog, "counting bound")
         return SoloResult("optimal", hint, hint_points, ceiling, board, time.perf_counter() - budget.started,
                           hint_points, budget.work, counted, ceiling)
+    if anneal_share is None and quick:  # until QUICK_UPTO of the limit
+        anneal_share = max(0.0, QUICK_UPTO - budget.spent() / budget.total)
     if anneal_share is None:
         # up to REFUTE_MAX_TILES the refutation search needs the budget for its proofs (see ANNEAL_SHARE)
         anneal_share = (ANNEAL_SHARE_REFUTED if len(tiles) <= REFUTE_MAX_TILES else ANNEAL_SHARE) if long else 0.0
@@ -303,8 +305,6 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
     closing = (long and len(tiles) > REFUTE_MAX_TILES and CLOSE_REFUTE_MIN is not None
                and budget.total >= CLOSE_REFUTE_MIN and search_steps is None)
     annealed = False
-    if quick:
-        anneal_share = max(0.0, QUICK_UPTO - budget.spent() / budget.total)
     if closing and CLOSE_ANNEAL_MAX is not None:
         anneal_share = min(anneal_share, CLOSE_ANNEAL_MAX / budget.total)
     if anneal_share > 0 and hint and hint_points < ceiling and not control.cancelled:

@@ -220,7 +220,7 @@ def test_before_the_closing_refutation_the_annealing_is_capped_and_the_neighbour
     assert calls[0].evals > 0.5 * solo.ANNEAL_EVALS_PER_UNIT and seen["upto"] == solo.CLOSE_LNS_UPTO
 
 
-def _forbid(monkeypatch, name: str, seen: list):
+def _recording(monkeypatch, name: str, seen: list):
     """Record calls of solo.<name> (the model build, the beam search, the full solve) and run them."""
     real = getattr(solo, name)
 
@@ -242,7 +242,7 @@ def test_a_short_wall_limit_on_a_long_sequence_anneals_without_a_model(monkeypat
     monkeypatch.setattr(solo, "ANNEAL_SHARE", 0.1)  # the quick path does not take the pipeline's share
     seen: list = []
     for name in ("build_solo_model", "beam_garden", "improve"):
-        _forbid(monkeypatch, name, seen)
+        _recording(monkeypatch, name, seen)
     tiles = _tiles(CAT, seed, 14)
     limit = min(2.0, solo.QUICK_WALL)
     out = solo.solve_solo(tiles, CAT, SolveControl(time_limit_s=limit, num_workers=1, random_seed=seed))
@@ -258,7 +258,7 @@ def test_a_short_wall_limit_on_a_long_sequence_anneals_without_a_model(monkeypat
 
 def test_the_quick_path_is_only_for_short_wall_limits_beyond_the_refutation(monkeypatch):
     seen: list = []
-    _forbid(monkeypatch, "build_solo_model", seen)
+    _recording(monkeypatch, "build_solo_model", seen)
     tiles = _tiles(CAT, 5, 14)
     # a deterministic request keeps its pipeline (and its gardens: daily puzzles, goldens)
     solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=0.5, num_workers=1, random_seed=5))
