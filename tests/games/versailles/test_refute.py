@@ -216,3 +216,35 @@ def test_beyond_the_refutation_tiles_a_large_budget_closes_with_the_refutation(s
     _, without, order = run(3.5)  # the budget (3 units) is below the minimum
     assert "refute" not in order
     assert without == run(None)[1]
+
+
+# 3-tile sequences (seeds 900 + s) of one scoring (the default stage of 7) whose optimum lies below the counting bound
+@pytest.mark.parametrize("seed", [7, 16, 17, 23])
+def test_a_sequence_of_one_stage_is_refuted_before_the_full_solve(seed, monkeypatch):
+    # SHORT_REFUTE_SHARE: up to a stage the refutation runs before the CP-SAT solve and proves the oracle's
+    # optimum below the counting bound, optimal on any board, without a CP-SAT model; the same on a second run.
+    # Switched off, the refutation never runs and the CP-SAT answer stays within the oracle.
+    from solver.core.solve import SolveControl
+    from solver.games.versailles import solo
+
+    calls = _record_calls(monkeypatch, solo, refute="_refute_step", model="build_solo_model")
+    tiles = [CAT.tiles[i] for i in random.Random(900 + seed).sample(TILE_IDS, 3)]
+    best = oracle(tiles, CAT)
+    assert best < counting_bound(tiles, CAT)
+
+    def run():
+        calls.clear()
+        control = SolveControl(time_limit_s=60, deterministic_limit=3.0, num_workers=1, random_seed=seed)
+        r = solo.solve_solo(tiles, CAT, control, restarts=1)
+        assert r.points <= best <= r.bound
+        assert r.status != "optimal" or r.points == best
+        out = r.as_dict()
+        out.pop("seconds")
+        return r, out, list(calls)
+
+    r, first, order = run()
+    assert order == ["refute"]
+    assert r.status == "optimal" and r.points == best and r.optimal_on_any_board
+    assert run()[1:] == (first, order)
+    monkeypatch.setattr(solo, "SHORT_REFUTE_SHARE", 0.0)
+    assert run()[2] == ["model"]
