@@ -225,6 +225,8 @@ def solve_solo(tiles: Sequence[Tile], catalog: Catalog, control: SolveControl | 
              and QUICK_WALL is not None and budget.total <= QUICK_WALL)
     if greedy_share is None and quick:
         greedy_share = QUICK_GREEDY_SHARE
+    if greedy_share is None and not long and not budget.deterministic and SHORT_REFUTE_SHARE > 0:
+        greedy_share = SHORT_GREEDY_SHARE_WALL
     if greedy_share is None:
         # measured on 14 tiles (10 s, load 7-9, interleaved): 0.7 instead of 0.3 improved 2 of 10
         # gardens by 2 points, and CP-SAT never improved a 14-tile greedy garden; 7 tiles: the
@@ -452,6 +454,10 @@ REFUTE_MAX_TILES = 13  # (beyond: only the closing refutation below, from CLOSE_
 # worker, wall limit): proven 11 -> 18 of 20 at 1 s, 12 -> 19 at 3 s, 15 -> 19 at 10 s (p95 10.0 s -> 2.4 s);
 # CP-SAT had left seed 7 at 18 / 19 after 10 s, the search raises it to 19 in 131 nodes (docs/versailles.md).
 SHORT_REFUTE_SHARE = 0.8
+# and with a wall limit their greedy restarts get this share instead of 0.3 (the refutation raises the garden):
+# at 10 s the 400 restarts took 0.9 s of the 1.0 s the five seeds raised by the search needed, 40 take 0.1 s (the
+# same 19 proofs; 18 at 1 s either way). Deterministic requests keep 0.3, so their gardens do not change.
+SHORT_GREEDY_SHARE_WALL = 0.03
 # Longer sequences with a budget of at least CLOSE_REFUTE_MIN units (or seconds; None: never): the neighbourhood
 # search stops at CLOSE_LNS_UPTO of the budget and the refutation gets CLOSE_REFUTE_SHARE of what is left.
 CLOSE_REFUTE_MIN: float | None = 100.0

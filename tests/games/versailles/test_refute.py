@@ -232,10 +232,11 @@ def test_a_sequence_of_one_stage_is_refuted_before_the_full_solve(seed, monkeypa
     best = oracle(tiles, CAT)
     assert best < counting_bound(tiles, CAT)
 
-    def run():
+    def run(wall=False):
         calls.clear()
-        control = SolveControl(time_limit_s=60, deterministic_limit=3.0, num_workers=1, random_seed=seed)
-        r = solo.solve_solo(tiles, CAT, control, restarts=1)
+        control = SolveControl(time_limit_s=60, deterministic_limit=None if wall else 3.0, num_workers=1,
+                               random_seed=seed)
+        r = solo.solve_solo(tiles, CAT, control, restarts=None if wall else 1)
         assert r.points <= best <= r.bound
         assert r.status != "optimal" or r.points == best
         out = r.as_dict()
@@ -246,5 +247,8 @@ def test_a_sequence_of_one_stage_is_refuted_before_the_full_solve(seed, monkeypa
     assert order == ["refute"]
     assert r.status == "optimal" and r.points == best and r.optimal_on_any_board
     assert run()[1:] == (first, order)
+    r, _, order = run(wall=True)  # (with a wall limit: the restarts' share is SHORT_GREEDY_SHARE_WALL)
+    assert r.status == "optimal" and r.points == best and r.optimal_on_any_board
+    assert order == ["refute"]
     monkeypatch.setattr(solo, "SHORT_REFUTE_SHARE", 0.0)
     assert run()[2] == ["model"]
