@@ -447,11 +447,15 @@ CLOSE_ANNEAL_MAX: float | None = 20.0
 ANNEAL_RUN_EVALS = 100_000
 ANNEAL_EVALS_PER_UNIT = 200_000
 ANNEAL_EVALS_PER_SECOND = 400_000  # with a wall limit only a cap: the clock ends the search
-REFUTE_SHARE = 0.5  # of the budget for the refutation search on sequences longer than a stage, up to:
+# Of the budget for the refutation search on sequences longer than a stage, up to REFUTE_MAX_TILES. 0.5 until 6 Dec
+# (set when the search ran 12-17k nodes a second; it runs ~46k since); 0.8 measured 6 Dec at 10 units, seeds 0-9
+# unless said: 8 tiles proven 6 -> 7 (seeds 10-19: 7 -> 7; at 10 s wall 6 -> 7), 10 tiles 3 -> 3 (10 s: 3 -> 3,
+# gap 2.5 -> 2.4), 12 tiles 1 -> 2; no average lower.
+REFUTE_SHARE = 0.8
 REFUTE_MAX_TILES = 13  # (beyond: only the closing refutation below, from CLOSE_REFUTE_MIN)
 # Sequences of at most a stage (7 tiles: the intermediate scoring alone) get this share for the refutation search
 # before the full CP-SAT solve (0: the solve alone, as until 6 Dec). Measured 6 Dec (7 tiles, seeds 0-19, one
-# worker, wall limit): proven 11 -> 18 of 20 at 1 s, 12 -> 19 at 3 s, 15 -> 19 at 10 s (p95 10.0 s -> 2.4 s);
+# worker, wall limit): proven 11 -> 18 of 20 at 1 s, 12 -> 19 at 3 s, 15 -> 19 at 10 s (p95 10.0 s -> 2.4 s, 1.1 s with the greedy share below);
 # CP-SAT had left seed 7 at 18 / 19 after 10 s, the search raises it to 19 in 131 nodes (docs/versailles.md).
 SHORT_REFUTE_SHARE = 0.8
 # and with a wall limit their greedy restarts get this share instead of 0.3 (the refutation raises the garden):
