@@ -46,7 +46,7 @@ KINDS: dict[tuple[str, str], Kind] = {
     ("gartenbau", "holding"): Kind("gartenbau", "holding", tuple(gartenbau.HOLDINGS), gartenbau.generate,
                                    gartenbau.check, _data_digest("gartenbau"), version="gartenbau-2"),
     ("versailles", "tiles"): Kind("versailles", "tiles", tuple(versailles.TILES), versailles.generate,
-                                  versailles.check, _data_digest("versailles"), version="versailles-2"),
+                                  versailles.check, _data_digest("versailles"), version="versailles-3"),
     ("horticulture", "nursery"): Kind("horticulture", "nursery", tuple(horticulture.CARDS), horticulture.generate,
                                       horticulture.check, _data_digest("horticulture"), version="horticulture-2"),
 }

@@ -23,13 +23,23 @@ def puzzle():
 
 
 def test_the_draw_is_a_function_of_the_id(puzzle):
-    assert puzzle.generator_version == "versailles-2"
+    assert puzzle.generator_version == "versailles-3"
     tiles = puzzle.public["tiles"]
     assert len(tiles) == versailles.TILES["easy"] == len(set(tiles))
     # the puzzle's tiles are the draw of its seed (the attempts before it were refused draws)
-    rng = random.Random(seed_of(parse_id(PID), "versailles-2"))
+    rng = random.Random(seed_of(parse_id(PID), "versailles-3"))
     draws = [versailles.draw("easy", rng) for _ in range(puzzle.public["attempts"])]
     assert draws[-1] == tiles
+
+
+def test_a_drawn_day_has_a_perfect_garden(puzzle):
+    # the stored optimum meets the counting bound (every field of the scored types in one area), not merely an
+    # optimum proven below it (the refutation search proves those too: such a draw is refused)
+    from solver.games.versailles.data import default_catalog
+    from solver.games.versailles.solo import counting_bound
+
+    catalog = default_catalog()
+    assert puzzle.answer["points"] == counting_bound([catalog.tiles[t] for t in puzzle.public["tiles"]], catalog)
 
 
 def test_stored_optimum_is_the_scorers_and_accepted(puzzle):
