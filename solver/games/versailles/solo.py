@@ -505,8 +505,9 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
     request gives the same answer; the nodes are charged to the budget at REFUTE_NODES_PER_UNIT).
     A better garden is taken only when it fits the board (the later CP-SAT searches start from
     it), or when the search proves it optimal (optimal on any board: the refutation does not
-    depend on the board). Returns (proved, garden, points, bound): no garden on any board scores
-    more than bound (the largest counting bound of a plan left open, or the garden's points)."""
+    depend on the board) and fits the board; a proven garden that does not fit gives only its value as the bound.
+    Returns (proved, garden, points, bound): no garden on any board scores more than bound (the largest counting
+    bound of a plan left open, or the garden's points)."""
     rate = REFUTE_NODES_PER_UNIT if budget.deterministic else REFUTE_NODES_PER_SECOND
     mine = share * max(0.0, budget.left())
     nodes_budget = max(1000, round(mine * rate))
@@ -522,6 +523,10 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
     if budget.deterministic:
         budget.work += nodes / REFUTE_NODES_PER_UNIT
     fits = all(p.x + 1 < board and p.y + 1 < board for p in found)
+    if proved and not fits:
+        # optimal on any board, but its garden does not fit this board: its value bounds the board's gardens too
+        # (the searches after this one look for a garden that fits; until 6 Dec it was returned as it was)
+        return False, garden, points, found_points
     if proved or (found_points > points and fits):
         return proved, found, found_points, bound
     return False, garden, points, bound

@@ -252,3 +252,24 @@ def test_a_sequence_of_one_stage_is_refuted_before_the_full_solve(seed, monkeypa
     assert order == ["refute"]
     monkeypatch.setattr(solo, "SHORT_REFUTE_SHARE", 0.0)
     assert run()[2] == ["model"]
+
+
+def test_a_proven_garden_that_does_not_fit_the_board_is_only_a_bound(monkeypatch):
+    # The search ignores the board. 5-tile seed 5 on a board of 6: from the greedy 9 it finds and proves 10 with a
+    # garden 7 fields wide, which was returned as it was; now its 10 only bounds the board's gardens and the answer
+    # is a garden that fits (CP-SAT finds a 10 there too). The same for 7 and 9 tiles (seeds 0, 3, 5, 7 and 0, 2, 6).
+    from solver.core.solve import SolveControl
+    from solver.games.versailles import solo
+    from solver.games.versailles.rules import build_garden
+
+    calls = _record_calls(monkeypatch, solo, refute="_refute_step")
+    for n, seeds in ((5, [5]), (7, [0, 7])):
+        for seed in seeds:
+            tiles = [CAT.tiles[i] for i in random.Random(seed).sample(TILE_IDS, n)]
+            calls.clear()
+            control = SolveControl(time_limit_s=60, deterministic_limit=2.0, num_workers=1, random_seed=0)
+            r = solo.solve_solo(tiles, CAT, control, board=6)
+            assert calls == ["refute"]
+            build_garden(CAT.tiles, r.placements)
+            assert solo_points(r.placements, CAT) == r.points <= r.bound <= counting_bound(tiles, CAT)
+            assert all(0 <= p.x and p.x + 1 < 6 and 0 <= p.y and p.y + 1 < 6 for p in r.placements)
