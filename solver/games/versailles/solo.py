@@ -455,8 +455,9 @@ REFUTE_SHARE = 0.8
 REFUTE_MAX_TILES = 13  # (beyond: only the closing refutation below, from CLOSE_REFUTE_MIN)
 # Sequences of at most a stage (7 tiles: the intermediate scoring alone) get this share for the refutation search
 # before the full CP-SAT solve (0: the solve alone, as until 6 Dec). Measured 6 Dec (7 tiles, seeds 0-19, one
-# worker, wall limit): proven 11 -> 18 of 20 at 1 s, 12 -> 19 at 3 s, 15 -> 19 at 10 s (p95 10.0 s -> 2.4 s, 1.1 s with the greedy share below);
-# CP-SAT had left seed 7 at 18 / 19 after 10 s, the search raises it to 19 in 131 nodes (docs/versailles.md).
+# worker, wall limit): proven 11 -> 18 of 20 at 1 s, 12 -> 19 at 3 s, 15 -> 19 at 10 s (p95 10.0 s -> 2.4 s, 1.1 s
+# with the greedy share below); CP-SAT had left seed 7 at 18 / 19 after 10 s, the search raises it to 19 in 131 nodes
+# (docs/versailles.md).
 SHORT_REFUTE_SHARE = 0.8
 # and with a wall limit their greedy restarts get this share instead of 0.3 (the refutation raises the garden):
 # at 10 s the 400 restarts took 0.9 s of the 1.0 s the five seeds raised by the search needed, 40 take 0.1 s (the
@@ -503,11 +504,11 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
                  budget: Budget, share: float) -> tuple[bool, list[Placement], int, int]:
     """`refute.raise_or_refute` within `share` of the budget (a node count, so a deterministic
     request gives the same answer; the nodes are charged to the budget at REFUTE_NODES_PER_UNIT).
-    A better garden is taken only when it fits the board (the later CP-SAT searches start from
-    it), or when the search proves it optimal (optimal on any board: the refutation does not
-    depend on the board) and fits the board; a proven garden that does not fit gives only its value as the bound.
-    Returns (proved, garden, points, bound): no garden on any board scores more than bound (the largest counting
-    bound of a plan left open, or the garden's points)."""
+    A better garden is taken only when it fits the board (the later CP-SAT searches start from it);
+    when the search proves it optimal it is optimal on any board (the refutation does not depend on
+    the board), and if it does not fit, its value is only the bound. Returns (proved, garden,
+    points, bound): no garden on any board scores more than bound (the largest counting bound of a
+    plan left open, or the garden's points)."""
     rate = REFUTE_NODES_PER_UNIT if budget.deterministic else REFUTE_NODES_PER_SECOND
     mine = share * max(0.0, budget.left())
     nodes_budget = max(1000, round(mine * rate))
