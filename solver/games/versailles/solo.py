@@ -524,11 +524,9 @@ def _refute_step(tiles: Sequence[Tile], catalog: Catalog, garden: list[Placement
     if budget.deterministic:
         budget.work += nodes / REFUTE_NODES_PER_UNIT
     fits = all(p.x + 1 < board and p.y + 1 < board for p in found)
-    if proved and not fits:
-        # optimal on any board, but its garden does not fit this board: its value bounds the board's gardens too
-        # (the searches after this one look for a garden that fits; until 6 Dec it was returned as it was)
-        return False, garden, points, found_points
-    if proved or (found_points > points and fits):
+    # a proven garden must fit too (until 6 Dec it was returned as it was); when it does not, its value is the bound
+    # returned (a proof leaves bound == found_points) and the searches after this one look for a garden that fits
+    if fits and (proved or found_points > points):
         return proved, found, found_points, bound
     return False, garden, points, bound
 
