@@ -26,7 +26,7 @@ from solver.games.horticulture.optimiser import solve  # noqa: E402
 @dataclass
 class MeteredControl(SolveControl):
     """A SolveControl that adds up the deterministic time of every CP-SAT search it runs (the units used; the
-    annealing search's evaluations are added by _metered_anneal)."""
+    annealing search's evaluations are added by _metered_anneal, the Lagrangian step's work by _metered_lagrangian)."""
 
     units: float = 0.0
 
@@ -49,6 +49,18 @@ def _metered_anneal(*args, **kwargs):
 
 
 anneal.anneal_game = _metered_anneal
+_lagrangian = optimiser._lagrangian
+
+
+def _metered_lagrangian(*args, **kwargs):
+    """The Lagrangian step's work counts too (optimiser.LAGRANGE_WORK_PER_UNIT a unit)."""
+    found = _lagrangian(*args, **kwargs)
+    if METERED:
+        METERED[-1].units += found.work / optimiser.LAGRANGE_WORK_PER_UNIT
+    return found
+
+
+optimiser._lagrangian = _metered_lagrangian
 
 
 def pct(values: list[float], q: float) -> float:
@@ -80,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--relaxed-share", type=float, default=None, help="override optimiser.RELAXED_SHARE")
     ap.add_argument("--param", action="append", default=[], help="CP-SAT parameter name=value for every step, replacing the optimiser's defaults (repeatable)")
     ap.add_argument("--unordered", action="store_true", help="final-garden relaxation without the ordering constraint")
+    ap.add_argument("--lagrange-share", type=float, default=None,
+                    help="optimiser.LAGRANGE_SHARE: the Lagrangian region cuts before the class count step (0: off)")
+    ap.add_argument("--lagrange-evals", type=int, default=None, help="optimiser.LAGRANGE_EVALS (price vectors)")
     ap.add_argument("--count-ordered", action="store_true",
                     help="the count relaxation with the ordering constraint (as before 3 Dec)")
     ap.add_argument("--order-cuts", type=int, default=None, help="override optimiser.ORDER_CUTS")
@@ -161,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
         name, value = item.split("=", 1)
         optimiser.SEARCH_PARAMETERS[name] = int(value) if value.lstrip("-").isdigit() else \
             {"true": True, "false": False}.get(value.lower(), value)
+    if args.lagrange_share is not None:
+        optimiser.LAGRANGE = args.lagrange_share > 0
+        optimiser.LAGRANGE_SHARE = args.lagrange_share
+    if args.lagrange_evals is not None:
+        optimiser.LAGRANGE_EVALS = args.lagrange_evals
     if args.unordered:
         model_module.ORDERED_RELAXATION = False
     if args.count_ordered:

@@ -37,7 +37,8 @@ from sysconfig import get_paths
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository (the directory holding solver/)
 BUILD = Path(os.environ.get("GARDENS_COMPILED_DIR") or ROOT / "build" / "compiled")  # where the copies go
-COMPILED = ("solver.games.versailles.refute", "solver.games.versailles.anneal", "solver.games.horticulture.anneal")
+COMPILED = ("solver.games.versailles.refute", "solver.games.versailles.anneal", "solver.games.horticulture.anneal",
+            "solver.games.horticulture.regions")
 PURE_ENV = "GARDENS_PURE"
 
 

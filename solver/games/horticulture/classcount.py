@@ -116,13 +116,22 @@ class ClassCountModel:
             m.add(sum(brought[t]) == self.box[t] + drawn[t])
         # groups (counted per region) and the gnome's repeats, as model._group_counts with regions + reach
         home = {key[0] for key in classes if key[3]}
+        # the repeats are counted per kind, not per region: the region cuts need them in one region (a gnome
+        # square that splits a one-square-wide part of a region links two)
+        self.cuttable = len(home) <= 1
         groups, repeats = [], []
+        # each region's own points and plant counts (the window box aside), for add_region_cuts; the gnome's
+        # repeats belong to the region of the squares linked to it (one: the path never separates them)
+        self.region_points: list[list] = [[] for _ in parts]
+        self.region_counts = [{t: sum(self.x[key][t] for key in classes if key[0] == r) for t in types}
+                              for r in range(len(parts))]
         for t in types:
             per_region = []
             for r, part in enumerate(parts):
                 g = m.new_int_var(0, len(part) // mn[t], "")
                 m.add(mn[t] * g <= sum(self.x[key][t] for key in classes if key[0] == r))
                 per_region.append(g)
+                self.region_points[r].append(mn[t] * g)
             rep = m.new_int_var(0, 4, "")
             m.add(rep <= sum(per_region))
             m.add(rep <= sum(self.x[key][t] for key in classes if key[3]))
@@ -132,9 +141,15 @@ class ClassCountModel:
                 m.add(mn[t] * rep <= sum(self.x[key][t] for key in classes if key[4][j]))
             groups.append(mn[t] * sum(per_region))
             repeats.append(mn[t] * rep)
+            for r in home:
+                self.region_points[r].append(mn[t] * rep)
         # the plan
         border = sum(self.x[key][plan.border] for key in classes if key[1])
         path = sum(self.x[key][plan.path] for key in classes if key[2])
+        per = table.plan_points_per_plant
+        for r in range(len(parts)):
+            self.region_points[r].append(per * sum(self.x[key][plan.border] for key in classes if key[1] and key[0] == r))
+            self.region_points[r].append(per * sum(self.x[key][plan.path] for key in classes if key[2] and key[0] == r))
         c1, c2 = plan.companions
         comp = []
         for i, c in enumerate(self.cells):
@@ -145,10 +160,25 @@ class ClassCountModel:
             mates = [self.sq[(idx[nb], c2)] for nb in garden.linked(c) if (idx[nb], c2) in self.sq]
             m.add_bool_or([f.Not()] + mates)
             comp.append(f)
+            self.region_points[region_of[i]].append(per * f)
         self.objective = (sum(groups) + sum(repeats) + table.window_box_points_per_plant * sum(self.box.values())
                           + table.window_box_full_bonus * full
                           + table.plan_points_per_plant * (border + path + sum(comp)))
         m.maximize(self.objective)
+
+    def add_region_cuts(self, cuts: list[tuple[list[int], list[int]]], scale: int,
+                        model: cp_model.CpModel | None = None) -> None:
+        """For each (lam, V) of `lagrange.Lagrangian.cuts`: region r's points x scale <= V[r] + sum of lam_t x its
+        plants of kind t (lam in catalog order). Valid for every garden (V[r] is the region's best value at those
+        prices, `lagrange.py`), so the optimum stays a bound. Not added when the gnome's repeats span two regions
+        (`cuttable`). `model`: a clone of this model to add them to (default: this one)."""
+        if not self.cuttable:
+            return
+        model = self.m if model is None else model
+        for lam, values in cuts:
+            for r, value in enumerate(values):
+                model.add(scale * sum(self.region_points[r])
+                           <= value + sum(p * self.region_counts[r][t] for p, t in zip(lam, self.types)))
 
     def chosen_cards(self, solver: cp_model.CpSolver) -> list[int]:
         return [next(cid for cid, v in zip(spec.options, ch) if solver.boolean_value(v))

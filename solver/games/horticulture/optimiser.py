@@ -9,7 +9,7 @@ from ortools.sat.python import cp_model
 
 from solver.core.solve import SolveControl
 
-from . import anneal
+from . import anneal, lagrange
 from .bounds import counting_bound  # noqa: F401  (re-exported: the bound every answer reports)
 from .classcount import ClassCountModel
 from .data import Catalog
@@ -96,6 +96,24 @@ CLASS_CUTS = frozenset({"regions", "reach"})  # the cuts it has (with other BOUN
 # 20 units: 92/97) but is slower on 14 of 20 seeds (seed 4 open at 10 units); after 0.9 units of the default,
 # seed 7 (98 open) and seed 6 (99 open) are proven from the hint in 0.08 and 0.04 units.
 CLASS_RETRY: int | None = cp_model.LP_SEARCH
+# The Lagrangian bound and its region cuts (lagrange.py), after the class count step and the annealing on its cards:
+# plant kinds priced, each region of the sheet planted exactly at those prices by dynamic programming (regions.py),
+# the best bound found taken, and the pieces found added to the class count model as cuts; that model solved again
+# (COUNT_SHARE, at most LAGRANGE_RESOLVE_MAX, unhinted) proves a bound below both. Its card choice is not used: with
+# the cut model's cards the steps after it found worse games (12 units, seeds 0-19: 1729 / 1768 with 4 proofs against
+# 1737 / 1794 with 6 without the step). LAGRANGE_SHARE of the budget, at most LAGRANGE_EVALS price vectors (20: on
+# seeds 0-19 the cut model's bounds sum to 1772, 1771 with 30, 1770 with 60); the work (transitions of the region
+# graphs, built x lagrange.BUILD_COST and passed) is charged at LAGRANGE_WORK_PER_UNIT a unit with a deterministic
+# limit (about 0.85 s of CPU compiled, like CP-SAT's unit). It may use the time the steps after _count_first would
+# get (its `outer`): at 5 s of wall clock they never changed an answer, and there the step gives (seeds 0-19, one
+# worker) 1729 / 1777 with 3 proofs against 1731 / 1795 with 2; placed before the annealing on the cards, it took
+# that annealing's time (1718 / 1780, 0 proofs). The cuts also go to the Benders masters (no_game_reaches).
+LAGRANGE = True
+LAGRANGE_SHARE = 0.25
+LAGRANGE_EVALS = 20
+LAGRANGE_WORK_PER_UNIT = 300_000_000
+LAGRANGE_RESOLVE_MAX = 2.0  # units (or seconds) at most for the class count model again with the region cuts
+LAGRANGE_MIN = 0.5  # the step runs with at least this room (units or seconds; building a 32-card game's graphs: ~0.25)
 # The annealing search once more, after the count step, on the count step's card choice only (each open day's card
 # pinned): this share of the budget (at most ANNEAL_CARDS_MAX), taken from the steps after it (0: off). Its game is a
 # legal game; when it reaches the count bound it is the answer, proven; when it beats the (annealed) greedy game it
@@ -401,7 +419,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             relaxed, catalog, side, drawing, days, gnome, plan, control, budget, counted,
             greedy0[:3] if greedy0 else None,
             limit=min(budget * max(COUNT_RELAXED_SHARE, BENDERS_SHARE), budget - build) - meter.used,
-            annealed=annealed, legal=greedy0[3] if greedy0 else -1)
+            annealed=annealed, legal=greedy0[3] if greedy0 else -1, outer=budget - build - meter.used)
         meter.charge(spent)
         known = counted
         raised = bool(annealed) and (greedy0 is None or annealed[0][3] > greedy0[3])
@@ -627,7 +645,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                  days: list[DaySpec], gnome: Cell | None, plan: Plan | None, control: SolveControl,
                  budget: float, counted: int, hint: tuple | None = None,
                  limit: float | None = None, annealed: list | None = None,
-                 legal: int = -1) -> tuple[int, list[_Values], float]:
+                 legal: int = -1, outer: float | None = None) -> tuple[int, list[_Values], float]:
     """The count relaxation (groups counted, not connected) for a bound and a set of cards, then the
     final-garden relaxation with those cards pinned for a good garden.
 
@@ -641,6 +659,9 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     (ANNEAL_CARDS; a legal game, rechecked by the pure rules and scorer), when it ran.
     `legal`: the score of the best legal game known (the hint's; -1: none). With LEGAL_BENDERS, a legal game within
     BENDERS_GAP of the count bound goes to the Benders check before the cards search (see LEGAL_BENDERS).
+    `outer`: what is left of the whole budget (default `limit`); the Lagrangian step may use up to it, so that on a
+    short budget, whose `limit` the count step and the annealing use up, it takes the time of the steps after this
+    one (measured: at 5 s they never changed an answer, LAGRANGE's comment).
     """
     meter = _Meter(control)
     limit = budget * COUNT_RELAXED_SHARE if limit is None else limit
@@ -662,6 +683,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     # as_count: the count step with the cuts (hinted with COUNT_CUT_HINT) gives the cards and the bound;
     # with COUNT_CUT_SPLIT it keeps the count step's share, and the unhinted cut step follows when it is
     # not proven. Otherwise the plain count step, starting from the greedy game with COUNT_GREEDY_HINT.
+    region_cuts = None  # the Lagrangian step's, for the Benders masters too
     if by_class:
         count = ClassCountModel(catalog, side, drawing, days, gnome, plan)
     else:
@@ -724,12 +746,36 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             if score >= counted:  # a legal game at the proven bound: solve returns it, nothing else to search
                 return counted, [], meter.used
             legal = max(legal, score)
+    outer = limit if outer is None else max(limit, outer)
+    room = min(budget * LAGRANGE_SHARE, outer - meter.used) if by_class and LAGRANGE and counted > legal else 0.0
+    if room >= LAGRANGE_MIN:
+        # the Lagrangian bound, and the class count model again with its region cuts, for the bound only: the count
+        # step's cards stay the steps' cards (measured: the cut model's cards gave worse games, LAGRANGE's comment);
+        # after the annealing on those cards, so that a short budget's primal keeps its time
+        found = _lagrangian(catalog, side, drawing, days, gnome, plan, meter, room)
+        if found.bound is not None:
+            counted = min(counted, found.bound)
+            region_cuts = found.cuts
+            resolve = min(budget * COUNT_SHARE, LAGRANGE_RESOLVE_MAX, outer - meter.used)
+            if count.cuttable and counted > legal and resolve >= minimum:
+                cut_model = count.m.clone()  # (the same variables; the count model itself stays as it was solved)
+                cut_model.clear_hints()
+                count.add_region_cuts(found.cuts, lagrange.SCALE, cut_model)
+                st_l, sc_l = control.solve(cut_model, _solver(control, resolve, linearization=2))
+                spent = meter.add(sc_l)
+                if st_l in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    counted = min(counted, int(sc_l.best_objective_bound + 1e-6))
+                log.debug("count relaxation with region cuts: %s bound %s after %.2f", STATUS.get(st_l), counted,
+                          spent)
+            if counted <= legal:  # the best legal game meets the new bound: solve returns it, proven
+                return counted, [], meter.used
     room = min(budget * BENDERS_SHARE, limit) - meter.used
     if LEGAL_BENDERS and BENDERS_GAP > 0 and 0 < counted - legal <= BENDERS_GAP and room >= COUNT_CUT_MIN:
         # the count step's card choice reaches its bound in the master when that bound is its proven optimum
         gardens = []
         answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, legal + 1, control, room,
-                                               first=cut_cards if cut_value >= legal + 1 else None, found=gardens)
+                                               first=cut_cards if cut_value >= legal + 1 else None, found=gardens,
+                                               region_cuts=region_cuts)
         meter.charge(cost)
         log.debug("no game reaches %d (a legal game scores %d)? %s after %.2f (%d rounds)", legal + 1, legal, answer,
                   cost, rounds)
@@ -777,7 +823,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             first = cut_cards if as_count and not (proven and cut_cards == cards) else None
             gardens = []
             answer, cost, rounds = no_game_reaches(catalog, side, drawing, days, gnome, plan, target, control, room,
-                                                   first=first, excluded=[cards] if proven else [], found=gardens)
+                                                   first=first, excluded=[cards] if proven else [], found=gardens,
+                                                   region_cuts=region_cuts)
             spent = meter.charge(cost)
             log.debug("no game reaches %d? %s after %.2f (%d rounds)", target, answer, cost, rounds)
             if answer == "none":
@@ -796,6 +843,32 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             # relaxed gardens above the cards search's best (best last): tried first
             collect.found.extend(g for g in extra if len(g.values) == len(collect.found[-1].values))
     return counted, collect.found[::-1], meter.used
+
+
+def _lagrangian(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], gnome: Cell, plan: Plan,
+                meter: _Meter, room: float) -> lagrange.Lagrangian:
+    """The Lagrangian bound within `room` (charged to `meter`): with a deterministic limit the price vectors tried
+    follow from the room and the region graphs' size alone; on the wall clock the clock stops it too, and it is
+    skipped when the region graphs are not compiled (pure Python builds them in seconds, which no clock can stop)."""
+    if not meter.deterministic and not lagrange.compiled():
+        return lagrange.Lagrangian(None)
+    start, clock = meter.used, time.perf_counter()
+    bound = lagrange.LagrangeBound(catalog, side, drawing, days, gnome, plan,
+                                   most=int(room * LAGRANGE_WORK_PER_UNIT) // lagrange.BUILD_COST)
+    if not bound.supported:  # too wide, or not built within the room: the work done is charged
+        found = lagrange.Lagrangian(None, work=bound.built * lagrange.BUILD_COST)
+        meter.charge(found.work / LAGRANGE_WORK_PER_UNIT if meter.deterministic else time.perf_counter() - clock)
+        return found
+    evaluations = LAGRANGE_EVALS
+    if meter.deterministic:
+        passes = (room * LAGRANGE_WORK_PER_UNIT - bound.built * lagrange.BUILD_COST) // max(1, bound.built)
+        evaluations = int(min(evaluations, passes))
+    found = lagrange.Lagrangian(None, work=bound.built * lagrange.BUILD_COST)
+    if evaluations >= 1:
+        found = bound.solve(evaluations, deadline=None if meter.deterministic else lambda: meter.used - start >= room)
+    meter.charge(found.work / LAGRANGE_WORK_PER_UNIT if meter.deterministic else time.perf_counter() - clock)
+    log.debug("lagrangian bound %s (%d prices) after %.2f", found.bound, found.evaluations, meter.used)
+    return found
 
 
 def _benders_gardens(gardens: list[_Values], width: int) -> list[_Values]:
@@ -1047,7 +1120,7 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
                     cuts: frozenset[str] = BOUND_CUTS, cut: str | None = None,
                     first: list[int] | None = None,
                     excluded: list[list[int]] = (), found: list | None = None,
-                    checks: int | None = None) -> tuple[str, float, int]:
+                    checks: int | None = None, region_cuts: list | None = None) -> tuple[str, float, int]:
     """Is there a game scoring `target` or more? A logic-based Benders loop over the card choices.
 
     Master: the count relaxation with `cuts` and objective >= target. Each card choice it finds is checked
@@ -1082,6 +1155,8 @@ def no_game_reaches(catalog: Catalog, side: str, drawing: PathDrawing, days: lis
         raise ValueError(f"cut: expected card, mix, dominance or both, got {cut!r}")
     if CLASS_MASTER and gnome is not None and plan is not None and frozenset(cuts) == CLASS_CUTS:
         master = ClassCountModel(catalog, side, drawing, days, gnome, plan)
+        if region_cuts:  # the Lagrangian step's region cuts (valid for every game: lagrange.py)
+            master.add_region_cuts(region_cuts, lagrange.SCALE)
     else:
         master = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
                                    count_cuts=cuts)

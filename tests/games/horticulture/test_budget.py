@@ -53,6 +53,20 @@ def count_annealing(monkeypatch, control: Recording) -> None:
     monkeypatch.setattr(anneal, "anneal_game", counted)
 
 
+def count_lagrangian(monkeypatch, control: Recording) -> None:
+    """The Lagrangian step's work too (optimiser.LAGRANGE_WORK_PER_UNIT a unit): add it."""
+    real = optimiser._lagrangian
+
+    def counted(*args, **kwargs):
+        found = real(*args, **kwargs)
+        control.used += found.work / optimiser.LAGRANGE_WORK_PER_UNIT
+        control.lagrangian += found.work
+        return found
+
+    control.lagrangian = 0
+    monkeypatch.setattr(optimiser, "_lagrangian", counted)
+
+
 @pytest.mark.parametrize("cards, work, share", [(8, 0.1, 1.0), (32, 0.5, 1.0), (32, 0.6, 0.5)])
 def test_one_solve_stays_within_its_share_of_the_budget(cards, work, share, monkeypatch):
     """A short and a long deck (the long one takes the count-first steps and the annealing), whole budget and a
@@ -61,6 +75,7 @@ def test_one_solve_stays_within_its_share_of_the_budget(cards, work, share, monk
     days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, cards, 2)]
     control = Recording(work)
     count_annealing(monkeypatch, control)
+    count_lagrangian(monkeypatch, control)
     sol = solve(catalog, "A", PathDrawing(3, "DDDDDDD"), days, gnome, plan, control, share=share)
     assert sol.score is not None  # an answer is still given (the greedy game at the least)
     assert control.used <= work * share * (1 + TOLERANCE)
