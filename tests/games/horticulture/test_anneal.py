@@ -189,26 +189,12 @@ def test_the_step_in_solve_raises_the_greedy_game_and_is_rechecked(monkeypatch):
 
 
 def test_the_compiled_copy_anneals_the_same_games_as_the_pure_module(tmp_path):
-    import json
-    import os
-    import subprocess
-    import sys
-
     from solver.core import compiled
 
+    from .helpers import compiled_and_pure
+
     name = "solver.games.horticulture.anneal"
-    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
-    if compiled.compiled_file(name) is None:  # not built by `make setup`, or edited since: build a copy here
-        env["GARDENS_COMPILED_DIR"] = str(tmp_path)
-        subprocess.run([sys.executable, "-m", "solver.core.compiled", "build"], cwd=compiled.ROOT, env=env,
-                       check=True, timeout=600)
-
-    def probe(env):
-        out = subprocess.run([sys.executable, "-m", "tests.games.horticulture._compiled_probe"], cwd=compiled.ROOT,
-                             env=env, check=True, capture_output=True, text=True, timeout=600)
-        return json.loads(out.stdout)
-
-    fast, pure = probe(env), probe({**env, compiled.PURE_ENV: "1"})
+    fast, pure = compiled_and_pure(name, "tests.games.horticulture._compiled_probe", tmp_path)
     assert not fast["file"].endswith(".py"), fast["file"]  # the extension module was loaded
     assert pure["file"] == str(compiled.source_path(name))
     assert fast["anneal"] == pure["anneal"]

@@ -21,6 +21,8 @@ from solver.games.horticulture.schedule import play_greedy
 from solver.games.horticulture.scoring import score_sheet
 from solver.games.horticulture.state import Setup, Sheet
 
+from bench.horticulture_optimal import instance as bench_instance
+
 from .helpers import C, S, T, U, control, oracle, pairs, tiny_sheet_fixture
 
 tiny4 = tiny_sheet_fixture("tiny4", 4)
@@ -195,12 +197,9 @@ def test_a_frontier_wider_than_max_front_is_not_supported():
 
 
 def _seed(seed: int, cards: int):
-    rng = random.Random(seed)
-    nursery = rng.sample(sorted(CAT.deck.cards), cards)
-    plants = list(CAT.plants)
-    plan = Plan(rng.choice(plants), rng.choice(plants), (rng.choice(plants), rng.choice(plants)))
-    gnome = (rng.randrange(6), rng.randrange(7))
-    return [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, cards, 2)], gnome, plan
+    """The benchmark's seeded game (`bench/horticulture_optimal.py`): days, gnome, plan."""
+    _, days, gnome, plan = bench_instance(seed, cards)
+    return days, gnome, plan
 
 
 def test_in_the_optimiser_the_step_lowers_the_bound(monkeypatch):
@@ -234,26 +233,12 @@ def test_building_stops_at_the_limit_and_counts_the_work_done():
 
 
 def test_the_compiled_copy_gives_the_same_bounds_as_the_pure_module(tmp_path):
-    import json
-    import os
-    import subprocess
-    import sys
-
     from solver.core import compiled
 
+    from .helpers import compiled_and_pure
+
     name = "solver.games.horticulture.regions"
-    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
-    if compiled.compiled_file(name) is None:  # not built by `make setup`, or edited since: build a copy here
-        env["GARDENS_COMPILED_DIR"] = str(tmp_path)
-        subprocess.run([sys.executable, "-m", "solver.core.compiled", "build"], cwd=compiled.ROOT, env=env,
-                       check=True, timeout=600)
-
-    def probe(env):
-        out = subprocess.run([sys.executable, "-m", "tests.games.horticulture._regions_probe"], cwd=compiled.ROOT,
-                             env=env, check=True, capture_output=True, text=True, timeout=600)
-        return json.loads(out.stdout)
-
-    fast, pure = probe(env), probe({**env, compiled.PURE_ENV: "1"})
+    fast, pure = compiled_and_pure(name, "tests.games.horticulture._regions_probe", tmp_path)
     assert not fast["file"].endswith(".py"), fast["file"]
     assert pure["file"] == str(compiled.source_path(name))
     assert fast["bounds"] == pure["bounds"]
