@@ -650,7 +650,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     final-garden relaxation with those cards pinned for a good garden.
 
     Returns (bound, the pinned search's improving solutions as full solutions of `relaxed`, best
-    first, cost). The bound is the count model's proven bound (it is a relaxation of every game), never
+    first, cost). The bound is the count model's proven bound, or the Lagrangian step's (each bounds every game), never
     below a legal game. The pinned search is a restriction: its gardens are feasible solutions of
     `relaxed` (not always plantable day by day), its bound proves nothing.
     Steps get shares of `budget`; together they never use more than `limit` (default: budget x
