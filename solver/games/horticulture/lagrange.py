@@ -66,8 +66,12 @@ class LagrangeBound:
                  plan: Plan, most: int | None = None):
         """`most`: at most this many transitions built in all (and never more than MOST); beyond it the building
         stops and the bound is not `supported` (`built` is the work done either way)."""
-        self.catalog, self.days = catalog, days
+        self.catalog = catalog
         self.kinds = list(catalog.plants)
+        # per day, each card it may bring as its plants' kind indices (None: a wild); a played day has one
+        self.options = [[[self.kinds.index(p.plant) for p in spec.fixed]] if spec.fixed is not None else
+                        [[None if p == catalog.wild else self.kinds.index(p) for p in catalog.card(cid).plants]
+                         for cid in spec.options] for spec in days]
         sheet = catalog.sheet(side)
         garden = Garden(sheet, drawing)
         fixed: dict[Cell, str | None] = {}
@@ -96,15 +100,9 @@ class LagrangeBound:
         """L(lam) in hundredths, a subgradient (brought - boxed - drawn per kind) and V_r(lam) per region."""
         n = len(self.kinds)
         total, grad = 0, [0] * n
-        wild = self.catalog.wild
-        for spec in self.days:
-            if spec.fixed is not None:
-                plants = [[self.kinds.index(p.plant) for p in spec.fixed]]
-            else:
-                plants = []
-                for cid in spec.options:
-                    plants.append([max(range(n), key=lambda k: (lam[k], -k)) if p == wild else self.kinds.index(p)
-                                   for p in self.catalog.card(cid).plants])
+        dearest = max(range(n), key=lambda k: (lam[k], -k))  # what a wild becomes
+        for options in self.options:
+            plants = [[dearest if k is None else k for k in card] for card in options]
             best = max(plants, key=lambda ks: sum(lam[k] for k in ks))  # the first of equal options
             total += sum(lam[k] for k in best)
             for k in best:

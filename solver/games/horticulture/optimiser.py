@@ -855,16 +855,13 @@ def _lagrangian(catalog: Catalog, side: str, drawing: PathDrawing, days: list[Da
     start, clock = meter.used, time.perf_counter()
     bound = lagrange.LagrangeBound(catalog, side, drawing, days, gnome, plan,
                                    most=int(room * LAGRANGE_WORK_PER_UNIT) // lagrange.BUILD_COST)
-    if not bound.supported:  # too wide, or not built within the room: the work done is charged
-        found = lagrange.Lagrangian(None, work=bound.built * lagrange.BUILD_COST)
-        meter.charge(found.work / LAGRANGE_WORK_PER_UNIT if meter.deterministic else time.perf_counter() - clock)
-        return found
+    # (too wide, or not built within the room: no bound, and the work done is charged)
+    found = lagrange.Lagrangian(None, work=bound.built * lagrange.BUILD_COST)
     evaluations = LAGRANGE_EVALS
     if meter.deterministic:
         passes = (room * LAGRANGE_WORK_PER_UNIT - bound.built * lagrange.BUILD_COST) // max(1, bound.built)
         evaluations = int(min(evaluations, passes))
-    found = lagrange.Lagrangian(None, work=bound.built * lagrange.BUILD_COST)
-    if evaluations >= 1:
+    if bound.supported and evaluations >= 1:
         found = bound.solve(evaluations, deadline=None if meter.deterministic else lambda: meter.used - start >= room)
     meter.charge(found.work / LAGRANGE_WORK_PER_UNIT if meter.deterministic else time.perf_counter() - clock)
     log.debug("lagrangian bound %s (%d prices) after %.2f", found.bound, found.evaluations, meter.used)

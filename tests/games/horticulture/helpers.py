@@ -235,3 +235,16 @@ def compiled_and_pure(name: str, probe: str, tmp_path) -> tuple[dict, dict]:
         return json.loads(out.stdout)
 
     return run(env), run({**env, compiled.PURE_ENV: "1"})
+
+
+def proven_optimum(model) -> float:
+    """The proven optimum of a model object with `.m` (one worker, deterministic limit: the same outcome on any
+    machine; linearization 2 and probing off, as the optimiser's relaxed searches)."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers, solver.parameters.max_deterministic_time = 1, 60.0
+    solver.parameters.linearization_level, solver.parameters.cp_model_probing_level = 2, 0
+    status = solver.solve(model.m)
+    assert status == cp_model.OPTIMAL
+    return solver.objective_value

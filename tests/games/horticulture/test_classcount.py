@@ -18,25 +18,17 @@ from solver.games.horticulture.schedule import play_greedy
 from solver.games.horticulture.scoring import score_sheet
 from solver.games.horticulture.state import WINDOW, Planting, Setup
 
-from .helpers import C, S, T, U, control, oracle, pairs, record_class_models, tiny_sheet_fixture
+from .helpers import (C, S, T, U, control, oracle, pairs, proven_optimum, record_class_models,
+                      tiny_sheet_fixture)
 
 tiny4 = tiny_sheet_fixture("tiny4", 4)
 tiny5 = tiny_sheet_fixture("tiny5", 5)
 CAT = default_catalog()
 
 
-def _optimum(model) -> float:
-    solver = cp_model.CpSolver()  # one worker, deterministic limit: the same outcome on any machine
-    solver.parameters.num_workers, solver.parameters.max_deterministic_time = 1, 60.0
-    solver.parameters.linearization_level, solver.parameters.cp_model_probing_level = 2, 0
-    status = solver.solve(model.m)
-    assert status == cp_model.OPTIMAL
-    return solver.objective_value
-
-
 def _square_level(catalog, side, drawing, days, gnome, plan) -> float:
-    return _optimum(HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
-                                      count_cuts=optimiser.BOUND_CUTS))
+    return proven_optimum(HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False, groups="count",
+                                            count_cuts=optimiser.BOUND_CUTS))
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -51,7 +43,7 @@ def test_the_classes_give_the_square_level_optimum_and_never_fall_below_the_best
     gnome = (rng.randrange(columns), rng.randrange(2))
     best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
     days = pairs(nursery)
-    classes = _optimum(ClassCountModel(catalog, "T", drawing, days, gnome, plan))
+    classes = proven_optimum(ClassCountModel(catalog, "T", drawing, days, gnome, plan))
     assert best <= classes == _square_level(catalog, "T", drawing, days, gnome, plan)
 
 
@@ -76,13 +68,13 @@ def test_every_real_game_is_a_solution_scoring_at_least_its_points(seed):
     model = ClassCountModel(CAT, "A", drawing, days, gnome, plan)
     for var, value in model.assignment(game, gnome, plan):
         model.m.add(var == value)
-    assert _optimum(model) >= points
+    assert proven_optimum(model) >= points
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_the_same_optimum_as_the_square_level_relaxation_on_eight_card_sheets(seed):
     days, gnome, plan, drawing = _instance(seed, 8)
-    assert _optimum(ClassCountModel(CAT, "A", drawing, days, gnome, plan)) == \
+    assert proven_optimum(ClassCountModel(CAT, "A", drawing, days, gnome, plan)) == \
         _square_level(CAT, "A", drawing, days, gnome, plan)
 
 
@@ -94,7 +86,7 @@ def test_played_days_are_kept(tiny4):
     a, b = (T if p == tiny4.wild else p for p in tiny4.card(nursery[0]).plants)
     fixed = (Planting(a, (0, 0)), Planting(b, WINDOW))
     days = [DaySpec((nursery[0],), fixed)] + pairs(nursery)[1:]
-    assert _optimum(ClassCountModel(tiny4, "T", drawing, days, gnome, plan)) == \
+    assert proven_optimum(ClassCountModel(tiny4, "T", drawing, days, gnome, plan)) == \
         _square_level(tiny4, "T", drawing, days, gnome, plan)
     wrong = ClassCountModel(tiny4, "T", drawing, days, gnome, plan)
     wrong.m.add(wrong.box[b] == 0)

@@ -23,7 +23,7 @@ from solver.games.horticulture.state import Setup, Sheet
 
 from bench.horticulture_optimal import instance as bench_instance
 
-from .helpers import C, S, T, U, control, oracle, pairs, tiny_sheet_fixture
+from .helpers import C, S, T, U, control, oracle, pairs, proven_optimum, tiny_sheet_fixture
 
 tiny4 = tiny_sheet_fixture("tiny4", 4)
 tiny5 = tiny_sheet_fixture("tiny5", 5)
@@ -127,18 +127,10 @@ def test_the_bound_and_the_cut_count_model_never_fall_below_the_best_game(tiny4,
     days = pairs(nursery)
     found = lagrange.LagrangeBound(catalog, "T", drawing, days, gnome, plan).solve(40)
     assert found.bound >= best and found.evaluations == len(found.cuts) >= 1
-    plain = _optimum(ClassCountModel(catalog, "T", drawing, days, gnome, plan))
+    plain = proven_optimum(ClassCountModel(catalog, "T", drawing, days, gnome, plan))
     cut = ClassCountModel(catalog, "T", drawing, days, gnome, plan)
     cut.add_region_cuts(found.cuts, SCALE)
-    assert best <= _optimum(cut) <= plain
-
-
-def _optimum(model) -> float:
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers, solver.parameters.max_deterministic_time = 1, 60.0
-    solver.parameters.linearization_level, solver.parameters.cp_model_probing_level = 2, 0
-    assert solver.solve(model.m) == cp_model.OPTIMAL
-    return solver.objective_value
+    assert best <= proven_optimum(cut) <= plain
 
 
 @pytest.mark.parametrize("seed", range(4))
