@@ -54,13 +54,25 @@ _lagrangian = optimiser._lagrangian
 
 def _metered_lagrangian(*args, **kwargs):
     """The Lagrangian step's work counts too (optimiser.LAGRANGE_WORK_PER_UNIT a unit)."""
-    found = _lagrangian(*args, **kwargs)
+    found, priced = _lagrangian(*args, **kwargs)
     if METERED:
         METERED[-1].units += found.work / optimiser.LAGRANGE_WORK_PER_UNIT
-    return found
+    return found, priced
 
 
 optimiser._lagrangian = _metered_lagrangian
+_separate = optimiser._separate
+
+
+def _metered_separate(*args, **kwargs):
+    """So does each region cut round's separation."""
+    cut = _separate(*args, **kwargs)
+    if METERED:
+        METERED[-1].units += cut.work / optimiser.LAGRANGE_WORK_PER_UNIT
+    return cut
+
+
+optimiser._separate = _metered_separate
 
 
 def pct(values: list[float], q: float) -> float:
@@ -94,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--unordered", action="store_true", help="final-garden relaxation without the ordering constraint")
     ap.add_argument("--lagrange-share", type=float, default=None,
                     help="optimiser.LAGRANGE_SHARE: the Lagrangian region cuts before the class count step (0: off)")
+    ap.add_argument("--lagrange-rounds", type=int, default=None,
+                    help="optimiser.LAGRANGE_ROUNDS: region cut rounds after the Lagrangian step (0: none)")
     ap.add_argument("--lagrange-evals", type=int, default=None, help="optimiser.LAGRANGE_EVALS (price vectors)")
     ap.add_argument("--count-ordered", action="store_true",
                     help="the count relaxation with the ordering constraint (as before 3 Dec)")
@@ -181,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.LAGRANGE_SHARE = args.lagrange_share
     if args.lagrange_evals is not None:
         optimiser.LAGRANGE_EVALS = args.lagrange_evals
+    if args.lagrange_rounds is not None:
+        optimiser.LAGRANGE_ROUNDS = args.lagrange_rounds
     if args.unordered:
         model_module.ORDERED_RELAXATION = False
     if args.count_ordered:

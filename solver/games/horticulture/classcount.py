@@ -174,11 +174,23 @@ class ClassCountModel:
         (`cuttable`). `model`: a clone of this model to add them to (default: this one)."""
         if not self.cuttable:
             return
-        model = self.m if model is None else model
         for lam, values in cuts:
             for r, value in enumerate(values):
-                model.add(scale * sum(self.region_points[r])
-                           <= value + sum(p * self.region_counts[r][t] for p, t in zip(lam, self.types)))
+                if value is not None:  # (None: no cut on that region at these prices, as a separation's)
+                    self.add_region_cut(r, lam, value, scale, model)
+
+    def add_region_cut(self, region: int, lam: list[int], value: int, scale: int,
+                       model: cp_model.CpModel | None = None) -> None:
+        """One cut of `add_region_cuts`: the region's points x scale <= value + sum of lam_t x its plants of kind t,
+        `value` being the region's best value at the prices lam (catalog order)."""
+        model = self.m if model is None else model
+        model.add(scale * sum(self.region_points[region])
+                  <= value + sum(p * self.region_counts[region][t] for p, t in zip(lam, self.types)))
+
+    def region_solution(self, solver: cp_model.CpSolver) -> list[tuple[list[int], int]]:
+        """Per region, in a solution: its plants per kind (catalog order) and its points (the cuts' two sides)."""
+        return [([int(solver.value(self.region_counts[r][t])) for t in self.types],
+                 int(solver.value(sum(self.region_points[r])))) for r in range(len(self.region_points))]
 
     def chosen_cards(self, solver: cp_model.CpSolver) -> list[int]:
         return [next(cid for cid, v in zip(spec.options, ch) if solver.boolean_value(v))

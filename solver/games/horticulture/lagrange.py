@@ -134,53 +134,98 @@ class LagrangeBound:
         """At most `evaluations` prices tried (fewer when `deadline()` says stop or the method has converged)."""
         if not self.supported:
             return Lagrangian(None)
-        n = len(self.kinds)
         out = Lagrangian(None, work=self.built * BUILD_COST)
         pass_cost = self.built
-        lp = pywraplp.Solver.CreateSolver("GLOP")
-        lam_v = [lp.NumVar(LOW, HIGH, "") for _ in range(n)]
-        z = lp.NumVar(-lp.infinity(), lp.infinity(), "")
-        lp.Minimize(z)
-
-        def piece(value: int, grad: list[int], lam: list[int]) -> None:
-            ct = lp.Constraint(value - sum(g * x for g, x in zip(grad, lam)), lp.infinity())
-            ct.SetCoefficient(z, 1)
-            for k in range(n):
-                ct.SetCoefficient(lam_v[k], -grad[k])
 
         def run(lam: list[int]) -> tuple[int, list[int]]:
             value, grad, values = self.evaluate(lam)
             out.cuts.append((list(lam), values))
             out.evaluations += 1
             out.work += pass_cost
-            piece(value, grad, lam)
             return value, grad
 
-        center = [START] * n
-        best, _ = run(center)
-        out.value, out.prices = best, center
-        width = BOX
-        while out.evaluations < evaluations and not (deadline is not None and deadline()):
-            for k in range(n):
-                lam_v[k].SetBounds(max(LOW, center[k] - width), min(HIGH, center[k] + width))
-            if lp.Solve() != pywraplp.Solver.OPTIMAL:
-                break
-            promise = z.solution_value()
-            lam = [int(round(v.solution_value())) for v in lam_v]
-            if best - promise < 1:  # nothing better within the box
-                inside = all(abs(lam[k] - center[k]) < width for k in range(n))
-                if inside or width >= HIGH - LOW:
-                    break
-                width *= 2
-                continue
-            if lam == center:
-                break
-            value, _ = run(lam)
-            if value <= best - DESCENT * (best - promise):
-                center, best = lam, value
-            else:
-                width = max(BOX_MIN, int(width * 0.7))
-            if best < out.value:
-                out.value, out.prices = best, center
+        out.value, out.prices = _box_step(len(self.kinds), run, evaluations, deadline)
         out.bound = out.value // SCALE
         return out
+
+    def separate(self, region: int, counts: list[int], evaluations: int, start: list[int] | None = None,
+                 deadline=None) -> Separation:
+        """The region's tightest cut at `counts` (its plants per kind, catalog order) among at most `evaluations`
+        prices: min over lam of V_r(lam) + lam . counts by the same box-step search from `start` (default: START
+        everywhere). A cut from any lam is valid; this one is the most violated at `counts` found."""
+        graph = self.graphs[region]
+        out = Separation(0, [], 0, work=0)
+
+        def run(lam: list[int]) -> tuple[int, list[int]]:
+            v, planted = graph.best(lam, SCALE)
+            out.evaluations += 1
+            out.work += graph.transitions
+            value = v + sum(p * c for p, c in zip(lam, counts))
+            if out.evaluations == 1 or value < out.value:
+                out.value, out.prices, out.region_value = value, list(lam), v
+            return value, [c - k for c, k in zip(counts, planted)]
+
+        _box_step(len(self.kinds), run, evaluations, deadline, start)
+        return out
+
+
+@dataclass
+class Separation:
+    """`LagrangeBound.separate`'s answer: the cut points x SCALE <= region_value + prices . plants (catalog order),
+    worth `value` at the counts it was asked at."""
+
+    value: int  # V_r(prices) + prices . counts, in hundredths
+    prices: list[int]
+    region_value: int  # V_r(prices)
+    evaluations: int = 0
+    work: int = 0  # transitions passed
+
+
+def _box_step(n: int, run, evaluations: int, deadline=None, start: list[int] | None = None) -> tuple[int, list[int]]:
+    """Minimise a convex piecewise-linear function of n integer prices in [LOW, HIGH], given as `run(lam)` ->
+    (value, a subgradient), with at most `evaluations` calls: a box-step cutting-plane method (the linear programme
+    over the pieces found so far, restricted to a box around the best lam, which grows when the programme's answer
+    is inside it and shrinks after a step that did not descend). Returns the best (value, lam)."""
+    lp = pywraplp.Solver.CreateSolver("GLOP")
+    lam_v = [lp.NumVar(LOW, HIGH, "") for _ in range(n)]
+    z = lp.NumVar(-lp.infinity(), lp.infinity(), "")
+    lp.Minimize(z)
+    calls = 0
+
+    def call(lam: list[int]) -> int:
+        nonlocal calls
+        calls += 1
+        value, grad = run(lam)
+        ct = lp.Constraint(value - sum(g * x for g, x in zip(grad, lam)), lp.infinity())
+        ct.SetCoefficient(z, 1)
+        for k in range(n):
+            ct.SetCoefficient(lam_v[k], -grad[k])
+        return value
+
+    center = [START] * n if start is None else [min(HIGH, max(LOW, p)) for p in start]
+    best = call(center)
+    top = (best, center)
+    width = BOX
+    while calls < evaluations and not (deadline is not None and deadline()):
+        for k in range(n):
+            lam_v[k].SetBounds(max(LOW, center[k] - width), min(HIGH, center[k] + width))
+        if lp.Solve() != pywraplp.Solver.OPTIMAL:
+            break
+        promise = z.solution_value()
+        lam = [int(round(v.solution_value())) for v in lam_v]
+        if best - promise < 1:  # nothing better within the box
+            inside = all(abs(lam[k] - center[k]) < width for k in range(n))
+            if inside or width >= HIGH - LOW:
+                break
+            width *= 2
+            continue
+        if lam == center:
+            break
+        value = call(lam)
+        if value <= best - DESCENT * (best - promise):
+            center, best = lam, value
+        else:
+            width = max(BOX_MIN, int(width * 0.7))
+        if best < top[0]:
+            top = (best, center)
+    return top

@@ -113,6 +113,9 @@ LAGRANGE_SHARE = 0.25
 LAGRANGE_EVALS = 20
 LAGRANGE_WORK_PER_UNIT = 300_000_000
 LAGRANGE_RESOLVE_MAX = 2.0  # units (or seconds) at most for the class count model again with the region cuts
+LAGRANGE_ROUNDS = 8  # cutting-plane rounds at most after that (_cut_rounds)
+LAGRANGE_ROUNDS_SHARE = 0.2  # of the budget, for those rounds (separations and solves)
+LAGRANGE_SEPARATE_EVALS = 25  # prices tried per region and round
 LAGRANGE_MIN = 0.5  # the step runs with at least this room (units or seconds; building a 32-card game's graphs: ~0.25)
 # The annealing search once more, after the count step, on the count step's card choice only (each open day's card
 # pinned): this share of the budget (at most ANNEAL_CARDS_MAX), taken from the steps after it (0: off). Its game is a
@@ -752,10 +755,10 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         # the Lagrangian bound, and the class count model again with its region cuts, for the bound only: the count
         # step's cards stay the steps' cards (measured: the cut model's cards gave worse games, LAGRANGE's comment);
         # after the annealing on those cards, so that a short budget's primal keeps its time
-        found = _lagrangian(catalog, side, drawing, days, gnome, plan, meter, room)
+        found, priced = _lagrangian(catalog, side, drawing, days, gnome, plan, meter, room)
         if found.bound is not None:
             counted = min(counted, found.bound)
-            region_cuts = found.cuts
+            region_cuts = list(found.cuts)
             resolve = min(budget * COUNT_SHARE, LAGRANGE_RESOLVE_MAX, outer - meter.used)
             if count.cuttable and counted > legal and resolve >= minimum:
                 cut_model = count.m.clone()  # (the same variables; the count model itself stays as it was solved)
@@ -767,6 +770,10 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                     counted = min(counted, int(sc_l.best_objective_bound + 1e-6))
                 log.debug("count relaxation with region cuts: %s bound %s after %.2f", STATUS.get(st_l), counted,
                           spent)
+                rounds = min(budget * LAGRANGE_ROUNDS_SHARE, outer - meter.used)
+                if st_l == cp_model.OPTIMAL and counted > legal and rounds >= LAGRANGE_MIN:
+                    counted = _cut_rounds(count, cut_model, sc_l, priced, found.prices, control, meter, rounds,
+                                          counted, legal, region_cuts)
             if counted <= legal:  # the best legal game meets the new bound: solve returns it, proven
                 return counted, [], meter.used
     room = min(budget * BENDERS_SHARE, limit) - meter.used
@@ -851,7 +858,7 @@ def _lagrangian(catalog: Catalog, side: str, drawing: PathDrawing, days: list[Da
     follow from the room and the region graphs' size alone; on the wall clock the clock stops it too, and it is
     skipped when the region graphs are not compiled (pure Python builds them in seconds, which no clock can stop)."""
     if not meter.deterministic and not lagrange.compiled():
-        return lagrange.Lagrangian(None)
+        return lagrange.Lagrangian(None), None
     start, clock = meter.used, time.perf_counter()
     bound = lagrange.LagrangeBound(catalog, side, drawing, days, gnome, plan,
                                    most=int(room * LAGRANGE_WORK_PER_UNIT) // lagrange.BUILD_COST)
@@ -865,7 +872,51 @@ def _lagrangian(catalog: Catalog, side: str, drawing: PathDrawing, days: list[Da
         found = bound.solve(evaluations, deadline=None if meter.deterministic else lambda: meter.used - start >= room)
     meter.charge(found.work / LAGRANGE_WORK_PER_UNIT if meter.deterministic else time.perf_counter() - clock)
     log.debug("lagrangian bound %s (%d prices) after %.2f", found.bound, found.evaluations, meter.used)
-    return found
+    return found, bound
+
+
+def _separate(priced: lagrange.LagrangeBound, region: int, plants: list[int],
+              prices: list[int]) -> lagrange.Separation:
+    """One region's separation in `_cut_rounds` (its work in `.work`, charged there)."""
+    return priced.separate(region, plants, LAGRANGE_SEPARATE_EVALS, prices)
+
+
+def _cut_rounds(count: ClassCountModel, cut_model: cp_model.CpModel, solved: cp_model.CpSolver,
+                priced: lagrange.LagrangeBound, prices: list[int], control: SolveControl, meter: _Meter, room: float,
+                counted: int, legal: int, cuts: list) -> int:
+    """Cutting-plane rounds on `cut_model` (the class count model with region cuts, `solved` to its optimum)
+    within `room`: each round finds, per region, the tightest region cut at the optimum's plants
+    (`LagrangeBound.separate`, from the Lagrangian's best `prices`), adds those the optimum breaks, and solves
+    again. Every cut is valid for every game, so each proven optimum is a bound. Returns the lowest bound
+    (`counted` at most); stops once no cut is broken, at LAGRANGE_ROUNDS rounds, at a legal game's score
+    (`legal`), or when a solve is not proven. The cuts added go to `cuts` too, (lam, value per region, None on
+    the others), for the Benders masters."""
+    start = meter.used
+    minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
+    for done in range(LAGRANGE_ROUNDS):
+        clock, work, added = time.perf_counter(), 0, 0
+        for r, (plants, points) in enumerate(count.region_solution(solved)):
+            cut = _separate(priced, r, plants, prices)
+            work += cut.work
+            if cut.value < lagrange.SCALE * points:  # the optimum breaks it
+                count.add_region_cut(r, cut.prices, cut.region_value, lagrange.SCALE, cut_model)
+                cuts.append((cut.prices, [cut.region_value if q == r else None for q in range(len(priced.graphs))]))
+                added += 1
+        meter.charge(work / LAGRANGE_WORK_PER_UNIT if meter.deterministic else time.perf_counter() - clock)
+        left = room - (meter.used - start)
+        if not added or left < minimum:
+            break
+        cut_model.clear_hints()
+        _hint_all(cut_model, list(solved.response_proto.solution))
+        st, solved = control.solve(cut_model, _solver(control, left, linearization=2))
+        meter.add(solved)
+        if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            counted = min(counted, int(solved.best_objective_bound + 1e-6))
+        log.debug("region cut round %d (%d cuts): %s bound %s after %.2f", done + 1, added, STATUS.get(st), counted,
+                  meter.used - start)
+        if st != cp_model.OPTIMAL or counted <= legal:
+            break
+    return counted
 
 
 def _benders_gardens(gardens: list[_Values], width: int) -> list[_Values]:

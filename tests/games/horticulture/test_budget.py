@@ -57,14 +57,23 @@ def count_lagrangian(monkeypatch, control: Recording) -> None:
     """The Lagrangian step's work too (optimiser.LAGRANGE_WORK_PER_UNIT a unit): add it."""
     real = optimiser._lagrangian
 
+    real_separate = optimiser._separate
+
     def counted(*args, **kwargs):
-        found = real(*args, **kwargs)
+        found, priced = real(*args, **kwargs)
         control.used += found.work / optimiser.LAGRANGE_WORK_PER_UNIT
         control.lagrangian += found.work
-        return found
+        return found, priced
+
+    def separated(*args, **kwargs):  # (the region cut rounds' separations)
+        cut = real_separate(*args, **kwargs)
+        control.used += cut.work / optimiser.LAGRANGE_WORK_PER_UNIT
+        control.lagrangian += cut.work
+        return cut
 
     control.lagrangian = 0
     monkeypatch.setattr(optimiser, "_lagrangian", counted)
+    monkeypatch.setattr(optimiser, "_separate", separated)
 
 
 @pytest.mark.parametrize("cards, work, share", [(8, 0.1, 1.0), (32, 0.5, 1.0), (32, 0.6, 0.5)])

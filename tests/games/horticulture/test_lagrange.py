@@ -113,18 +113,23 @@ def test_the_best_value_is_the_best_over_every_planting_of_a_tiny_sheet(tiny4, t
         assert counts == [sum(k == t for k in named.values()) for t in kinds]
 
 
-@pytest.mark.parametrize("seed", range(10))
-def test_the_bound_and_the_cut_count_model_never_fall_below_the_best_game(tiny4, tiny5, seed):
-    """Tiny sheets, random plans, gnomes and paths: the Lagrangian bound and the class count model with its region
-    cuts are at least the exhaustive oracle's best game, and the cuts never raise the class count's optimum."""
+def _tiny_game(seed: int, tiny4, tiny5):
+    """A seeded tiny-sheet game (4 x 2 or 5 x 2, random plan, gnome and path) and its best score by the exhaustive
+    oracle: (catalog, drawing, gnome, plan, days, best)."""
     rng = random.Random(seed)
     catalog, columns = (tiny4, 4) if seed % 2 == 0 else (tiny5, 5)
     nursery = rng.sample(sorted(catalog.deck.cards), 6 if columns == 4 else 4)
     plan = _plan(rng, [S, U, C, T])
     drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD"), (columns - 1, "DLD")]))
     gnome = (rng.randrange(columns), rng.randrange(2))
-    best = oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
-    days = pairs(nursery)
+    return catalog, drawing, gnome, plan, pairs(nursery), oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_bound_and_the_cut_count_model_never_fall_below_the_best_game(tiny4, tiny5, seed):
+    """Tiny sheets, random plans, gnomes and paths: the Lagrangian bound and the class count model with its region
+    cuts are at least the exhaustive oracle's best game, and the cuts never raise the class count's optimum."""
+    catalog, drawing, gnome, plan, days, best = _tiny_game(seed, tiny4, tiny5)
     found = lagrange.LagrangeBound(catalog, "T", drawing, days, gnome, plan).solve(40)
     assert found.bound >= best and found.evaluations == len(found.cuts) >= 1
     plain = proven_optimum(ClassCountModel(catalog, "T", drawing, days, gnome, plan))
@@ -158,6 +163,42 @@ def test_every_real_game_stays_a_solution_of_the_cut_count_model(seed):
     solver.parameters.num_workers, solver.parameters.max_deterministic_time = 1, 60.0
     solver.parameters.stop_after_first_solution = True
     assert solver.solve(model.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_separation_cut_holds_for_every_planting_and_is_tightest_at_its_counts(tiny4, tiny5, seed):
+    """Tiny sheets: a region's separation at a planting's counts (`LagrangeBound.separate`) is a cut that every
+    planting of the region keeps (enumerated through the pure scorer), its value is V_r at its prices plus the
+    prices times the counts, it holds that planting's own points, and it is no looser there than the cut from the
+    prices it started at."""
+    rng = random.Random(seed)
+    catalog, columns = (tiny4, 4) if seed % 2 == 0 else (tiny5, 5)
+    kinds = list(catalog.plants)
+    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD"), (columns - 1, "DLD")]))
+    gnome = (rng.randrange(columns), rng.randrange(2))
+    plan = _plan(rng, [S, U, C, T])
+    setup = Setup("T", drawing, gnome, plan)
+    days = pairs(rng.sample(sorted(catalog.deck.cards), 4))
+    bound = lagrange.LagrangeBound(catalog, "T", drawing, days, gnome, plan)
+    checked = 0
+    for r, part in enumerate(bound.parts):
+        if len(part) > 5:
+            continue
+        checked += 1
+        everything = [{c: k for c, k in zip(part, choice) if k is not None}
+                      for choice in itertools.product([None] + kinds, repeat=len(part))]
+        scored = [(SCALE * _region_points(catalog, setup, g), [sum(k == t for k in g.values()) for t in kinds])
+                  for g in everything]
+        start = [rng.randrange(-200, 500) for _ in kinds]
+        for points, counts in rng.sample(scored, 6):
+            cut = bound.separate(r, counts, 15, start)
+            assert cut.region_value == bound.graphs[r].best(cut.prices, SCALE)[0]
+            assert cut.value == cut.region_value + sum(p * n for p, n in zip(cut.prices, counts))
+            assert points <= cut.value <= bound.graphs[r].best(start, SCALE)[0] + sum(
+                p * n for p, n in zip(start, counts))
+            assert 1 <= cut.evaluations <= 15 and cut.work == cut.evaluations * bound.graphs[r].transitions
+            assert all(q <= cut.region_value + sum(p * n for p, n in zip(cut.prices, c)) for q, c in scored)
+    assert checked
 
 
 def test_played_days_are_fixed_squares_and_box_plants():
@@ -210,6 +251,38 @@ def test_in_the_optimiser_the_step_lowers_the_bound(monkeypatch):
     monkeypatch.setattr(optimiser, "LAGRANGE", False)
     off = run()
     assert off.score <= off.bound == 97
+
+
+def test_the_cut_rounds_prove_seed_0_and_keep_its_best_game():
+    """The benchmark's 32-card seed 0: the class count model with the Lagrangian's region cuts proves 93, above the
+    best game (92). The cutting-plane rounds (`optimiser._cut_rounds`) prove 92, and the optimiser at 12
+    deterministic units returns a game of 92, optimal. That game, pinned in a fresh class count model with every
+    cut (the Lagrangian's and the rounds'), still has a solution worth 92: the cuts are tight there and valid."""
+    days, gnome, plan = _seed(0, 32)
+    drawing = PathDrawing.straight(CAT.sheet("A"))
+    priced = lagrange.LagrangeBound(CAT, "A", drawing, days, gnome, plan)
+    found = priced.solve(optimiser.LAGRANGE_EVALS)
+    count = ClassCountModel(CAT, "A", drawing, days, gnome, plan)
+    count.add_region_cuts(found.cuts, SCALE)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers, solver.parameters.max_deterministic_time = 1, 30.0
+    solver.parameters.linearization_level, solver.parameters.cp_model_probing_level = 2, 0
+    assert solver.solve(count.m) == cp_model.OPTIMAL
+    first, cuts = int(solver.best_objective_bound + 1e-6), []
+    work = control(30.0)
+    after = optimiser._cut_rounds(count, count.m, solver, priced, found.prices, work, optimiser._Meter(work), 30.0,
+                                  first, -1, cuts)
+    assert (first, after) == (93, 92) and cuts
+    assert all(len(values) == 2 and values.count(None) == 1 for _, values in cuts)
+    best = optimiser.solve(CAT, "A", drawing, days, gnome, plan, control(12.0))
+    assert (best.status, best.score, best.bound) == ("optimal", 92, 92)
+    again = ClassCountModel(CAT, "A", drawing, days, gnome, plan)
+    again.add_region_cuts(found.cuts + cuts, SCALE)
+    for var, value in again.assignment(best.days, best.gnome, best.plan):
+        again.m.add(var == value)
+    again.m.add(again.objective >= 92)
+    solver.parameters.stop_after_first_solution = True
+    assert solver.solve(again.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
 def test_building_stops_at_the_limit_and_counts_the_work_done():
