@@ -212,31 +212,6 @@ def two_day_instance(catalog: Catalog, seed: int):
     return nursery, plan, PathDrawing(2, "DD"), (rng.randrange(4), rng.randrange(2))
 
 
-def compiled_and_pure(name: str, probe: str, tmp_path) -> tuple[dict, dict]:
-    """Run the probe module `probe` (prints JSON) in fresh interpreters, once with the compiled copy of module `name`
-    (built into tmp_path when `make setup` has not built it, or it was edited since) and once pure; returns both
-    outputs (the compiled one first)."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    from solver.core import compiled
-
-    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
-    if compiled.compiled_file(name) is None:
-        env["GARDENS_COMPILED_DIR"] = str(tmp_path)
-        subprocess.run([sys.executable, "-m", "solver.core.compiled", "build"], cwd=compiled.ROOT, env=env,
-                       check=True, timeout=600)
-
-    def run(env):
-        out = subprocess.run([sys.executable, "-m", probe], cwd=compiled.ROOT, env=env, check=True,
-                             capture_output=True, text=True, timeout=600)
-        return json.loads(out.stdout)
-
-    return run(env), run({**env, compiled.PURE_ENV: "1"})
-
-
 def proven_optimum(model) -> float:
     """The proven optimum of a model object with `.m` (one worker, deterministic limit: the same outcome on any
     machine; linearization 2 and probing off, as the optimiser's relaxed searches)."""

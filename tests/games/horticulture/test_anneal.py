@@ -191,7 +191,7 @@ def test_the_step_in_solve_raises_the_greedy_game_and_is_rechecked(monkeypatch):
 def test_the_compiled_copy_anneals_the_same_games_as_the_pure_module(tmp_path):
     from solver.core import compiled
 
-    from .helpers import compiled_and_pure
+    from tests.compiled_probe import compiled_and_pure
 
     name = "solver.games.horticulture.anneal"
     fast, pure = compiled_and_pure(name, "tests.games.horticulture._compiled_probe", tmp_path)

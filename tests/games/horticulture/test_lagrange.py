@@ -300,7 +300,7 @@ def test_building_stops_at_the_limit_and_counts_the_work_done():
 def test_the_compiled_copy_gives_the_same_bounds_as_the_pure_module(tmp_path):
     from solver.core import compiled
 
-    from .helpers import compiled_and_pure
+    from tests.compiled_probe import compiled_and_pure
 
     name = "solver.games.horticulture.regions"
     fast, pure = compiled_and_pure(name, "tests.games.horticulture._regions_probe", tmp_path)

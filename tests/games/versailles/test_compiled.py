@@ -3,33 +3,16 @@ the same programs: same nodes, same verdicts, same plans, flags on the module ob
 same annealed gardens; and a copy is used only when it was built from the source as it is now."""
 
 import importlib.machinery
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from solver.core import compiled
+from tests.compiled_probe import compiled_and_pure
 
 NAME = "solver.games.versailles.refute"
-ROOT = compiled.ROOT
-
-
-def _probe(env: dict) -> dict:
-    out = subprocess.run([sys.executable, "-m", "tests.games.versailles._compiled_probe"], cwd=ROOT, env=env,
-                         check=True, capture_output=True, text=True, timeout=600)
-    return json.loads(out.stdout)
 
 
 def test_the_compiled_search_visits_the_same_nodes_as_the_pure_one(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
-    if compiled.compiled_file(NAME) is None:
-        # not built by `make setup`, or the source was edited since: build a copy for this test
-        env["GARDENS_COMPILED_DIR"] = str(tmp_path)
-        subprocess.run([sys.executable, "-m", "solver.core.compiled", "build"], cwd=ROOT, env=env, check=True,
-                       timeout=600)
-    fast = _probe(env)
-    pure = _probe({**env, compiled.PURE_ENV: "1"})
+    fast, pure = compiled_and_pure(NAME, "tests.games.versailles._compiled_probe", tmp_path)
     assert not fast["file"].endswith(".py"), fast["file"]  # the extension module was loaded
     assert pure["file"] == str(compiled.source_path(NAME))
     assert fast["results"] == pure["results"]

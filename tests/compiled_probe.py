@@ -1,0 +1,27 @@
+"""Helpers shared by the tests of every game: running a probe against a compiled module and its pure source."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from solver.core import compiled
+
+
+def compiled_and_pure(name: str, probe: str, tmp_path) -> tuple[dict, dict]:
+    """Run the probe module `probe` (prints JSON) in fresh interpreters, once with the compiled copy of module `name`
+    (built into tmp_path when `make setup` has not built it, or it was edited since) and once pure; returns both
+    outputs (the compiled one first)."""
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
+    if compiled.compiled_file(name) is None:
+        env["GARDENS_COMPILED_DIR"] = str(tmp_path)
+        subprocess.run([sys.executable, "-m", "solver.core.compiled", "build"], cwd=compiled.ROOT, env=env,
+                       check=True, timeout=600)
+
+    def run(env):
+        out = subprocess.run([sys.executable, "-m", probe], cwd=compiled.ROOT, env=env, check=True,
+                             capture_output=True, text=True, timeout=600)
+        return json.loads(out.stdout)
+
+    return run(env), run({**env, compiled.PURE_ENV: "1"})
