@@ -875,10 +875,10 @@ def _lagrangian(catalog: Catalog, side: str, drawing: PathDrawing, days: list[Da
     return found, bound
 
 
-def _separate(priced: lagrange.LagrangeBound, region: int, plants: list[int],
-              prices: list[int]) -> lagrange.Separation:
-    """One region's separation in `_cut_rounds` (its work in `.work`, charged there)."""
-    return priced.separate(region, plants, LAGRANGE_SEPARATE_EVALS, prices)
+def _separate(priced: lagrange.LagrangeBound, region: int, plants: list[int], prices: list[int], passes: int,
+              deadline=None) -> lagrange.Separation:
+    """One region's separation in `_cut_rounds`, at most `passes` prices (its work in `.work`, charged there)."""
+    return priced.separate(region, plants, passes, prices, deadline)
 
 
 def _cut_rounds(count: ClassCountModel, cut_model: cp_model.CpModel, solved: cp_model.CpSolver,
@@ -894,17 +894,24 @@ def _cut_rounds(count: ClassCountModel, cut_model: cp_model.CpModel, solved: cp_
     start = meter.used
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
     for done in range(LAGRANGE_ROUNDS):
-        clock, work, added = time.perf_counter(), 0, 0
+        added, short = 0, False
         for r, (plants, points) in enumerate(count.region_solution(solved)):
-            cut = _separate(priced, r, plants, prices)
-            work += cut.work
+            left, clock = room - (meter.used - start), time.perf_counter()
+            # the passes the room pays for (a winding path's wide region has ~12 M transitions, 0.04 units a pass)
+            passes = min(LAGRANGE_SEPARATE_EVALS,
+                         int(left * LAGRANGE_WORK_PER_UNIT) // max(1, priced.graphs[r].transitions))
+            if passes < 1 or left < minimum:
+                short = True
+                break
+            cut = _separate(priced, r, plants, prices, passes,
+                            None if meter.deterministic else lambda: time.perf_counter() - clock >= left)
+            meter.charge(cut.work / LAGRANGE_WORK_PER_UNIT if meter.deterministic else time.perf_counter() - clock)
             if cut.value < lagrange.SCALE * points:  # the optimum breaks it
                 count.add_region_cut(r, cut.prices, cut.region_value, lagrange.SCALE, cut_model)
                 cuts.append((cut.prices, [cut.region_value if q == r else None for q in range(len(priced.graphs))]))
                 added += 1
-        meter.charge(work / LAGRANGE_WORK_PER_UNIT if meter.deterministic else time.perf_counter() - clock)
         left = room - (meter.used - start)
-        if not added or left < minimum:
+        if short or not added or left < minimum:
             break
         cut_model.clear_hints()
         _hint_all(cut_model, list(solved.response_proto.solution))

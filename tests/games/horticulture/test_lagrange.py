@@ -285,6 +285,42 @@ def test_the_cut_rounds_prove_seed_0_and_keep_its_best_game():
     assert solver.solve(again.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
+def test_the_cut_rounds_keep_to_their_room_on_a_winding_path():
+    """A winding path's wide region has about 12 M transitions, so a separation of 25 prices there costs about a
+    unit: with a tenth of a unit of room the rounds separate only as many prices as the room pays for (at
+    `LAGRANGE_WORK_PER_UNIT`), and all they charge stays within it."""
+    days, gnome, plan = _seed(0, 32)
+    drawing = PathDrawing(2, "DRDDDLDDD")
+    priced = lagrange.LagrangeBound(CAT, "A", drawing, days, gnome, plan)
+    assert max(g.transitions for g in priced.graphs) > 10_000_000
+    found = priced.solve(4)
+    count = ClassCountModel(CAT, "A", drawing, days, gnome, plan)
+    assert count.cuttable
+    count.add_region_cuts(found.cuts, SCALE)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers, solver.parameters.max_deterministic_time = 1, 30.0
+    solver.parameters.linearization_level, solver.parameters.cp_model_probing_level = 2, 0
+    assert solver.solve(count.m) == cp_model.OPTIMAL
+    first = int(solver.best_objective_bound + 1e-6)
+    passes = []
+    real = priced.separate
+
+    def separate(region, plants, evaluations, start=None, deadline=None):
+        cut = real(region, plants, evaluations, start, deadline)
+        passes.append((region, cut.evaluations))
+        return cut
+
+    priced.separate = separate
+    work = control(30.0)
+    meter = optimiser._Meter(work)
+    after = optimiser._cut_rounds(count, count.m, solver, priced, found.prices, work, meter, 0.1, first, -1, [])
+    assert after <= first and passes
+    assert meter.used <= 0.1 * 1.03  # (a CP-SAT search ends a little past its deterministic limit)
+    wide = max(range(len(priced.graphs)), key=lambda r: priced.graphs[r].transitions)
+    assert all(n <= 0.1 * optimiser.LAGRANGE_WORK_PER_UNIT // priced.graphs[wide].transitions
+               for r, n in passes if r == wide)
+
+
 def test_building_stops_at_the_limit_and_counts_the_work_done():
     """`most` transitions: the graphs stop there (not supported, no bound), and `built` is what was built."""
     days, gnome, plan = _seed(0, 32)
