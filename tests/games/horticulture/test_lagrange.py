@@ -83,17 +83,23 @@ def test_a_fixed_planting_is_scored_as_the_pure_scorer_scores_it(seed):
     assert total == _region_points(CAT, Setup("A", drawing, gnome, plan), planted)
 
 
+def _tiny_setup(seed: int, tiny4, tiny5):
+    """A seeded tiny sheet (4 x 2 or 5 x 2) with a random path, gnome and plan: (rng, catalog, drawing, gnome, plan),
+    the rng drawn on for more."""
+    rng = random.Random(seed)
+    catalog, columns = (tiny4, 4) if seed % 2 == 0 else (tiny5, 5)
+    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD"), (columns - 1, "DLD")]))
+    gnome = (rng.randrange(columns), rng.randrange(2))
+    return rng, catalog, drawing, gnome, _plan(rng, [S, U, C, T])
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_the_best_value_is_the_best_over_every_planting_of_a_tiny_sheet(tiny4, tiny5, seed):
     """Tiny sheets (4 x 2 and 5 x 2), straight and winding paths: every planting of each region of at most five
     squares enumerated through the pure scorer; the graph's best value at random prices is the largest (points x SCALE - prices), and the
     planting it names reaches it."""
-    rng = random.Random(seed)
-    catalog, columns = (tiny4, 4) if seed % 2 == 0 else (tiny5, 5)
+    rng, catalog, drawing, gnome, plan = _tiny_setup(seed, tiny4, tiny5)
     kinds = list(catalog.plants)
-    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD"), (columns - 1, "DLD")]))
-    gnome = (rng.randrange(columns), rng.randrange(2))
-    plan = _plan(rng, [S, U, C, T])
     setup = Setup("T", drawing, gnome, plan)
     garden, parts = _regions(catalog, "T", drawing, gnome)
     lam = [rng.randrange(-200, 500) for _ in kinds]
@@ -171,12 +177,8 @@ def test_a_separation_cut_holds_for_every_planting_and_is_tightest_at_its_counts
     planting of the region keeps (enumerated through the pure scorer), its value is V_r at its prices plus the
     prices times the counts, it holds that planting's own points, and it is no looser there than the cut from the
     prices it started at."""
-    rng = random.Random(seed)
-    catalog, columns = (tiny4, 4) if seed % 2 == 0 else (tiny5, 5)
+    rng, catalog, drawing, gnome, plan = _tiny_setup(seed, tiny4, tiny5)
     kinds = list(catalog.plants)
-    drawing = PathDrawing(*rng.choice([(1, "DD"), (2, "DD"), (2, "DRD"), (columns - 1, "DLD")]))
-    gnome = (rng.randrange(columns), rng.randrange(2))
-    plan = _plan(rng, [S, U, C, T])
     setup = Setup("T", drawing, gnome, plan)
     days = pairs(rng.sample(sorted(catalog.deck.cards), 4))
     bound = lagrange.LagrangeBound(catalog, "T", drawing, days, gnome, plan)
