@@ -20,6 +20,9 @@ far, restricted to a box around the best lam, which grows when the programme's a
 after a step that did not descend. Prices are integers in hundredths (`SCALE`), so every value is exact and the
 bound is floor(L / SCALE). The work is counted in transitions of the region graphs (building and passes), so a
 deterministic request gives the same answer on every machine.
+
+`separate` runs the same search over one region: min over lam of V_r(lam) + lam . n_r is the tightest region cut at
+given plant counts n_r (the optimiser's cutting-plane rounds ask it at the count model's optimum, `_cut_rounds`).
 """
 from __future__ import annotations
 
