@@ -108,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="optimiser.LAGRANGE_SHARE: the Lagrangian region cuts before the class count step (0: off)")
     ap.add_argument("--lagrange-rounds", type=int, default=None,
                     help="optimiser.LAGRANGE_ROUNDS: region cut rounds after the Lagrangian step (0: none)")
+    ap.add_argument("--lagrange-rounds-share", type=float, default=None,
+                    help="optimiser.LAGRANGE_ROUNDS_SHARE: the rounds' share of the budget")
     ap.add_argument("--lagrange-evals", type=int, default=None, help="optimiser.LAGRANGE_EVALS (price vectors)")
     ap.add_argument("--count-ordered", action="store_true",
                     help="the count relaxation with the ordering constraint (as before 3 Dec)")
@@ -197,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         optimiser.LAGRANGE_EVALS = args.lagrange_evals
     if args.lagrange_rounds is not None:
         optimiser.LAGRANGE_ROUNDS = args.lagrange_rounds
+    if args.lagrange_rounds_share is not None:
+        optimiser.LAGRANGE_ROUNDS_SHARE = args.lagrange_rounds_share
     if args.unordered:
         model_module.ORDERED_RELAXATION = False
     if args.count_ordered:
@@ -257,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION} (count {model_module.COUNT_ORDERED}), count cuts {cuts_on}, class count {optimiser.CLASS_COUNT} master {optimiser.CLASS_MASTER} retry {optimiser.CLASS_RETRY} anneal on cards {optimiser.ANNEAL_CARDS} max {optimiser.ANNEAL_CARDS_MAX}, anneal near {anneal.MOVE_NEAR} t {anneal.T_START:g}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} garden {optimiser.BENDERS_GARDEN} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION} (count {model_module.COUNT_ORDERED}), count cuts {cuts_on}, class count {optimiser.CLASS_COUNT} master {optimiser.CLASS_MASTER} retry {optimiser.CLASS_RETRY} anneal on cards {optimiser.ANNEAL_CARDS} max {optimiser.ANNEAL_CARDS_MAX}, anneal near {anneal.MOVE_NEAR} t {anneal.T_START:g}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} garden {optimiser.BENDERS_GARDEN} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, lagrange {optimiser.LAGRANGE_SHARE if optimiser.LAGRANGE else 0:g} evals {optimiser.LAGRANGE_EVALS} rounds {optimiser.LAGRANGE_ROUNDS} share {optimiser.LAGRANGE_ROUNDS_SHARE:g}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)
