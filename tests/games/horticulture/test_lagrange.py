@@ -287,6 +287,16 @@ def test_the_cut_rounds_prove_seed_0_and_keep_its_best_game():
     assert solver.solve(again.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
+def test_the_rounds_hand_over_to_the_benders_check_and_seed_6_is_proven():
+    """The benchmark's 32-card seed 6 at 12 deterministic units: the rounds bring the bound from 93 to 92, one above
+    the annealed game (91), and stop there (`LAGRANGE_HAND_OVER`); the Benders check from the legal game then finds a
+    garden of 92 that is planted, so the answer is 92, proven. (Without the hand-over the rounds go on at 92 and
+    the answer is 91 / 92.)"""
+    days, gnome, plan = _seed(6, 32)
+    found = optimiser.solve(CAT, "A", PathDrawing.straight(CAT.sheet("A")), days, gnome, plan, control(12.0))
+    assert (found.status, found.score, found.bound) == ("optimal", 92, 92)
+
+
 def test_the_cut_rounds_keep_to_their_room_on_a_winding_path():
     """A winding path's wide region has about 12 M transitions, so a separation of 25 prices there costs about a
     unit: with a tenth of a unit of room the rounds separate only as many prices as the room pays for (at
