@@ -312,7 +312,8 @@ def test_the_cut_rounds_keep_to_their_room_on_a_winding_path():
     solver = cp_model.CpSolver()
     solver.parameters.num_workers, solver.parameters.max_deterministic_time = 1, 30.0
     solver.parameters.linearization_level, solver.parameters.cp_model_probing_level = 2, 0
-    assert solver.solve(count.m) == cp_model.OPTIMAL
+    solver.parameters.stop_after_first_solution = True  # (any solution to separate at; its optimum takes ~13 units)
+    assert solver.solve(count.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     first = int(solver.best_objective_bound + 1e-6)
     passes = []
     real = priced.separate
