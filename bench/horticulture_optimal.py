@@ -195,12 +195,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.lagrange_share is not None:
         optimiser.LAGRANGE = args.lagrange_share > 0
         optimiser.LAGRANGE_SHARE = args.lagrange_share
-    if args.lagrange_evals is not None:
-        optimiser.LAGRANGE_EVALS = args.lagrange_evals
-    if args.lagrange_rounds is not None:
-        optimiser.LAGRANGE_ROUNDS = args.lagrange_rounds
-    if args.lagrange_rounds_share is not None:
-        optimiser.LAGRANGE_ROUNDS_SHARE = args.lagrange_rounds_share
     if args.unordered:
         model_module.ORDERED_RELAXATION = False
     if args.count_ordered:
@@ -233,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
                  "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap",
                  "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven", "descent_share",
                  "descent_min", "class_count", "class_master", "benders_garden", "anneal_cards", "anneal_cards_max",
-                 "legal_benders", "recard_second"):
+                 "legal_benders", "recard_second", "lagrange_evals", "lagrange_rounds", "lagrange_rounds_share"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
     if args.class_retry is not None:
