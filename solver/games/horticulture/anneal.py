@@ -15,7 +15,9 @@ Moves (each on a day that is not already played): put a plant on another square 
 a wild at a random kind), change a wild's kind; when they are decisions (the best-plan question), also move
 the gnome to an empty square allowed (`Board(gnome_squares=...)`) or change one of the plan's four kinds
 (`free_plan`). Metropolis acceptance at a temperature falling from
-T_START to T_END over a run; every run starts from the best game so far. Budgets count evaluations, so a
+T_START to T_END over a run; every run starts from the best game so far. A move's legality and points are
+worked out from the squares it changes (`INCREMENTAL`; the whole game's check and score give the same answers,
+so the same games, held together by the tests). Budgets count evaluations, so a
 deterministic request gives the same game on every machine. The score is the pure scorer's rules
 (scoring.score_sheet) written over the arrays; the caller re-scores the returned game with the pure
 scorer and replays it with the pure rules (optimiser._anneal_step).
@@ -46,6 +48,8 @@ MOVE_CARD = 90
 # of the placing moves, this share (of 100) aims at a square linked to a plant of the same kind (0: every target
 # drawn uniformly)
 MOVE_NEAR = 60
+# a move's legality and points from the squares it changes, not the whole game (`_run`): the same games, faster
+INCREMENTAL = True
 
 
 def _q(values) -> array:
@@ -110,6 +114,8 @@ class Board:
         self.mark = _q([0] * n)  # scratch of the scorer
         self.stack = _q([0] * n)
         self.near = _q([0] * n)  # scratch of the aimed placing move: the squares of the plants of one kind
+        self.cand = _q([0] * 10)  # scratch of the annealing's points of a move: two squares and those linked to them
+        self.check = _q([0] * 18)  # scratch of `_legal_near`: the slots whose planting rule a move may break
         self.gen = 0
 
 
@@ -208,32 +214,108 @@ def _base(free, tc, at, x: int, d: int) -> bool:
     return False
 
 
-def _legal(loc, at, kind, free, tc, slots: int) -> bool:
+def _slot_ok(loc, at, free, tc, s: int) -> bool:
+    """Slot s's planting rule (a plant in the window box: the box's own rule, `_window_ok`)."""
+    x = loc[s]
+    if x < 0:
+        return True
+    d = s >> 1
+    if _base(free, tc, at, x, d):
+        return True
+    y = loc[s ^ 1]
+    if y >= 0:
+        for j in range(4 * x, 4 * x + 4):
+            if tc[j] == y:
+                return _base(free, tc, at, y, d)
+    return False
+
+
+def _window_ok(loc, kind, slots: int) -> bool:
+    """The window box holds each kind at most once and at most its slots."""
     win = WIN
     seen = 0
     count = 0
     for s in range(len(loc)):
-        x = loc[s]
-        if x == win:
+        if loc[s] == win:
             bit = 1 << kind[s]
             if seen & bit:
                 return False
             seen |= bit
             count += 1
-            continue
-        d = s >> 1
-        if _base(free, tc, at, x, d):
-            continue
-        y = loc[s ^ 1]
-        if y >= 0:
-            near = False
-            for j in range(4 * x, 4 * x + 4):
-                if tc[j] == y:
-                    near = True
-            if near and _base(free, tc, at, y, d):
-                continue
-        return False
     return count <= slots
+
+
+def _legal(loc, at, kind, free, tc, slots: int) -> bool:
+    for s in range(len(loc)):
+        if not _slot_ok(loc, at, free, tc, s):
+            return False
+    return _window_ok(loc, kind, slots)
+
+
+def _legal_near(loc, at, free, tc, scratch, s: int, t: int, x: int, y: int) -> bool:
+    """After slots s and t (t = -1: none) moved off squares x and y (or the window box, WIN) of a legal game,
+    the planting rule where it may now fail: the moved slots, and the plants on squares touching x, y or the
+    moved slots' new squares (`_base` reads those squares). Any other plant's own square reads no changed square;
+    if it stood through its partner, that partner stood next to it, so either the partner moved (off x or y, which
+    the plant touches) or it stays on a square touching a changed one and, if it falls, is caught itself (it cannot
+    stand through the plant in turn). So this is `_legal`'s answer but for the window box (`_window_ok`'s).
+    `_slot_ok`'s rule is written out: a call per plant costs more than the check in the compiled copy. `scratch`
+    holds 18."""
+    many = 0
+    for e in range(4):
+        if e == 0:
+            z = s
+        elif e == 1:
+            z = t
+        elif e == 2:
+            z = x
+        else:
+            z = y
+        if z < 0:
+            continue
+        if e < 2:  # a moved slot, then the squares touching its new square
+            scratch[many] = z
+            many += 1
+            z = loc[z]
+            if z < 0:
+                continue
+        for j in range(4 * z, 4 * z + 4):
+            w = tc[j]
+            if w >= 0:
+                u = at[w]
+                if u >= 0:
+                    scratch[many] = u
+                    many += 1
+    for i in range(many):
+        u = scratch[i]
+        q = loc[u]
+        if q < 0:
+            continue
+        d = u >> 1
+        p = loc[u ^ 1]
+        for e in range(2):  # the plant's own square, then (when touching it) its partner's
+            if e == 1:
+                if p < 0:
+                    return False
+                near = False
+                for j in range(4 * q, 4 * q + 4):
+                    if tc[j] == p:
+                        near = True
+                if not near:
+                    return False
+                q = p
+            if free[q]:
+                break
+            stands = False
+            for j in range(4 * q, 4 * q + 4):
+                w = tc[j]
+                if w >= 0 and at[w] >= 0 and (at[w] >> 1) < d:
+                    stands = True
+            if stands:
+                break
+        else:
+            return False
+    return True
 
 
 def legal(board: Board, state: State) -> bool:
@@ -292,6 +374,19 @@ def _points(ck, loc, lk, path, border, gl, minimum, mark, stack, gen: int, pb: i
     return total
 
 
+def _window(loc, window_points: int, window_bonus: int, slots: int) -> int:
+    """The window box's points (`_points`'s first part)."""
+    win = WIN
+    count = 0
+    for s in range(len(loc)):
+        if loc[s] == win:
+            count += 1
+    total = count * window_points
+    if slots and count >= slots:
+        total += window_bonus
+    return total
+
+
 def points(board: Board, state: State) -> int:
     """The state's points; its gnome must be the board's (the tables are the board's gnome's)."""
     if state.gnome != board.gnome:
@@ -340,9 +435,14 @@ def _set_kind(loc, ck, kind, s: int, k: int) -> None:
 
 
 def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choice, movable, rnd, evals: int,
-         per_run: int, current: int, ceiling: int, stop, out) -> int:
+         per_run: int, current: int, ceiling: int, stop, out, incremental: bool) -> int:
     """The annealing loop on the arrays of the current state (legal, scoring `current`); the best state is kept
-    in best_* (out[0] its points). Returns the evaluations used."""
+    in best_* (out[0] its points). Returns the evaluations used.
+
+    `incremental`: a move's legality and points are worked out from the squares it changes (`_legal_near`,
+    `_local`, `_window`) instead of the whole game (`_legal`, `_points`); both give the same answers from a legal
+    state (the tests hold them together), so the games are the same, only found faster. Moving the gnome or
+    changing the plan is always worked out in full."""
     win = WIN
     move_place = MOVE_PLACE
     move_card = MOVE_CARD
@@ -355,6 +455,8 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
         board.minimum
     mark, stack, fixed, nopt, optk = board.mark, board.stack, board.fixed, board.nopt, board.optk
     near = board.near
+    cand = board.cand
+    check = board.check
     pb, pp, c1, c2 = board.plan
     per, window_points, window_bonus = board.per, board.window_points, board.window_bonus
     gnome_ok = board.gnome_ok
@@ -419,11 +521,20 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
             old = 0
             was0 = 0
             was1 = 0
+            sx = -1  # the squares whose kind the move changes (-1: none)
+            sy = -1
+            wcount = False  # the move changes the window box's count
+            wkinds = False  # the move puts a plant in the window box, or changes a kind there
+            before = 0
             if r < move_place:
                 u = rnd()
                 i = int(u * nmov)
                 a = movable[i]
-                if move_near and int(rnd() * 100) < move_near:
+                aimed = False
+                if move_near:
+                    u = rnd()
+                    aimed = int(u * 100) < move_near
+                if aimed:
                     k = kind[a]
                     pick = 0
                     for s in range(nslot):
@@ -432,12 +543,15 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                             pick += 1
                     if not pick:
                         continue
-                    x = near[int(rnd() * pick)]
-                    target = lk[4 * x + int(rnd() * 4)]
+                    u = rnd()
+                    x = near[int(u * pick)]
+                    u = rnd()
+                    target = lk[4 * x + int(u * 4)]
                     if target < 0:
                         continue
                 else:
-                    target = int(rnd() * (n + 1))
+                    u = rnd()
+                    target = int(u * (n + 1))
                 if target == n:  # the window box
                     if loc[a] == win or not slots:
                         continue
@@ -448,9 +562,13 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                     if inside < slots:
                         move = 1
                         old = loc[a]
-                        _place(loc, ck, at, kind, a, win)
+                        sx = old
+                        target = win
+                        wcount = True
+                        wkinds = True
                     else:
-                        pick = int(rnd() * inside)
+                        u = rnd()
+                        pick = int(u * inside)
                         b = -1
                         for s in range(nslot):
                             if loc[s] == win:
@@ -461,24 +579,30 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                         if fixed[b >> 1] or kind[b] == kind[a]:
                             continue
                         move = 2
-                        _swap(loc, ck, at, kind, a, b)
+                        sx = loc[a]
+                        wkinds = True
                 else:
                     if target == gnome or target == loc[a]:
                         continue
                     b = at[target]
+                    sx = loc[a]
+                    sy = target
+                    if sx == win:
+                        sx = -1
+                        wcount = b < 0  # a plant leaves the window box (or another takes its place)
+                        wkinds = b >= 0
                     if b < 0:
                         move = 1
                         old = loc[a]
-                        _place(loc, ck, at, kind, a, target)
                     else:
                         if fixed[b >> 1] or kind[b] == kind[a]:
                             continue
                         move = 2
-                        _swap(loc, ck, at, kind, a, b)
             elif r < move_card:
                 if not flippable:
                     continue
-                pick = int(rnd() * flippable)
+                u = rnd()
+                pick = int(u * flippable)
                 a = -1
                 for d in range(days):
                     if nopt[d] > 1:
@@ -491,18 +615,22 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                 ka = optk[4 * a + 2 * c]
                 kb = optk[4 * a + 2 * c + 1]
                 if ka < 0:
-                    ka = int(rnd() * nk)
+                    u = rnd()
+                    ka = int(u * nk)
                 if kb < 0:
-                    kb = int(rnd() * nk)
-                b = int(rnd() * 2)  # the new plants on the old squares, either way round
+                    u = rnd()
+                    kb = int(u * nk)
+                u = rnd()
+                b = int(u * 2)  # the new plants on the old squares, either way round
                 move = 3
-                was0 = kind[2 * a]  # the old kinds, to undo
-                was1 = kind[2 * a + 1]
-                choice[a] = 1 - old
-                _set_kind(loc, ck, kind, 2 * a, ka)
-                _set_kind(loc, ck, kind, 2 * a + 1, kb)
-                if b:
-                    _swap(loc, ck, at, kind, 2 * a, 2 * a + 1)
+                sx = loc[2 * a]
+                sy = loc[2 * a + 1]
+                if sx == win:
+                    sx = -1
+                    wkinds = True
+                if sy == win:
+                    sy = -1
+                    wkinds = True
             elif r < 100:
                 u = rnd()
                 i = int(u * nmov)
@@ -510,14 +638,19 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                 d = a >> 1
                 if optk[4 * d + 2 * choice[d] + (a & 1)] >= 0:
                     continue  # not a wild
-                k = int(rnd() * (nk - 1))
+                u = rnd()
+                k = int(u * (nk - 1))
                 if k >= kind[a]:
                     k += 1
                 move = 4
                 old = kind[a]
-                _set_kind(loc, ck, kind, a, k)
+                sx = loc[a]
+                if sx == win:
+                    sx = -1
+                    wkinds = True
             elif r < 105:
-                target = int(rnd() * n)
+                u = rnd()
+                target = int(u * n)
                 if not gnome_ok[target] or target == gnome or at[target] >= 0:
                     continue
                 move = 5
@@ -527,8 +660,10 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
             else:
                 if not free_plan:
                     continue
-                a = int(rnd() * 4)
-                k = int(rnd() * nk)
+                u = rnd()
+                a = int(u * 4)
+                u = rnd()
+                k = int(u * nk)
                 move = 6
                 if a == 0:
                     old = pb
@@ -544,14 +679,112 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                     c2 = k
                 if old == k:
                     continue
-            ok = _legal(loc, at, kind, free, tc, slots)
+            ok = True
             value = 0
+            phase = 0
+            while 0 < move <= 4:  # (incremental: the points on the changed squares before the move, the move, after it)
+                if incremental:
+                    # The groups holding a square among sx, sy and the squares linked to them, and those squares'
+                    # plan points: every other group and plan point is the same before and after the move, so the
+                    # change of this sum (and of the window box's points, when its count changes) is the change of
+                    # `_points`.
+                    gen += 1
+                    many = 0
+                    for e in range(2):
+                        z = sx if e == 0 else sy
+                        if z < 0:
+                            continue
+                        for j in range(-1, 4):
+                            w = z if j < 0 else lk[4 * z + j]
+                            if w < 0:
+                                continue
+                            seen = False
+                            for i in range(many):
+                                if cand[i] == w:
+                                    seen = True
+                            if not seen:
+                                cand[many] = w
+                                many += 1
+                    part = 0
+                    for i in range(many):
+                        w = cand[i]
+                        kk = ck[w]
+                        if kk < 0:
+                            continue
+                        if kk == pb and border[w]:
+                            part += per
+                        if kk == pp and path[w]:
+                            part += per
+                        if kk == c1:
+                            for j in range(4 * w, 4 * w + 4):
+                                z = lk[j]
+                                if z >= 0 and ck[z] == c2:
+                                    part += per
+                                    break
+                        if mark[w] == gen:
+                            continue
+                        mark[w] = gen
+                        stack[0] = w
+                        top = 1
+                        size = 0
+                        gnomed = False
+                        while top:
+                            top -= 1
+                            z = stack[top]
+                            size += 1
+                            if gl[z]:
+                                gnomed = True
+                            for j in range(4 * z, 4 * z + 4):
+                                e = lk[j]
+                                if e >= 0 and ck[e] == kk and mark[e] != gen:
+                                    mark[e] = gen
+                                    stack[top] = e
+                                    top += 1
+                        if size >= minimum[kk]:
+                            part += minimum[kk]
+                            if gnomed:
+                                part += minimum[kk]
+                    if wcount:
+                        part += _window(loc, window_points, window_bonus, slots)
+                    if phase:
+                        value = current - before + part
+                        break
+                    before = part
+                if move == 1:
+                    _place(loc, ck, at, kind, a, target)
+                elif move == 2:
+                    _swap(loc, ck, at, kind, a, b)
+                elif move == 3:
+                    was0 = kind[2 * a]  # the old kinds, to undo
+                    was1 = kind[2 * a + 1]
+                    choice[a] = 1 - old
+                    _set_kind(loc, ck, kind, 2 * a, ka)
+                    _set_kind(loc, ck, kind, 2 * a + 1, kb)
+                    if b:
+                        _swap(loc, ck, at, kind, 2 * a, 2 * a + 1)
+                else:
+                    _set_kind(loc, ck, kind, a, k)
+                if not incremental:
+                    break
+                if move <= 2:  # squares changed hands: the planting rule near them (from a legal game)
+                    ok = _legal_near(loc, at, free, tc, check, a, b if move == 2 else -1, old if move == 1 else sx,
+                                     -1 if move == 1 else sy)
+                if ok and wkinds:
+                    ok = _window_ok(loc, kind, slots)
+                if not ok:
+                    break
+                phase = 1
+            if not incremental or move > 4:
+                ok = _legal(loc, at, kind, free, tc, slots)
+                if ok:
+                    gen += 1
+                    value = _points(ck, loc, lk, path, border, gl, minimum, mark, stack, gen, pb, pp, c1, c2, per,
+                                    window_points, window_bonus, slots)
             if ok:
-                gen += 1
-                value = _points(ck, loc, lk, path, border, gl, minimum, mark, stack, gen, pb, pp, c1, c2, per,
-                                window_points, window_bonus, slots)
                 delta = value - current
-                ok = delta >= 0 or rnd() < math.exp(delta / temp)
+                if delta < 0:
+                    u = rnd()
+                    ok = u < math.exp(delta / temp)
             if ok:
                 current = value
                 if current > best:
@@ -622,5 +855,5 @@ def anneal_game(board: Board, start: State, rng: random.Random, evals: int, runs
     out = _q([current, 0, 0, 0, 0, 0])
     used = _run(board, state.loc, state.ck, state.at, state.kind, state.choice, best.loc, best.kind, best.choice,
                 movable, rng.random, evals, max(1, evals // max(1, runs)), current,
-                -1 if ceiling is None else ceiling, stop, out)
+                -1 if ceiling is None else ceiling, stop, out, INCREMENTAL and legal(board, state))
     return State(board, best.choice, best.kind, best.loc, out[1], out[2:6]), out[0], used
