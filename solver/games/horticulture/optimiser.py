@@ -64,7 +64,8 @@ COUNT_GREEDY_HINT = True  # measured: without it the 32-card scores were lower (
 # The annealing search (anneal.py), on games with at least ANNEAL_MIN_DAYS days still to play, improves the
 # greedy game before the CP-SAT steps (which then start from its game): ANNEAL_SHARE of the budget (at most
 # ANNEAL_MAX), in runs of ANNEAL_RUN_EVALS evaluations; a unit of deterministic time is ANNEAL_EVALS_PER_UNIT
-# evaluations (compiled ~1.3M a second, so ~0.75 s of CPU, about CP-SAT's unit; pure Python ~60k a second), so a
+# evaluations (compiled ~1.9M a second since 6 Dec, so ~0.5 s of CPU, ~1.3M before; CP-SAT's unit is ~0.85 s; pure
+# Python ~60k a second), so a
 # deterministic request gives the same game with or without the compiled copy. With a wall limit the clock ends
 # it (ANNEAL_EVALS_PER_SECOND is only a cap). Measured (docs/journal/horticulture-issue7.md, 3 Dec): on 16-card
 # games (8 days) it cost proofs (6 -> 4 of 10 at 6 units), so shorter games go without it.
@@ -78,6 +79,12 @@ ANNEAL_SETUP = True  # when the gnome square or the plan is a decision (best pla
 ANNEAL_RUN_EVALS = 250_000
 ANNEAL_EVALS_PER_UNIT = 1_000_000
 ANNEAL_EVALS_PER_SECOND = 3_000_000
+# with a wall limit, an annealing also does at most the evaluations its cap (ANNEAL_MAX, ANNEAL_CARDS_MAX) is worth in
+# units, as with a deterministic limit: it then plays the same game as there when the clock lets it finish, and its
+# leftover time goes to the steps after it. Measured at 5 s (32 cards, one worker): seeds 0-19 1731 / 1775 and
+# 1731 / 1773 with 4 proofs in two runs (seeds 1, 14, 15, 18, as at 6 units), 1727 / 1777 with 3 without the cap;
+# fresh seeds 20-39 1796 / 1852 with 1 (1798 / 1858 with 1 without).
+WALL_EVAL_CAP = True
 PLANT_CHECKS = 8  # at most this many of its gardens are checked for a day-by-day planting
 # A second count relaxation with the cuts BOUND_CUTS (model._group_counts), for its bound only, gets this
 # share of the whole budget, taken from CARDS_SHARE, when that share is at least COUNT_CUT_MIN (in the
@@ -400,7 +407,7 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
             squares = None if gnome is not None or not ANNEAL_SETUP else [
                 c for c in relaxed.garden.cells if not relaxed.mirror_half or 2 * c[0] <= relaxed.sheet.columns - 1]
             game0, g0, p0 = _anneal_step(catalog, side, drawing, days, game0, g0, p0, control, room, meter, counted,
-                                         squares, plan is None and ANNEAL_SETUP)
+                                         squares, plan is None and ANNEAL_SETUP, most=ANNEAL_MAX)
         # (a pinned completion: solved at the root in practice, so even a small grant reaches it)
         seconds = grant(max(0.2, budget * 0.1))
         if seconds > 0:
@@ -598,15 +605,17 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
 def _anneal_step(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec], game: list[Day],
                  gnome: Cell, plan: Plan, control: SolveControl, room: float, meter: _Meter,
                  ceiling: int | None, gnome_squares: list[Cell] | None = None,
-                 free_plan: bool = False) -> tuple[list[Day], Cell, Plan]:
+                 free_plan: bool = False, most: float | None = None) -> tuple[list[Day], Cell, Plan]:
     """`anneal.anneal_game` from `game` (legal, with `gnome` and `plan`) within `room` of the budget: an
     evaluation count charged to the meter (ANNEAL_EVALS_PER_UNIT) with a deterministic limit, the clock as well
     otherwise. The gnome may move to `gnome_squares` and the plan change when `free_plan` (both are decisions of
     the best-plan question). Its (game, gnome, plan) replaces the given one only when the pure rules accept it
     and the pure scorer gives it more points (the arrays' score must equal the pure score: ModelMismatch
-    otherwise)."""
+    otherwise). `most`: at most this many units' evaluations on the wall clock too (WALL_EVAL_CAP)."""
     deterministic = control.deterministic_limit is not None
     evals = int(room * (ANNEAL_EVALS_PER_UNIT if deterministic else ANNEAL_EVALS_PER_SECOND))
+    if not deterministic and WALL_EVAL_CAP and most is not None:
+        evals = min(evals, int(most * ANNEAL_EVALS_PER_UNIT))
     if evals < 1:
         return game, gnome, plan
     board = anneal.Board(catalog, side, drawing, gnome, plan, days, gnome_squares, free_plan)
@@ -746,7 +755,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             if chain <= 0 or replay(catalog, setup, start)[1]:
                 continue
             game, _, _ = _anneal_step(catalog, side, drawing, on_cards, start, gnome, plan, control, chain, meter,
-                                      counted)
+                                      counted, most=ANNEAL_CARDS_MAX)
             score = score_sheet(catalog, replay(catalog, setup, game)[0]).total
             log.debug("annealing on the count's cards: %s after %.2f", score, meter.used)
             if not annealed or score > annealed[0][3]:

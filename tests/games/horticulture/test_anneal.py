@@ -276,6 +276,41 @@ def test_the_step_in_solve_raises_the_greedy_game_and_is_rechecked(monkeypatch):
     assert violations == [] and score_sheet(CAT, sheet).total == one.score
 
 
+def test_on_the_wall_clock_an_annealing_does_at_most_its_caps_evaluations(monkeypatch):
+    """optimiser.WALL_EVAL_CAP: with a wall limit, an annealing is planned at ANNEAL_EVALS_PER_SECOND for its room
+    and also capped at what its cap (`most`) is worth in units, as with a deterministic limit; so a short game's
+    annealing plays the deterministic game and ends when that is done. Without the cap only the clock ends it."""
+    from solver.core.solve import SolveControl
+
+    nursery, days, plan, drawing, gnome = _instance(9, 24)
+    greedy = play_greedy(CAT, Setup("A", drawing, gnome, plan), [d.options for d in days])
+    asked = []
+    real = anneal.anneal_game
+
+    def recorded(board, state, rng, evals, runs, ceiling=None, stop=None):
+        asked.append((evals, runs))
+        return real(board, state, rng, min(evals, 30_000), runs, ceiling, stop)
+
+    monkeypatch.setattr(anneal, "anneal_game", recorded)
+    wall = SolveControl(time_limit_s=5.0, num_workers=1)
+
+    def step(most, capped, ctl=wall, room=2.0):
+        monkeypatch.setattr(optimiser, "WALL_EVAL_CAP", capped)
+        return optimiser._anneal_step(CAT, "A", drawing, days, greedy, gnome, plan, ctl, room,
+                                      optimiser._Meter(ctl), None, most=most)
+
+    capped = step(0.5, True)
+    assert asked[-1] == (500_000, 2)  # 0.5 units' evaluations, in runs of ANNEAL_RUN_EVALS
+    step(0.5, False)
+    assert asked[-1] == (2 * optimiser.ANNEAL_EVALS_PER_SECOND, 24)  # the room's plan: the clock ends it
+    step(None, True)
+    assert asked[-1][0] == 2 * optimiser.ANNEAL_EVALS_PER_SECOND
+    step(0.1, True, control(5.0), 0.2)  # deterministic: the room is in units (its callers cap it), `most` unused
+    assert asked[-1] == (200_000, 1)
+    sheet, violations = replay(CAT, Setup("A", drawing, gnome, plan), capped[0])
+    assert violations == []
+
+
 def test_the_compiled_copy_anneals_the_same_games_as_the_pure_module(tmp_path):
     from solver.core import compiled
 
