@@ -36,15 +36,19 @@ cdef bint _legal_near(long long[::1] loc, long long[::1] at, long long[::1] free
 cdef inline long long _window(long long[::1] loc, long long window_points, long long window_bonus,
                               long long slots) except -1
 
-@cython.locals(win=cython.longlong, count=cython.longlong, s=cython.longlong, total=cython.longlong,
-               x=cython.longlong, k=cython.longlong, j=cython.longlong, z=cython.longlong, top=cython.longlong,
-               size=cython.longlong, gnomed=cython.bint, y=cython.longlong, m=cython.longlong)
 cdef long long _points(long long[::1] ck, long long[::1] loc, long long[::1] lk, long long[::1] path,
-                       long long[::1] border,
+                       long long[::1] border, long long[::1] gl, long long[::1] minimum, long long[::1] mark,
+                       long long[::1] stack, long long[::1] squares, long long gen, long long pb, long long pp,
+                       long long c1, long long c2, long long per, long long window_points, long long window_bonus,
+                       long long slots) except -1
+
+@cython.locals(i=cython.longlong, total=cython.longlong, x=cython.longlong, k=cython.longlong, j=cython.longlong,
+               z=cython.longlong, top=cython.longlong, size=cython.longlong, gnomed=cython.bint, y=cython.longlong,
+               m=cython.longlong)
+cdef long long _scored(long long[::1] ck, long long[::1] lk, long long[::1] path, long long[::1] border,
                        long long[::1] gl, long long[::1] minimum, long long[::1] mark, long long[::1] stack,
-                       long long gen,
-                       long long pb, long long pp, long long c1, long long c2, long long per,
-                       long long window_points, long long window_bonus, long long slots) except -1
+                       long long[::1] squares, long long many, long long gen, long long pb, long long pp,
+                       long long c1, long long c2, long long per) except -1
 
 @cython.locals(old=cython.longlong)
 cdef inline int _place(long long[::1] loc, long long[::1] ck, long long[::1] at, long long[::1] kind, long long s,
@@ -70,10 +74,9 @@ cdef int _gnome_tables(long long[::1] free, long long[::1] gl, long long[::1] pa
                tc="long long[::1]", lk="long long[::1]", path="long long[::1]", border="long long[::1]",
                gl="long long[::1]",
                minimum="long long[::1]", mark="long long[::1]", stack="long long[::1]", near="long long[::1]",
-               cand="long long[::1]", check="long long[::1]", phase=cython.longlong, many=cython.longlong,
-               e=cython.longlong, z=cython.longlong, j=cython.longlong, w=cython.longlong, seen=cython.bint,
-               part=cython.longlong, kk=cython.longlong, top=cython.longlong, size=cython.longlong,
-               gnomed=cython.bint, aimed=cython.bint, sx=cython.longlong, sy=cython.longlong, wcount=cython.bint,
+               cand="long long[::1]", check="long long[::1]", squares="long long[::1]", phase=cython.longlong,
+               many=cython.longlong, e=cython.longlong, z=cython.longlong, j=cython.longlong, w=cython.longlong,
+               seen=cython.bint, part=cython.longlong, aimed=cython.bint, sx=cython.longlong, sy=cython.longlong, wcount=cython.bint,
                wkinds=cython.bint,
                before=cython.longlong,
                fixed="long long[::1]", nopt="long long[::1]", optk="long long[::1]", pb=cython.longlong,

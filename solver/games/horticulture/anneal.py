@@ -114,6 +114,7 @@ class Board:
         self.mark = _q([0] * n)  # scratch of the scorer
         self.stack = _q([0] * n)
         self.near = _q([0] * n)  # scratch of the aimed placing move: the squares of the plants of one kind
+        self.squares = _q(range(n))  # every square, for `_points`
         self.cand = _q([0] * 10)  # scratch of the annealing's points of a move: two squares and those linked to them
         self.check = _q([0] * 18)  # scratch of `_legal_near`: the slots whose planting rule a move may break
         self.gen = 0
@@ -322,18 +323,23 @@ def legal(board: Board, state: State) -> bool:
     return _legal(state.loc, state.at, state.kind, board.free, board.tc, board.slots)
 
 
-def _points(ck, loc, lk, path, border, gl, minimum, mark, stack, gen: int, pb: int, pp: int, c1: int, c2: int,
-            per: int, window_points: int, window_bonus: int, slots: int) -> int:
-    """The final score (scoring.score_sheet's rules). `mark` holds no entry equal to gen."""
-    win = WIN
-    count = 0
-    for s in range(len(loc)):
-        if loc[s] == win:
-            count += 1
-    total = count * window_points
-    if slots and count >= slots:
-        total += window_bonus
-    for x in range(len(ck)):
+def _points(ck, loc, lk, path, border, gl, minimum, mark, stack, squares, gen: int, pb: int, pp: int, c1: int,
+            c2: int, per: int, window_points: int, window_bonus: int, slots: int) -> int:
+    """The final score (scoring.score_sheet's rules): the window box, and `_scored` over every square (`squares`
+    holds 0 .. n - 1). `mark` holds no entry equal to gen."""
+    return _window(loc, window_points, window_bonus, slots) + _scored(ck, lk, path, border, gl, minimum, mark, stack,
+                                                                      squares, len(ck), gen, pb, pp, c1, c2, per)
+
+
+def _scored(ck, lk, path, border, gl, minimum, mark, stack, squares, many: int, gen: int, pb: int, pp: int, c1: int,
+            c2: int, per: int) -> int:
+    """The points of the groups holding a square among squares[:many] (each group once), and those squares' plan
+    points (border, path, companions). Over every square: the score but for the window box; over the squares a move
+    changes and the squares linked to them, before and after the move: the change of the score (`_run`). `mark`
+    holds no entry equal to gen."""
+    total = 0
+    for i in range(many):
+        x = squares[i]
         k = ck[x]
         if k < 0:
             continue
@@ -362,7 +368,7 @@ def _points(ck, loc, lk, path, border, gl, minimum, mark, stack, gen: int, pb: i
                 gnomed = True
             for j in range(4 * y, 4 * y + 4):
                 z = lk[j]
-                if z >= 0 and mark[z] != gen and ck[z] == k:
+                if z >= 0 and ck[z] == k and mark[z] != gen:
                     mark[z] = gen
                     stack[top] = z
                     top += 1
@@ -394,8 +400,8 @@ def points(board: Board, state: State) -> int:
     board.gen += 1
     pb, pp, c1, c2 = state.plan
     return _points(state.ck, state.loc, board.lk, board.path, board.border, board.gl, board.minimum, board.mark,
-                   board.stack, board.gen, pb, pp, c1, c2, board.per, board.window_points, board.window_bonus,
-                   board.slots)
+                   board.stack, board.squares, board.gen, pb, pp, c1, c2, board.per, board.window_points,
+                   board.window_bonus, board.slots)
 
 
 def _place(loc, ck, at, kind, s: int, x: int) -> None:
@@ -456,6 +462,7 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
     mark, stack, fixed, nopt, optk = board.mark, board.stack, board.fixed, board.nopt, board.optk
     near = board.near
     cand = board.cand
+    squares = board.squares
     check = board.check
     pb, pp, c1, c2 = board.plan
     per, window_points, window_bonus = board.per, board.window_points, board.window_bonus
@@ -705,45 +712,8 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                             if not seen:
                                 cand[many] = w
                                 many += 1
-                    part = 0
-                    for i in range(many):
-                        w = cand[i]
-                        kk = ck[w]
-                        if kk < 0:
-                            continue
-                        if kk == pb and border[w]:
-                            part += per
-                        if kk == pp and path[w]:
-                            part += per
-                        if kk == c1:
-                            for j in range(4 * w, 4 * w + 4):
-                                z = lk[j]
-                                if z >= 0 and ck[z] == c2:
-                                    part += per
-                                    break
-                        if mark[w] == gen:
-                            continue
-                        mark[w] = gen
-                        stack[0] = w
-                        top = 1
-                        size = 0
-                        gnomed = False
-                        while top:
-                            top -= 1
-                            z = stack[top]
-                            size += 1
-                            if gl[z]:
-                                gnomed = True
-                            for j in range(4 * z, 4 * z + 4):
-                                e = lk[j]
-                                if e >= 0 and ck[e] == kk and mark[e] != gen:
-                                    mark[e] = gen
-                                    stack[top] = e
-                                    top += 1
-                        if size >= minimum[kk]:
-                            part += minimum[kk]
-                            if gnomed:
-                                part += minimum[kk]
+                    part = _scored(ck, lk, path, border, gl, minimum, mark, stack, cand, many, gen, pb, pp, c1, c2,
+                                   per)
                     if wcount:
                         part += _window(loc, window_points, window_bonus, slots)
                     if phase:
@@ -778,8 +748,8 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                 ok = _legal(loc, at, kind, free, tc, slots)
                 if ok:
                     gen += 1
-                    value = _points(ck, loc, lk, path, border, gl, minimum, mark, stack, gen, pb, pp, c1, c2, per,
-                                    window_points, window_bonus, slots)
+                    value = _points(ck, loc, lk, path, border, gl, minimum, mark, stack, squares, gen, pb, pp, c1, c2,
+                                    per, window_points, window_bonus, slots)
             if ok:
                 delta = value - current
                 if delta < 0:
