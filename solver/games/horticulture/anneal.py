@@ -551,9 +551,11 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                     if not pick:
                         continue
                     u = rnd()
-                    x = near[int(u * pick)]
+                    i = int(u * pick)
+                    x = near[i]
                     u = rnd()
-                    target = lk[4 * x + int(u * 4)]
+                    i = int(u * 4)
+                    target = lk[4 * x + i]
                     if target < 0:
                         continue
                 else:

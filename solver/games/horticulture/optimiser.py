@@ -64,7 +64,7 @@ COUNT_GREEDY_HINT = True  # measured: without it the 32-card scores were lower (
 # The annealing search (anneal.py), on games with at least ANNEAL_MIN_DAYS days still to play, improves the
 # greedy game before the CP-SAT steps (which then start from its game): ANNEAL_SHARE of the budget (at most
 # ANNEAL_MAX), in runs of ANNEAL_RUN_EVALS evaluations; a unit of deterministic time is ANNEAL_EVALS_PER_UNIT
-# evaluations (compiled ~1.9M a second since 6 Dec, so ~0.5 s of CPU, ~1.3M before; CP-SAT's unit is ~0.85 s; pure
+# evaluations (compiled ~1.8M a second since 6 Dec, so ~0.55 s of CPU, ~1.4M before; CP-SAT's unit is ~0.85 s; pure
 # Python ~60k a second), so a
 # deterministic request gives the same game with or without the compiled copy. With a wall limit the clock ends
 # it (ANNEAL_EVALS_PER_SECOND is only a cap). Measured (docs/journal/horticulture-issue7.md, 3 Dec): on 16-card
