@@ -446,9 +446,9 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
     in best_* (out[0] its points). Returns the evaluations used.
 
     `incremental`: a move's legality and points are worked out from the squares it changes (`_legal_near`,
-    `_local`, `_window`) instead of the whole game (`_legal`, `_points`); both give the same answers from a legal
-    state (the tests hold them together), so the games are the same, only found faster. Moving the gnome or
-    changing the plan is always worked out in full."""
+    `_scored` over them, `_window`) instead of the whole game (`_legal`, `_points`); both give the same answers
+    from a legal state (the tests hold them together), so the games are the same, only found faster. Moving the
+    gnome or changing the plan is always worked out in full."""
     win = WIN
     move_place = MOVE_PLACE
     move_card = MOVE_CARD
