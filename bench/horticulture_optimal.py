@@ -230,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
                  "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap",
                  "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven", "descent_share",
                  "descent_min", "class_count", "class_master", "benders_garden", "anneal_cards", "anneal_cards_max",
-                 "legal_benders", "recard_second", "wall_eval_cap", "lagrange_evals", "lagrange_rounds", "lagrange_rounds_share"):
+                 "legal_benders", "recard_second", "wall_eval_cap", "lagrange_evals", "lagrange_rounds",
+                 "lagrange_rounds_share"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
     if args.class_retry is not None:
