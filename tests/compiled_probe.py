@@ -1,6 +1,7 @@
 """Helpers shared by the tests of every game: running a probe against a compiled module and its pure source."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -25,3 +26,15 @@ def compiled_and_pure(name: str, probe: str, tmp_path) -> tuple[dict, dict]:
         return json.loads(out.stdout)
 
     return run(env), run({**env, compiled.PURE_ENV: "1"})
+
+
+def pure_source(name: str):
+    """A fresh module run from the pure source of module `name`, never its compiled copy (which keeps its C helpers
+    to itself), for tests that call those helpers or patch the module's flags. It is registered in sys.modules as
+    `<package>._pure_<name>` (dataclasses look their module up there; relative imports resolve in the package)."""
+    package, _, last = name.rpartition(".")
+    spec = importlib.util.spec_from_file_location(f"{package}._pure_{last}", compiled.source_path(name))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

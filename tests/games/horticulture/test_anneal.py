@@ -143,19 +143,10 @@ def test_played_days_are_never_changed():
 
 
 def _pure_anneal():
-    """The pure source of anneal.py as a module of its own (the compiled copy does not export its C helpers)."""
-    import importlib.util
-    import sys
+    """The pure source of anneal.py (the compiled copy does not export its C helpers)."""
+    from tests.compiled_probe import pure_source
 
-    from solver.core import compiled
-
-    name = "solver.games.horticulture._anneal_pure_source"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, compiled.source_path("solver.games.horticulture.anneal"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules[name] = module
-    return sys.modules[name]
+    return pure_source(anneal.__name__)
 
 
 def test_a_moves_legality_near_its_squares_is_the_whole_games():

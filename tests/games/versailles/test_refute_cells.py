@@ -82,16 +82,9 @@ def test_searches_with_far_roots_are_pinned(seed, status, nodes, arrangement):
 # plane-sized array back to the field's distance from its block's root (before, it wrapped `_ix`, which no
 # longer exists: the same reads, recorded at the array instead of at the index function).
 def _pure_refute():
-    import importlib.util
-    import sys
+    from tests.compiled_probe import pure_source
 
-    from solver.core import compiled
-
-    spec = importlib.util.spec_from_file_location("_refute_window_probe", compiled.source_path(refute.__name__))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
+    return pure_source(refute.__name__)
 
 
 # Per reader (1 Dec 06:17 UTC): the overall maximum alone could not fail for a breadth-first search run too
