@@ -6,8 +6,9 @@
 # squares, two plants a day), far from overflow. The window box's kind set is a bit mask of at most 64 kinds.
 # The arrays are contiguous ([::1]: no stride multiplication on each read). A memoryview argument is a struct copied
 # into every call, so the hot helpers take few arrays (`_legal_near` writes the per-plant rule out rather than call
-# `_slot_ok` per plant). Measured 6 Dec: 1.4 -> 1.8 M evaluations a second (1.25-1.3x paired) with the moves worked out near their
-# squares (`_run`'s `incremental`); declaring the small helpers `inline` made no difference beyond the noise.
+# `_slot_ok` per plant). Measured 6 Dec: 1.4 -> 1.8 M evaluations a second (1.25-1.3x paired) with the moves worked
+# out near their squares (`_run`'s `incremental`); declaring the small helpers `inline` made no difference beyond
+# the noise.
 cimport cython
 
 @cython.locals(j=cython.longlong, y=cython.longlong, t=cython.longlong)
@@ -69,22 +70,18 @@ cdef int _gnome_tables(long long[::1] free, long long[::1] gl, long long[::1] pa
                        long long old, long long new) except -1
 
 @cython.locals(win=cython.longlong, move_place=cython.longlong, move_card=cython.longlong, n=cython.longlong,
-               move_near=cython.longlong,
-               nk=cython.longlong, slots=cython.longlong, gnome=cython.longlong, free="long long[::1]",
-               tc="long long[::1]", lk="long long[::1]", path="long long[::1]", border="long long[::1]",
-               gl="long long[::1]",
-               minimum="long long[::1]", mark="long long[::1]", stack="long long[::1]", near="long long[::1]",
-               cand="long long[::1]", check="long long[::1]", squares="long long[::1]", phase=cython.longlong,
-               many=cython.longlong, e=cython.longlong, z=cython.longlong, j=cython.longlong, w=cython.longlong,
-               seen=cython.bint, part=cython.longlong, aimed=cython.bint, sx=cython.longlong, sy=cython.longlong, wcount=cython.bint,
-               wkinds=cython.bint,
-               before=cython.longlong,
-               fixed="long long[::1]", nopt="long long[::1]", optk="long long[::1]", pb=cython.longlong,
-               pp=cython.longlong,
-               c1=cython.longlong, c2=cython.longlong, per=cython.longlong, window_points=cython.longlong,
-               window_bonus=cython.longlong, nslot=cython.longlong, nmov=cython.longlong,
-               flippable=cython.longlong, d=cython.longlong, days=cython.longlong, best=cython.longlong,
-               gen=cython.longlong, used=cython.longlong, s=cython.longlong, x=cython.longlong,
+               move_near=cython.longlong, nk=cython.longlong, slots=cython.longlong, gnome=cython.longlong,
+               free="long long[::1]", tc="long long[::1]", lk="long long[::1]", path="long long[::1]",
+               border="long long[::1]", gl="long long[::1]", minimum="long long[::1]", mark="long long[::1]",
+               stack="long long[::1]", near="long long[::1]", cand="long long[::1]", check="long long[::1]",
+               squares="long long[::1]", phase=cython.longlong, many=cython.longlong, e=cython.longlong,
+               z=cython.longlong, j=cython.longlong, w=cython.longlong, seen=cython.bint, part=cython.longlong,
+               aimed=cython.bint, sx=cython.longlong, sy=cython.longlong, wcount=cython.bint, wkinds=cython.bint,
+               before=cython.longlong, fixed="long long[::1]", nopt="long long[::1]", optk="long long[::1]",
+               pb=cython.longlong, pp=cython.longlong, c1=cython.longlong, c2=cython.longlong, per=cython.longlong,
+               window_points=cython.longlong, window_bonus=cython.longlong, nslot=cython.longlong,
+               nmov=cython.longlong, flippable=cython.longlong, d=cython.longlong, days=cython.longlong,
+               best=cython.longlong, gen=cython.longlong, used=cython.longlong, s=cython.longlong, x=cython.longlong,
                length=cython.longlong, cool=cython.double, temp=cython.double, u=cython.double, r=cython.longlong,
                move=cython.longlong, a=cython.longlong, b=cython.longlong, c=cython.longlong, old=cython.longlong,
                was0=cython.longlong, was1=cython.longlong, target=cython.longlong, inside=cython.longlong,
