@@ -137,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--class-count", type=int, default=None, help="override optimiser.CLASS_COUNT (0/1)")
     ap.add_argument("--benders-garden", type=int, default=None, help="override optimiser.BENDERS_GARDEN (0/1)")
     ap.add_argument("--recard-second", type=int, default=None, help="optimiser.RECARD_SECOND (0/1)")
+    ap.add_argument("--late-chain", type=int, default=None,
+                    help="optimiser.LATE_CHAIN (0/1): when the share holds one annealing run on the count step's "
+                         "cards, a second one after the Lagrangian steps")
     ap.add_argument("--wall-eval-cap", type=int, default=None,
                     help="optimiser.WALL_EVAL_CAP (0/1): with a wall limit, the annealings' evaluations capped as with "
                          "a deterministic one")
@@ -230,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                  "count_greedy_hint", "count_cut_share", "count_cut_min", "benders_gap",
                  "count_cut_cards", "count_cut_hint", "benders_share", "benders_proven", "descent_share",
                  "descent_min", "class_count", "class_master", "benders_garden", "anneal_cards", "anneal_cards_max",
-                 "legal_benders", "recard_second", "wall_eval_cap", "lagrange_evals", "lagrange_rounds",
+                 "legal_benders", "recard_second", "late_chain", "wall_eval_cap", "lagrange_evals", "lagrange_rounds",
                  "lagrange_rounds_share"):
         if getattr(args, name) is not None:
             setattr(optimiser, name.upper(), getattr(args, name))
@@ -259,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     cuts_on = sorted(model_module.default_count_cuts())
     limit = f"deterministic work {args.work:g}" if args.work else f"{args.time_limit:g} s limit"
     print(f"Horticulture solo optimum, side A, straight path from 3, seeded plan/gnome/nursery; "
-          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION} (count {model_module.COUNT_ORDERED}), count cuts {cuts_on}, class count {optimiser.CLASS_COUNT} master {optimiser.CLASS_MASTER} retry {optimiser.CLASS_RETRY} anneal on cards {optimiser.ANNEAL_CARDS} max {optimiser.ANNEAL_CARDS_MAX} wall cap {optimiser.WALL_EVAL_CAP}, anneal near {anneal.MOVE_NEAR} t {anneal.T_START:g}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} garden {optimiser.BENDERS_GARDEN} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, lagrange {optimiser.LAGRANGE_SHARE if optimiser.LAGRANGE else 0:g} evals {optimiser.LAGRANGE_EVALS} rounds {optimiser.LAGRANGE_ROUNDS} share {optimiser.LAGRANGE_ROUNDS_SHARE:g}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"1 worker, {limit}, groups={args.groups}, ordered={model_module.ORDERED_RELAXATION} (count {model_module.COUNT_ORDERED}), count cuts {cuts_on}, class count {optimiser.CLASS_COUNT} master {optimiser.CLASS_MASTER} retry {optimiser.CLASS_RETRY} anneal on cards {optimiser.ANNEAL_CARDS} max {optimiser.ANNEAL_CARDS_MAX} late {optimiser.LATE_CHAIN} wall cap {optimiser.WALL_EVAL_CAP}, anneal near {anneal.MOVE_NEAR} t {anneal.T_START:g}, cut bound share {optimiser.COUNT_CUT_SHARE} from {optimiser.COUNT_CUT_MIN:g} with {sorted(optimiser.BOUND_CUTS)}, order cut share {optimiser.ORDER_CUT_SHARE}, descent share {optimiser.DESCENT_SHARE:g} from {optimiser.DESCENT_MIN:g} cap {optimiser.DESCENT_CAP}, benders gap {optimiser.BENDERS_GAP} garden {optimiser.BENDERS_GARDEN} cut {optimiser.BENDERS_CUT} share {optimiser.BENDERS_SHARE:g}, cut step as count step {optimiser.COUNT_CUT_CARDS} hinted {optimiser.COUNT_CUT_HINT}, lagrange {optimiser.LAGRANGE_SHARE if optimiser.LAGRANGE else 0:g} evals {optimiser.LAGRANGE_EVALS} rounds {optimiser.LAGRANGE_ROUNDS} share {optimiser.LAGRANGE_ROUNDS_SHARE:g}, extra {optimiser.SEARCH_PARAMETERS}; load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     header = f"{'cards':>5} {'n':>3} {'proven':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} " \
              f"{'score p50':>9} {'gap p50':>7} {'gap max':>7} {'no bound':>8}"
     print(header)

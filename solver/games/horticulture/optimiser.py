@@ -175,6 +175,15 @@ BENDERS_GARDEN = True
 # find a garden one point higher, which the check finds as well. (Before, only the cards search's garden started
 # the check, and at 5 s the cards search used the budget; docs/journal/horticulture-issue7.md, 6 Dec.)
 LEGAL_BENDERS = True
+# When the share holds one run of ANNEAL_CARDS_MAX only (RECARD_SECOND's two need budgets from 12), the second run
+# from the re-carded annealed game still runs, after the Lagrangian steps: its ceiling is then their bound, and it
+# may use the time of the steps after them (as the Lagrangian step may; at 5 s and 6 units the cards search, the
+# relaxation and the day-by-day search after them never changed an answer). Measured (session of 6 Dec 16:00,
+# 32-card seeds 0-59, one worker): 5 s wall 5245 / 5404-5408 with 6 proofs (two runs) -> 5249-5252 / 5403-5405 with
+# 6-7 (seed 12 proven in 3.7 s; 3 runs); 6 units 5244 / 5399, 6 -> the same sums (seed 30 one point less, 54 one
+# more), ending 0.5-2 s sooner on the wall clock. As a second chain before the Lagrangian steps (ANNEAL_CARDS 0.6)
+# the bounds were 14 points worse at 6 units.
+LATE_CHAIN = True
 # From budgets where the cut-bound step runs (COUNT_CUT_MIN), the count step itself uses the cuts
 # (COUNT_CUT_CARDS), hinted with the greedy game (COUNT_CUT_HINT), with COUNT_SHARE; only when it is not proven
 # does the unhinted cut-bound step follow (COUNT_CUT_SPLIT). Its card choice is the Benders check's first
@@ -740,6 +749,25 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
     anneal_room = grant(min(budget * ANNEAL_CARDS, ANNEAL_CARDS_MAX)) if annealed is not None and ANNEAL_CARDS > 0 \
         and by_class and len(days) - len(played) >= ANNEAL_MIN_DAYS else 0.0
+    late = None  # the second chain's start, when it runs after the Lagrangian steps (LATE_CHAIN)
+
+    def chain(start: list[Day], upto: float | None = None) -> bool:
+        """One annealing chain on the count step's cards from `start`, within `upto` of this call's meter (default:
+        `limit`); True when it reached the bound `counted`."""
+        nonlocal legal
+        room = min(anneal_room, (limit if upto is None else upto) - meter.used)
+        room = room if room >= minimum else 0.0
+        if room <= 0 or replay(catalog, setup, start)[1]:
+            return False
+        game, _, _ = _anneal_step(catalog, side, drawing, on_cards, start, gnome, plan, control, room, meter,
+                                  counted, most=ANNEAL_CARDS_MAX)
+        score = score_sheet(catalog, replay(catalog, setup, game)[0]).total
+        log.debug("annealing on the count's cards: %s after %.2f", score, meter.used)
+        if not annealed or score > annealed[0][3]:
+            annealed[:] = [(game, gnome, plan, score)]
+        legal = max(legal, score)
+        return score >= counted  # a legal game at the proven bound: solve returns it, nothing else to search
+
     if anneal_room > 0:
         setup = Setup(side, drawing, gnome, plan)
         on_cards = [spec if spec.fixed is not None else DaySpec((cid,)) for spec, cid in zip(days, cards)]
@@ -750,19 +778,11 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
             pass
         if RECARD_SECOND and hint is not None and budget * ANNEAL_CARDS >= 2 * ANNEAL_CARDS_MAX:
             starts.append(_recard(catalog, hint[0], cards))  # (a second chain, when the share holds two)
+        elif LATE_CHAIN and hint is not None:
+            late = _recard(catalog, hint[0], cards)
         for start in starts:
-            chain = grant(anneal_room)
-            if chain <= 0 or replay(catalog, setup, start)[1]:
-                continue
-            game, _, _ = _anneal_step(catalog, side, drawing, on_cards, start, gnome, plan, control, chain, meter,
-                                      counted, most=ANNEAL_CARDS_MAX)
-            score = score_sheet(catalog, replay(catalog, setup, game)[0]).total
-            log.debug("annealing on the count's cards: %s after %.2f", score, meter.used)
-            if not annealed or score > annealed[0][3]:
-                annealed[:] = [(game, gnome, plan, score)]
-            if score >= counted:  # a legal game at the proven bound: solve returns it, nothing else to search
+            if chain(start):
                 return counted, [], meter.used
-            legal = max(legal, score)
     outer = limit if outer is None else max(limit, outer)
     room = min(budget * LAGRANGE_SHARE, outer - meter.used) if by_class and LAGRANGE and counted > legal else 0.0
     if room >= LAGRANGE_MIN:
@@ -790,6 +810,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                                           counted, legal, region_cuts)
             if counted <= legal:  # the best legal game meets the new bound: solve returns it, proven
                 return counted, [], meter.used
+    if late is not None and chain(late, outer):  # (its ceiling is now the Lagrangian steps' bound)
+        return counted, [], meter.used
     room = min(budget * BENDERS_SHARE, limit) - meter.used
     if LEGAL_BENDERS and BENDERS_GAP > 0 and 0 < counted - legal <= BENDERS_GAP and room >= COUNT_CUT_MIN:
         # the count step's card choice reaches its bound in the master when that bound is its proven optimum

@@ -57,8 +57,10 @@ def test_tiny_games_with_the_annealing_on_the_count_cards_reach_the_oracle(tiny4
 @pytest.mark.parametrize("share", [0.0, 0.25])
 def test_a_long_game_with_the_annealing_on_the_count_cards(share, monkeypatch):
     """24 cards at 3 units: with the step on, it anneals on exactly the count step's cards and the answer is at
-    least its game (a game at the bound is returned proven); off, no annealing on pinned cards runs."""
+    least its game (a game at the bound is returned proven); off, no annealing on pinned cards runs. (One run: the
+    late second run, LATE_CHAIN, has a test of its own.)"""
     monkeypatch.setattr(optimiser, "ANNEAL_CARDS", share)
+    monkeypatch.setattr(optimiser, "LATE_CHAIN", False)
     rng = random.Random(3)
     nursery = rng.sample(sorted(CAT.deck.cards), 24)
     plan = Plan("carrot", "turnip", ("carrot", "flower"))
@@ -141,4 +143,55 @@ def test_a_second_run_from_the_recarded_game_when_the_share_holds_two(monkeypatc
     setup = Setup("A", drawing, (1, 2), plan)
     assert not replay(CAT, setup, start2)[1]
     assert answer.score >= max(score_sheet(CAT, replay(CAT, setup, g)[0]).total for g in (game1, game2))
+    assert answer.score <= answer.bound
+
+
+@pytest.mark.parametrize("late", [True, False])
+def test_a_late_second_run_after_the_lagrangian_steps_when_the_share_holds_one(monkeypatch, late):
+    """LATE_CHAIN: when the share holds one run of ANNEAL_CARDS_MAX only, the second annealing on the count step's
+    cards (from the annealed game re-carded, legal) runs after the Lagrangian steps, whose bound is its ceiling;
+    switched off, there is one run. The answer is at least the better game, and never above its bound."""
+    from solver.games.horticulture.rules import replay
+    from solver.games.horticulture.scoring import score_sheet
+
+    monkeypatch.setattr(optimiser, "ANNEAL_CARDS", 0.25)
+    monkeypatch.setattr(optimiser, "ANNEAL_CARDS_MAX", 0.5)  # 0.25 x 3 units holds one run of 0.5, not two
+    monkeypatch.setattr(optimiser, "RECARD_SECOND", True)
+    monkeypatch.setattr(optimiser, "LATE_CHAIN", late)
+    events = []
+    real_anneal, real_lagrangian = optimiser._anneal_step, optimiser._lagrangian
+
+    def anneal_step(catalog, side, drawing, days, game, *args, **kwargs):
+        out = real_anneal(catalog, side, drawing, days, game, *args, **kwargs)
+        events.append(("anneal", days, game, out[0], args[5]))  # (args[5]: the ceiling)
+        return out
+
+    def lagrangian(*args, **kwargs):
+        found, priced = real_lagrangian(*args, **kwargs)
+        events.append(("lagrangian", found.bound))
+        return found, priced
+
+    monkeypatch.setattr(optimiser, "_anneal_step", anneal_step)
+    monkeypatch.setattr(optimiser, "_lagrangian", lagrangian)
+    rng = random.Random(3)
+    nursery = rng.sample(sorted(CAT.deck.cards), 24)
+    plan = Plan("carrot", "turnip", ("carrot", "flower"))
+    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 24, 2)]
+    drawing = PathDrawing.straight(CAT.sheet("A"))
+    answer = optimiser.solve(CAT, "A", drawing, days, (1, 2), plan, control(work=3.0))
+    pinned = [i for i, e in enumerate(events) if e[0] == "anneal" and all(len(s.options) == 1 for s in e[1])]
+    lagrange_at = [i for i, e in enumerate(events) if e[0] == "lagrangian"]
+    assert len(lagrange_at) == 1 and pinned and pinned[0] < lagrange_at[0]  # (the instance reaches that step)
+    setup = Setup("A", drawing, (1, 2), plan)
+    if not late:
+        assert len(pinned) == 1
+    else:
+        assert len(pinned) == 2 and pinned[1] > lagrange_at[0]
+        (_, cards1, start1, game1, _), (_, cards2, start2, game2, ceiling) = (events[i] for i in pinned)
+        assert cards1 == cards2 and start1 != start2
+        assert [day.chosen for day in start2] == [spec.options[0] for spec in cards2]
+        assert not replay(CAT, setup, start2)[1]
+        assert ceiling <= events[0][4]  # the bound after the Lagrangian steps, never above the first ceiling
+    games = [events[i][3] for i in pinned]
+    assert answer.score >= max(score_sheet(CAT, replay(CAT, setup, g)[0]).total for g in games)
     assert answer.score <= answer.bound
