@@ -19,6 +19,15 @@ tiny4 = tiny_sheet_fixture("tiny4", 4)
 CAT = default_catalog()
 
 
+def _long_game():
+    """The long game of the tests below: 24 cards (12 days), side A's straight path (the gnome goes on (1, 2))."""
+    rng = random.Random(3)
+    nursery = rng.sample(sorted(CAT.deck.cards), 24)
+    plan = Plan("carrot", "turnip", ("carrot", "flower"))
+    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 24, 2)]
+    return days, plan, PathDrawing.straight(CAT.sheet("A"))
+
+
 def _spy(monkeypatch):
     """Records the days of every annealing and the count step's card choices."""
     calls, counts = [], []
@@ -61,12 +70,9 @@ def test_a_long_game_with_the_annealing_on_the_count_cards(share, monkeypatch):
     late second run, LATE_CHAIN, has a test of its own.)"""
     monkeypatch.setattr(optimiser, "ANNEAL_CARDS", share)
     monkeypatch.setattr(optimiser, "LATE_CHAIN", False)
-    rng = random.Random(3)
-    nursery = rng.sample(sorted(CAT.deck.cards), 24)
-    plan = Plan("carrot", "turnip", ("carrot", "flower"))
-    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 24, 2)]
+    days, plan, drawing = _long_game()
     calls, counts = _spy(monkeypatch)
-    answer = optimiser.solve(CAT, "A", PathDrawing.straight(CAT.sheet("A")), days, (1, 2), plan, control(work=3.0))
+    answer = optimiser.solve(CAT, "A", drawing, days, (1, 2), plan, control(work=3.0))
     pinned = [c for c in calls if all(len(spec.options) == 1 for spec in c[0])]
     assert answer.score <= answer.bound
     if share == 0.0:
@@ -77,7 +83,7 @@ def test_a_long_game_with_the_annealing_on_the_count_cards(share, monkeypatch):
     assert [spec.options[0] for spec in on_cards] == counts[0] == [day.chosen for day in game]
     from solver.games.horticulture.rules import replay
     from solver.games.horticulture.scoring import score_sheet
-    sheet, violations = replay(CAT, Setup("A", PathDrawing.straight(CAT.sheet("A")), (1, 2), plan), game)
+    sheet, violations = replay(CAT, Setup("A", drawing, (1, 2), plan), game)
     assert not violations
     assert answer.score >= score_sheet(CAT, sheet).total
 
@@ -129,11 +135,7 @@ def test_a_second_run_from_the_recarded_game_when_the_share_holds_two(monkeypatc
         return out
 
     monkeypatch.setattr(optimiser, "_anneal_step", anneal_step)
-    rng = random.Random(3)
-    nursery = rng.sample(sorted(CAT.deck.cards), 24)
-    plan = Plan("carrot", "turnip", ("carrot", "flower"))
-    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 24, 2)]
-    drawing = PathDrawing.straight(CAT.sheet("A"))
+    days, plan, drawing = _long_game()
     answer = optimiser.solve(CAT, "A", drawing, days, (1, 2), plan, control(work=3.0))
     pinned = [s for s in starts if all(len(spec.options) == 1 for spec in s[0])]
     assert len(pinned) == 2
@@ -173,11 +175,7 @@ def test_a_late_second_run_after_the_lagrangian_steps_when_the_share_holds_one(m
 
     monkeypatch.setattr(optimiser, "_anneal_step", anneal_step)
     monkeypatch.setattr(optimiser, "_lagrangian", lagrangian)
-    rng = random.Random(3)
-    nursery = rng.sample(sorted(CAT.deck.cards), 24)
-    plan = Plan("carrot", "turnip", ("carrot", "flower"))
-    days = [DaySpec((nursery[i], nursery[i + 1])) for i in range(0, 24, 2)]
-    drawing = PathDrawing.straight(CAT.sheet("A"))
+    days, plan, drawing = _long_game()
     answer = optimiser.solve(CAT, "A", drawing, days, (1, 2), plan, control(work=3.0))
     pinned = [i for i, e in enumerate(events) if e[0] == "anneal" and all(len(s.options) == 1 for s in e[1])]
     lagrange_at = [i for i, e in enumerate(events) if e[0] == "lagrangian"]
