@@ -693,8 +693,9 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
     limit = budget * COUNT_RELAXED_SHARE if limit is None else limit
     minimum = MIN_STEP if meter.deterministic else MIN_STEP_WALL
 
-    def grant(want: float) -> float:
-        room = min(want, limit - meter.used)
+    def grant(want: float, upto: float | None = None) -> float:
+        """`want`, capped by what is left of `upto` (default: `limit`) on this call's meter; 0 below the minimum."""
+        room = min(want, (limit if upto is None else upto) - meter.used)
         return room if room >= minimum else 0.0
 
     if grant(budget * COUNT_SHARE) <= 0:
@@ -755,8 +756,7 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         """One annealing chain on the count step's cards from `start`, within `upto` of this call's meter (default:
         `limit`); True when it reached the bound `counted`."""
         nonlocal legal
-        room = min(anneal_room, (limit if upto is None else upto) - meter.used)
-        room = room if room >= minimum else 0.0
+        room = grant(anneal_room, upto)
         if room <= 0 or replay(catalog, setup, start)[1]:
             return False
         game, _, _ = _anneal_step(catalog, side, drawing, on_cards, start, gnome, plan, control, room, meter,
