@@ -149,6 +149,32 @@ def _pure_anneal():
     return pure_source(anneal.__name__)
 
 
+def test_a_run_draws_the_numbers_random_random_would():
+    """`_random` is CPython's `random.Random.random` on the generator's own state (`getstate`): the same numbers
+    across several regenerations of the 624 words, from a fresh seed (index 624) and from a state part-way
+    through; and a run hands the state back advanced as if it had called `random()`."""
+    pure = _pure_anneal()
+    for seed, skip in ((0, 0), ("anneal 3", 0), (7, 1000), (11, 311)):
+        rng = random.Random(seed)
+        for _ in range(skip):
+            rng.random()
+        mt = pure._q(rng.getstate()[1])
+        for _ in range(3000):
+            assert pure._random(mt) == rng.random()
+        assert tuple(mt) == rng.getstate()[1]
+    _, days, plan, drawing, gnome = _instance(1, 16)
+    board = anneal.Board(CAT, "A", drawing, gnome, plan, days)
+    start = anneal.from_game(board, days, play_greedy(CAT, Setup("A", drawing, gnome, plan), [d.options for d in days]))
+    rng, again = random.Random(2), random.Random(2)
+    anneal.anneal_game(board, start, rng, 3000, 1)
+    drawn = 0
+    while again.getstate() != rng.getstate():
+        again.random()
+        drawn += 1
+        assert drawn <= 3000 * 8  # (at most 8 numbers an evaluation)
+    assert drawn >= 3000
+
+
 def test_a_moves_legality_near_its_squares_is_the_whole_games():
     """`_legal_near` (the annealing's check after a plant moves, or two plants swap squares) against every plant's
     rule, from legal games with random paths: on random moves, legal or not, both say the same. Half the moves aim
