@@ -30,7 +30,7 @@ index, kind or point total.
 Since 6 Dec 19:30 the compiled copy runs faster (measured in anneal.pxd), with three changes that keep the two
 modules one program and the games the same, evaluation for evaluation:
 - a run draws its random numbers from the caller's generator's own Mersenne Twister state (`getstate`), stepped
-  in the loop by a port of CPython's (`_word`, `_random`: the numbers `random.Random.random` gives, and the state
+  in the loop by a port of CPython's (`_twist`, `_random`: the numbers `random.Random.random` gives, and the state
   handed back advanced), instead of calling `random.random` 4-5 times an evaluation;
 - the Metropolis test calls C's `exp` (`cython.cimports.libc.math`: the same libm function as `math.exp` in the
   pure module, so the same floats; Cython, pinned in requirements.lock, must be installed either way);
