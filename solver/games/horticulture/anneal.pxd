@@ -9,7 +9,7 @@
 # `_slot_ok` per plant). Measured 6 Dec: 1.4 -> 1.8 M evaluations a second (1.25-1.3x paired) with the moves worked
 # out near their squares (`_run`'s `incremental`); declaring the small helpers `inline` made no difference beyond
 # the noise.
-# Since 6 Dec 19:30 `_run` steps the caller's Mersenne Twister itself (`_random`, `_twist` on the state array `mt`)
+# Since 6 Dec 19:10 `_run` steps the caller's Mersenne Twister itself (`_random`, `_twist` on the state array `mt`)
 # and calls C's exp; the array helpers are compiled without bounds or negative-index checks (decorators in
 # anneal.py, which says why that is safe). The MT constants are C globals here (a literal above 2^31 would be a
 # Python integer in Cython's arithmetic). Measured 6 Dec (5 games x 3 seeds, 1 M evaluations each, the same games

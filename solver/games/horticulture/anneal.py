@@ -27,7 +27,7 @@ The tables and arrays are `array('q')` and the hot helpers take them as argument
 the same program (same games from the same seed), only slower. Every value held in them is a small count,
 index, kind or point total.
 
-Since 6 Dec 19:30 the compiled copy runs faster (measured in anneal.pxd), with three changes that keep the two
+Since 6 Dec 19:10 the compiled copy runs faster (measured in anneal.pxd), with three changes that keep the two
 modules one program and the games the same, evaluation for evaluation:
 - a run draws its random numbers from the caller's generator's own Mersenne Twister state (`getstate`), stepped
   in the loop by a port of CPython's (`_twist`, `_random`: the numbers `random.Random.random` gives, and the state

@@ -2,7 +2,7 @@
 
 The greedy restarts and the beam search build a garden tile by tile and never move a tile once it
 is placed; the CP-SAT neighbourhood search re-places four tiles at a time, about one step a unit.
-This search walks the space of complete gardens instead, about 380,000 gardens a second compiled (300,000 before 6 Dec 20:00):
+This search walks the space of complete gardens instead, about 380,000 gardens a second compiled (300,000 before 6 Dec 19:25):
 
 - a garden is one (x, y, turn) per tile on the solo model's board square (anchors 0..board-2);
   the first tile keeps its printed turn (turning a whole garden keeps every area, as the model's
@@ -25,7 +25,7 @@ Several independent runs from random legal starts ("restarts") keep the best: me
 (seeds 0-9, docs/versailles.md), one run's result varies by +-2 points with its random seed, the
 best of five is within 6 points of the best gardens known over the ten seeds.
 
-Since 6 Dec 20:00 the compiled copy runs about 1.25x faster (300k -> 380k evaluations a second on five 14-tile
+Since 6 Dec 19:25 the compiled copy runs about 1.25x faster (300k -> 380k evaluations a second on five 14-tile
 sequences; the same gardens, evaluation for evaluation): each random number goes to a typed local before it is
 scaled (it was scaled and truncated as Python objects), the Metropolis test calls C's `exp`
 (`cython.cimports.libc.math`: the libm function `math.exp` calls, the same floats; Cython, pinned in
