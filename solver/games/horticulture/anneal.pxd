@@ -20,73 +20,75 @@
 # checked); it was dropped, and so was a buffer of 256 numbers drawn ahead (no faster).
 cimport cython
 
+cdef long long *_ptr(long long[::1] v) noexcept
+
 @cython.locals(j=cython.longlong, y=cython.longlong, t=cython.longlong)
-cdef bint _base(long long[::1] free, long long[::1] tc, long long[::1] at, long long x, long long d) except -1
+cdef bint _base(long long * free, long long * tc, long long * at, long long x, long long d) except -1
 
 @cython.locals(x=cython.longlong, d=cython.longlong, y=cython.longlong, j=cython.longlong)
-cdef bint _slot_ok(long long[::1] loc, long long[::1] at, long long[::1] free, long long[::1] tc,
+cdef bint _slot_ok(long long * loc, long long * at, long long * free, long long * tc,
                    long long s) except -1
 
 @cython.locals(win=cython.longlong, seen=cython.ulonglong, count=cython.longlong, s=cython.longlong,
                bit=cython.ulonglong)
-cdef bint _window_ok(long long[::1] loc, long long[::1] kind, long long slots) except -1
+cdef bint _window_ok(long long * loc, long long * kind, long long slots, long long nslot) except -1
 
 @cython.locals(s=cython.longlong)
-cdef bint _legal(long long[::1] loc, long long[::1] at, long long[::1] kind, long long[::1] free, long long[::1] tc,
-                 long long slots) except -1
+cdef bint _legal(long long * loc, long long * at, long long * kind, long long * free, long long * tc,
+                 long long slots, long long nslot) except -1
 
 @cython.locals(many=cython.longlong, e=cython.longlong, z=cython.longlong, j=cython.longlong, w=cython.longlong,
                u=cython.longlong, i=cython.longlong, q=cython.longlong, d=cython.longlong, p=cython.longlong,
                near=cython.bint, stands=cython.bint)
-cdef bint _legal_near(long long[::1] loc, long long[::1] at, long long[::1] free, long long[::1] tc,
-                      long long[::1] scratch,
+cdef bint _legal_near(long long * loc, long long * at, long long * free, long long * tc,
+                      long long * scratch,
                       long long s, long long t, long long x, long long y) except -1
 
 @cython.locals(win=cython.longlong, count=cython.longlong, s=cython.longlong, total=cython.longlong)
-cdef long long _window(long long[::1] loc, long long window_points, long long window_bonus,
-                              long long slots) except -1
+cdef long long _window(long long * loc, long long window_points, long long window_bonus,
+                       long long slots, long long nslot) except -1
 
-cdef long long _points(long long[::1] ck, long long[::1] loc, long long[::1] lk, long long[::1] path,
-                       long long[::1] border, long long[::1] gl, long long[::1] minimum, long long[::1] mark,
-                       long long[::1] stack, long long[::1] squares, long long gen, long long pb, long long pp,
+cdef long long _points(long long * ck, long long * loc, long long * lk, long long * path,
+                       long long * border, long long * gl, long long * minimum, long long * mark,
+                       long long * stack, long long * squares, long long gen, long long pb, long long pp,
                        long long c1, long long c2, long long per, long long window_points, long long window_bonus,
-                       long long slots) except -1
+                       long long slots, long long n, long long nslot) except -1
 
 @cython.locals(i=cython.longlong, total=cython.longlong, x=cython.longlong, k=cython.longlong, j=cython.longlong,
                z=cython.longlong, top=cython.longlong, size=cython.longlong, gnomed=cython.bint, y=cython.longlong,
                m=cython.longlong)
-cdef long long _scored(long long[::1] ck, long long[::1] lk, long long[::1] path, long long[::1] border,
-                       long long[::1] gl, long long[::1] minimum, long long[::1] mark, long long[::1] stack,
-                       long long[::1] squares, long long many, long long gen, long long pb, long long pp,
+cdef long long _scored(long long * ck, long long * lk, long long * path, long long * border,
+                       long long * gl, long long * minimum, long long * mark, long long * stack,
+                       long long * squares, long long many, long long gen, long long pb, long long pp,
                        long long c1, long long c2, long long per) except -1
 
 @cython.locals(old=cython.longlong)
-cdef int _place(long long[::1] loc, long long[::1] ck, long long[::1] at, long long[::1] kind, long long s,
+cdef int _place(long long * loc, long long * ck, long long * at, long long * kind, long long s,
                 long long x) except -1
 
 @cython.locals(a=cython.longlong, b=cython.longlong)
-cdef int _swap(long long[::1] loc, long long[::1] ck, long long[::1] at, long long[::1] kind, long long s,
+cdef int _swap(long long * loc, long long * ck, long long * at, long long * kind, long long s,
                long long t) except -1
 
 @cython.locals(x=cython.longlong)
-cdef int _set_kind(long long[::1] loc, long long[::1] ck, long long[::1] kind, long long s,
+cdef int _set_kind(long long * loc, long long * ck, long long * kind, long long s,
                           long long k) except -1
 
 @cython.locals(g=cython.longlong, j=cython.longlong, y=cython.longlong, near=cython.longlong, i=cython.longlong,
                link=cython.longlong)
-cdef int _gnome_tables(long long[::1] free, long long[::1] gl, long long[::1] path, long long[::1] tc,
-                       long long[::1] lk,
+cdef int _gnome_tables(long long * free, long long * gl, long long * path, long long * tc,
+                       long long * lk,
                        long long old, long long new) except -1
 
 @cython.locals(win=cython.longlong, move_place=cython.longlong, move_card=cython.longlong, n=cython.longlong,
                move_near=cython.longlong, nk=cython.longlong, slots=cython.longlong, gnome=cython.longlong,
-               free="long long[::1]", tc="long long[::1]", lk="long long[::1]", path="long long[::1]",
-               border="long long[::1]", gl="long long[::1]", minimum="long long[::1]", mark="long long[::1]",
-               stack="long long[::1]", near="long long[::1]", cand="long long[::1]", check="long long[::1]",
-               squares="long long[::1]", phase=cython.longlong, many=cython.longlong, e=cython.longlong,
+               free="long long *", tc="long long *", lk="long long *", path="long long *",
+               border="long long *", gl="long long *", minimum="long long *", mark="long long *",
+               stack="long long *", near="long long *", cand="long long *", check="long long *",
+               squares="long long *", phase=cython.longlong, many=cython.longlong, e=cython.longlong,
                z=cython.longlong, j=cython.longlong, w=cython.longlong, seen=cython.bint, part=cython.longlong,
                aimed=cython.bint, sx=cython.longlong, sy=cython.longlong, wcount=cython.bint, wkinds=cython.bint,
-               before=cython.longlong, fixed="long long[::1]", nopt="long long[::1]", optk="long long[::1]",
+               before=cython.longlong, fixed="long long *", nopt="long long *", optk="long long *",
                pb=cython.longlong, pp=cython.longlong, c1=cython.longlong, c2=cython.longlong, per=cython.longlong,
                window_points=cython.longlong, window_bonus=cython.longlong, nslot=cython.longlong,
                nmov=cython.longlong, flippable=cython.longlong, d=cython.longlong, days=cython.longlong,
@@ -95,19 +97,20 @@ cdef int _gnome_tables(long long[::1] free, long long[::1] gl, long long[::1] pa
                move=cython.longlong, a=cython.longlong, b=cython.longlong, c=cython.longlong, old=cython.longlong,
                was0=cython.longlong, was1=cython.longlong, target=cython.longlong, inside=cython.longlong,
                pick=cython.longlong, ka=cython.longlong, kb=cython.longlong, k=cython.longlong, ok=cython.bint,
-               value=cython.longlong, delta=cython.longlong, i=cython.longlong, gnome_ok="long long[::1]",
+               value=cython.longlong, delta=cython.longlong, i=cython.longlong, gnome_ok="long long *",
                moves=cython.longlong, free_plan=cython.bint, best_gnome=cython.longlong, best_pb=cython.longlong,
                best_pp=cython.longlong, best_c1=cython.longlong, best_c2=cython.longlong)
-cdef long long _run(object board, long long[::1] loc, long long[::1] ck, long long[::1] at, long long[::1] kind,
-                    long long[::1] choice, long long[::1] best_loc, long long[::1] best_kind,
-                    long long[::1] best_choice,
-                    long long[::1] movable, long long[::1] mt, long long evals, long long per_run, long long current,
-                    long long ceiling, object stop, long long[::1] out, bint incremental) except -1
+cdef long long _run(object board, long long * loc, long long * ck, long long * at, long long * kind,
+                    long long * choice, long long * best_loc, long long * best_kind,
+                    long long * best_choice,
+                    long long * movable, long long * mt, long long evals, long long per_run, long long current,
+                    long long ceiling, object stop, long long * out, bint incremental, long long nslot,
+                    long long nmov) except -1
 
 cdef long long MT_N, MT_M, MT_A, MT_UPPER, MT_LOWER, MT_B, MT_C
 
 @cython.locals(k=cython.longlong, y=cython.longlong, m=cython.longlong)
-cdef void _twist(long long[::1] mt) noexcept
+cdef void _twist(long long * mt) noexcept
 
 @cython.locals(i=cython.longlong, y=cython.longlong, a=cython.longlong)
-cdef double _random(long long[::1] mt) noexcept
+cdef double _random(long long * mt) noexcept

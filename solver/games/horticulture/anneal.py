@@ -104,7 +104,7 @@ class Board:
         g = self.gnome = index[gnome]
         self.free = _q(self.path)  # plantable at any time: next to the path, and (below) next to the gnome
         self.gl = _q([0] * n)  # linked to the gnome
-        _gnome_tables(self.free, self.gl, self.path, self.tc, self.lk, g, g)
+        _gnome_tables(_ptr(self.free), _ptr(self.gl), _ptr(self.path), _ptr(self.tc), _ptr(self.lk), g, g)
         self.plan = (kid[plan.border], kid[plan.path], kid[plan.companions[0]], kid[plan.companions[1]])
         self.gnome_ok = _q(int(gnome_squares is not None and c in gnome_squares) for c in self.cells)
         self.free_plan = free_plan
@@ -220,6 +220,18 @@ def to_game(board: Board, days: list, state: State) -> list[Day]:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
+def _ptr(v):
+    """What the helpers below take for an array: in the compiled copy a raw pointer to its first entry (a memoryview
+    argument is a struct of about 200 bytes copied into every call, about a quarter of a run's time, measured 7 Dec);
+    in pure Python the array itself. The caller keeps the array alive, and does not resize it, while the pointer is
+    in use."""
+    if cython.compiled:
+        return cython.address(v[0])
+    return v
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
 def _base(free, tc, at, x: int, d: int) -> bool:
     """A plant of day d on square x stands without its partner: next to the path or the gnome, or
     touching a plant of an earlier day."""
@@ -254,12 +266,12 @@ def _slot_ok(loc, at, free, tc, s: int) -> bool:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def _window_ok(loc, kind, slots: int) -> bool:
-    """The window box holds each kind at most once and at most its slots."""
+def _window_ok(loc, kind, slots: int, nslot: int) -> bool:
+    """The window box holds each kind at most once and at most its slots (`nslot` plants: `len(loc)`)."""
     win = WIN
     seen = 0
     count = 0
-    for s in range(len(loc)):
+    for s in range(nslot):
         if loc[s] == win:
             bit = 1 << kind[s]
             if seen & bit:
@@ -271,11 +283,11 @@ def _window_ok(loc, kind, slots: int) -> bool:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def _legal(loc, at, kind, free, tc, slots: int) -> bool:
-    for s in range(len(loc)):
+def _legal(loc, at, kind, free, tc, slots: int, nslot: int) -> bool:
+    for s in range(nslot):
         if not _slot_ok(loc, at, free, tc, s):
             return False
-    return _window_ok(loc, kind, slots)
+    return _window_ok(loc, kind, slots, nslot)
 
 
 @cython.boundscheck(False)
@@ -347,17 +359,19 @@ def _legal_near(loc, at, free, tc, scratch, s: int, t: int, x: int, y: int) -> b
 
 
 def legal(board: Board, state: State) -> bool:
-    return _legal(state.loc, state.at, state.kind, board.free, board.tc, board.slots)
+    return _legal(_ptr(state.loc), _ptr(state.at), _ptr(state.kind), _ptr(board.free), _ptr(board.tc), board.slots,
+                  len(state.loc))
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def _points(ck, loc, lk, path, border, gl, minimum, mark, stack, squares, gen: int, pb: int, pp: int, c1: int,
-            c2: int, per: int, window_points: int, window_bonus: int, slots: int) -> int:
+            c2: int, per: int, window_points: int, window_bonus: int, slots: int, n: int, nslot: int) -> int:
     """The final score (scoring.score_sheet's rules): the window box, and `_scored` over every square (`squares`
-    holds 0 .. n - 1). `mark` holds no entry equal to gen."""
-    return _window(loc, window_points, window_bonus, slots) + _scored(ck, lk, path, border, gl, minimum, mark, stack,
-                                                                      squares, len(ck), gen, pb, pp, c1, c2, per)
+    holds 0 .. n - 1; `n` squares, `nslot` plants). `mark` holds no entry equal to gen."""
+    return _window(loc, window_points, window_bonus, slots, nslot) + _scored(ck, lk, path, border, gl, minimum, mark,
+                                                                             stack, squares, n, gen, pb, pp, c1, c2,
+                                                                             per)
 
 
 @cython.boundscheck(False)
@@ -413,11 +427,11 @@ def _scored(ck, lk, path, border, gl, minimum, mark, stack, squares, many: int, 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def _window(loc, window_points: int, window_bonus: int, slots: int) -> int:
-    """The window box's points (`_points`'s first part)."""
+def _window(loc, window_points: int, window_bonus: int, slots: int, nslot: int) -> int:
+    """The window box's points (`_points`'s first part; `nslot` plants)."""
     win = WIN
     count = 0
-    for s in range(len(loc)):
+    for s in range(nslot):
         if loc[s] == win:
             count += 1
     total = count * window_points
@@ -432,9 +446,10 @@ def points(board: Board, state: State) -> int:
         raise ValueError("the state's gnome is not the board's")
     board.gen += 1
     pb, pp, c1, c2 = state.plan
-    return _points(state.ck, state.loc, board.lk, board.path, board.border, board.gl, board.minimum, board.mark,
-                   board.stack, board.squares, board.gen, pb, pp, c1, c2, board.per, board.window_points,
-                   board.window_bonus, board.slots)
+    return _points(_ptr(state.ck), _ptr(state.loc), _ptr(board.lk), _ptr(board.path), _ptr(board.border),
+                   _ptr(board.gl), _ptr(board.minimum), _ptr(board.mark), _ptr(board.stack), _ptr(board.squares),
+                   board.gen, pb, pp, c1, c2, board.per, board.window_points, board.window_bonus, board.slots, board.n,
+                   len(state.loc))
 
 
 @cython.boundscheck(False)
@@ -452,7 +467,7 @@ def _place(loc, ck, at, kind, s: int, x: int) -> None:
 
 
 def place(state: State, s: int, x: int) -> None:
-    _place(state.loc, state.ck, state.at, state.kind, s, x)
+    _place(_ptr(state.loc), _ptr(state.ck), _ptr(state.at), _ptr(state.kind), s, x)
 
 
 @cython.boundscheck(False)
@@ -534,7 +549,7 @@ def _random(mt) -> float:
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choice, movable, mt, evals: int,
-         per_run: int, current: int, ceiling: int, stop, out, incremental: bool) -> int:
+         per_run: int, current: int, ceiling: int, stop, out, incremental: bool, nslot: int, nmov: int) -> int:
     """The annealing loop on the arrays of the current state (legal, scoring `current`); the best state is kept
     in best_* (out[0] its points). Returns the evaluations used.
 
@@ -550,16 +565,26 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
     nk = board.nk
     slots = board.slots
     gnome = board.gnome
-    free, tc, lk, path, border, gl, minimum = board.free, board.tc, board.lk, board.path, board.border, board.gl, \
-        board.minimum
-    mark, stack, fixed, nopt, optk = board.mark, board.stack, board.fixed, board.nopt, board.optk
-    near = board.near
-    cand = board.cand
-    squares = board.squares
-    check = board.check
+    free = _ptr(board.free)
+    tc = _ptr(board.tc)
+    lk = _ptr(board.lk)
+    path = _ptr(board.path)
+    border = _ptr(board.border)
+    gl = _ptr(board.gl)
+    minimum = _ptr(board.minimum)
+    mark = _ptr(board.mark)
+    stack = _ptr(board.stack)
+    fixed = _ptr(board.fixed)
+    nopt = _ptr(board.nopt)
+    optk = _ptr(board.optk)
+    near = _ptr(board.near)
+    cand = _ptr(board.cand)
+    squares = _ptr(board.squares)
+    check = _ptr(board.check)
+    gnome_ok = _ptr(board.gnome_ok)
+    days = len(board.nopt)
     pb, pp, c1, c2 = board.plan
     per, window_points, window_bonus = board.per, board.window_points, board.window_bonus
-    gnome_ok = board.gnome_ok
     moves = 100  # the move roll: 0-99 as above; 100-104 the gnome, 105-109 a plan kind (when they may change)
     for x in range(n):
         if gnome_ok[x]:
@@ -572,13 +597,10 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
     best_pp = pp
     best_c1 = c1
     best_c2 = c2
-    nslot = len(loc)
-    nmov = len(movable)
     flippable = 0
-    for d in range(len(nopt)):
+    for d in range(days):
         if nopt[d] > 1:
             flippable += 1
-    days = len(nopt)
     best = current
     gen = board.gen
     used = 0
@@ -633,7 +655,8 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                 aimed = False
                 if move_near:
                     u = _random(mt)
-                    aimed = int(u * 100) < move_near
+                    i = int(u * 100)  # a typed local: a C cast, not a Python int
+                    aimed = i < move_near
                 if aimed:
                     k = kind[a]
                     pick = 0
@@ -784,33 +807,35 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
             ok = True
             value = 0
             phase = 0
+            many = 0
+            if incremental and 0 < move <= 4:
+                # The groups holding a square among sx, sy and the squares linked to them, and those squares' plan
+                # points: every other group and plan point is the same before and after the move, so the change of
+                # this sum (and of the window box's points, when its count changes) is the change of `_points`.
+                # (The squares, `cand[:many]`, are the same before and after the move.)
+                for e in range(2):
+                    z = sx if e == 0 else sy
+                    if z < 0:
+                        continue
+                    for j in range(-1, 4):
+                        w = z if j < 0 else lk[4 * z + j]
+                        if w < 0:
+                            continue
+                        seen = False
+                        for i in range(many):
+                            if cand[i] == w:
+                                seen = True
+                                break
+                        if not seen:
+                            cand[many] = w
+                            many += 1
             while 0 < move <= 4:  # (incremental: the points on the changed squares before the move, the move, after it)
                 if incremental:
-                    # The groups holding a square among sx, sy and the squares linked to them, and those squares'
-                    # plan points: every other group and plan point is the same before and after the move, so the
-                    # change of this sum (and of the window box's points, when its count changes) is the change of
-                    # `_points`.
                     gen += 1
-                    many = 0
-                    for e in range(2):
-                        z = sx if e == 0 else sy
-                        if z < 0:
-                            continue
-                        for j in range(-1, 4):
-                            w = z if j < 0 else lk[4 * z + j]
-                            if w < 0:
-                                continue
-                            seen = False
-                            for i in range(many):
-                                if cand[i] == w:
-                                    seen = True
-                            if not seen:
-                                cand[many] = w
-                                many += 1
                     part = _scored(ck, lk, path, border, gl, minimum, mark, stack, cand, many, gen, pb, pp, c1, c2,
                                    per)
                     if wcount:
-                        part += _window(loc, window_points, window_bonus, slots)
+                        part += _window(loc, window_points, window_bonus, slots, nslot)
                     if phase:
                         value = current - before + part
                         break
@@ -835,16 +860,16 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                     ok = _legal_near(loc, at, free, tc, check, a, b if move == 2 else -1, old if move == 1 else sx,
                                      -1 if move == 1 else sy)
                 if ok and wkinds:
-                    ok = _window_ok(loc, kind, slots)
+                    ok = _window_ok(loc, kind, slots, nslot)
                 if not ok:
                     break
                 phase = 1
             if not incremental or move > 4:
-                ok = _legal(loc, at, kind, free, tc, slots)
+                ok = _legal(loc, at, kind, free, tc, slots, nslot)
                 if ok:
                     gen += 1
                     value = _points(ck, loc, lk, path, border, gl, minimum, mark, stack, squares, gen, pb, pp, c1, c2,
-                                    per, window_points, window_bonus, slots)
+                                    per, window_points, window_bonus, slots, n, nslot)
             if ok:
                 delta = value - current
                 if delta < 0:
@@ -920,8 +945,10 @@ def anneal_game(board: Board, start: State, rng: random.Random, evals: int, runs
     out = _q([current, 0, 0, 0, 0, 0])
     version, words, gauss = rng.getstate()
     mt = _q(words)
-    used = _run(board, state.loc, state.ck, state.at, state.kind, state.choice, best.loc, best.kind, best.choice,
-                movable, mt, evals, max(1, evals // max(1, runs)), current,
-                -1 if ceiling is None else ceiling, stop, out, INCREMENTAL and legal(board, state))
+    # (the arrays are held by state, best, board and this frame, and none is resized, while `_run` holds pointers)
+    used = _run(board, _ptr(state.loc), _ptr(state.ck), _ptr(state.at), _ptr(state.kind), _ptr(state.choice),
+                _ptr(best.loc), _ptr(best.kind), _ptr(best.choice), _ptr(movable), _ptr(mt), evals,
+                max(1, evals // max(1, runs)), current, -1 if ceiling is None else ceiling, stop, _ptr(out),
+                INCREMENTAL and legal(board, state), len(state.loc), len(movable))
     rng.setstate((version, tuple(mt), gauss))  # advanced as if the run had called rng.random()
     return State(board, best.choice, best.kind, best.loc, out[1], out[2:6]), out[0], used
