@@ -107,6 +107,12 @@ cdef long long _run(object board, long long * loc, long long * ck, long long * a
                     long long ceiling, object stop, long long * out, bint incremental, long long nslot,
                     long long nmov) except -1
 
+cdef int _do(long long * loc, long long * ck, long long * at, long long * kind, long long * choice, long long move,
+             long long a, long long b, long long target, long long ka, long long kb, long long k) except -1
+
+cdef int _undo(long long * loc, long long * ck, long long * at, long long * kind, long long * choice,
+               long long move, long long a, long long b, long long old, long long was0, long long was1) except -1
+
 cdef long long MT_N, MT_M, MT_A, MT_UPPER, MT_LOWER, MT_B, MT_C
 
 @cython.locals(k=cython.longlong, y=cython.longlong, m=cython.longlong)

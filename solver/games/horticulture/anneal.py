@@ -494,6 +494,44 @@ def _set_kind(loc, ck, kind, s: int, k: int) -> None:
         ck[x] = k
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _do(loc, ck, at, kind, choice, move: int, a: int, b: int, target: int, ka: int, kb: int, k: int) -> None:
+    """Make `_run`'s move 1-4: 1 put slot a on target (a free square or WIN), 2 swap slots a and b, 3 bring day a's
+    other card home (kinds ka and kb on the same squares, the two swapped when b), 4 give slot a kind k."""
+    if move == 1:
+        _place(loc, ck, at, kind, a, target)
+    elif move == 2:
+        _swap(loc, ck, at, kind, a, b)
+    elif move == 3:
+        choice[a] = 1 - choice[a]
+        _set_kind(loc, ck, kind, 2 * a, ka)
+        _set_kind(loc, ck, kind, 2 * a + 1, kb)
+        if b:
+            _swap(loc, ck, at, kind, 2 * a, 2 * a + 1)
+    else:
+        _set_kind(loc, ck, kind, a, k)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _undo(loc, ck, at, kind, choice, move: int, a: int, b: int, old: int, was0: int, was1: int) -> None:
+    """Undo `_do`'s move: `old` is slot a's square (1), day a's card (3) or slot a's kind (4) before it, was0 and
+    was1 day a's kinds before it (3)."""
+    if move == 1:
+        _place(loc, ck, at, kind, a, old)
+    elif move == 2:
+        _swap(loc, ck, at, kind, a, b)
+    elif move == 3:
+        if b:
+            _swap(loc, ck, at, kind, 2 * a, 2 * a + 1)
+        choice[a] = old
+        _set_kind(loc, ck, kind, 2 * a, was0)
+        _set_kind(loc, ck, kind, 2 * a + 1, was1)
+    elif move == 4:
+        _set_kind(loc, ck, kind, a, old)
+
+
 # CPython's Mersenne Twister (MT19937, Modules/_randommodule.c), so that a run draws exactly the numbers
 # `random.Random.random` would: the state is the generator's own (`getstate`), and is handed back advanced.
 MT_N = 624
@@ -643,6 +681,10 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
             old = 0
             was0 = 0
             was1 = 0
+            target = 0  # (what `_do` reads of the moves that do not set them)
+            ka = 0
+            kb = 0
+            k = 0
             sx = -1  # the squares whose kind the move changes (-1: none)
             sy = -1
             wcount = False  # the move changes the window box's count
@@ -806,7 +848,6 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                     continue
             ok = True
             value = 0
-            phase = 0
             many = 0
             if incremental and 0 < move <= 4:
                 # The groups holding a square among sx, sy and the squares linked to them, and those squares' plan
@@ -829,41 +870,36 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                         if not seen:
                             cand[many] = w
                             many += 1
-            while 0 < move <= 4:  # (incremental: the points on the changed squares before the move, the move, after it)
-                if incremental:
-                    gen += 1
-                    part = _scored(ck, lk, path, border, gl, minimum, mark, stack, cand, many, gen, pb, pp, c1, c2,
-                                   per)
-                    if wcount:
-                        part += _window(loc, window_points, window_bonus, slots, nslot)
-                    if phase:
-                        value = current - before + part
-                        break
-                    before = part
-                if move == 1:
-                    _place(loc, ck, at, kind, a, target)
-                elif move == 2:
-                    _swap(loc, ck, at, kind, a, b)
-                elif move == 3:
+            if 0 < move <= 4:
+                if move == 3:
                     was0 = kind[2 * a]  # the old kinds, to undo
                     was1 = kind[2 * a + 1]
-                    choice[a] = 1 - old
-                    _set_kind(loc, ck, kind, 2 * a, ka)
-                    _set_kind(loc, ck, kind, 2 * a + 1, kb)
-                    if b:
-                        _swap(loc, ck, at, kind, 2 * a, 2 * a + 1)
-                else:
-                    _set_kind(loc, ck, kind, a, k)
                 if not incremental:
-                    break
-                if move <= 2:  # squares changed hands: the planting rule near them (from a legal game)
-                    ok = _legal_near(loc, at, free, tc, check, a, b if move == 2 else -1, old if move == 1 else sx,
-                                     -1 if move == 1 else sy)
-                if ok and wkinds:
-                    ok = _window_ok(loc, kind, slots, nslot)
-                if not ok:
-                    break
-                phase = 1
+                    _do(loc, ck, at, kind, choice, move, a, b, target, ka, kb, k)
+                else:
+                    # A move that may break a rule (squares change hands, or kinds go into the window box) is made
+                    # and checked first, and undone for its points before it when legal: about a third are not, and
+                    # their points are then never worked out.
+                    if move <= 2 or wkinds:
+                        _do(loc, ck, at, kind, choice, move, a, b, target, ka, kb, k)
+                        if move <= 2:  # squares changed hands: the planting rule near them (from a legal game)
+                            ok = _legal_near(loc, at, free, tc, check, a, b if move == 2 else -1,
+                                             old if move == 1 else sx, -1 if move == 1 else sy)
+                        if ok and wkinds:
+                            ok = _window_ok(loc, kind, slots, nslot)
+                        if ok:
+                            _undo(loc, ck, at, kind, choice, move, a, b, old, was0, was1)
+                    if ok:
+                        for phase in range(2):  # the points on the changed squares before the move, then after it
+                            gen += 1
+                            part = _scored(ck, lk, path, border, gl, minimum, mark, stack, cand, many, gen, pb, pp,
+                                           c1, c2, per)
+                            if wcount:
+                                part += _window(loc, window_points, window_bonus, slots, nslot)
+                            if phase == 0:
+                                before = part
+                                _do(loc, ck, at, kind, choice, move, a, b, target, ka, kb, k)
+                        value = current - before + part
             if not incremental or move > 4:
                 ok = _legal(loc, at, kind, free, tc, slots, nslot)
                 if ok:
@@ -892,18 +928,8 @@ def _run(board: Board, loc, ck, at, kind, choice, best_loc, best_kind, best_choi
                     if ceiling >= 0 and best >= ceiling:
                         break
                 continue
-            if move == 1:
-                _place(loc, ck, at, kind, a, old)
-            elif move == 2:
-                _swap(loc, ck, at, kind, a, b)
-            elif move == 3:
-                if b:
-                    _swap(loc, ck, at, kind, 2 * a, 2 * a + 1)
-                choice[a] = old
-                _set_kind(loc, ck, kind, 2 * a, was0)
-                _set_kind(loc, ck, kind, 2 * a + 1, was1)
-            elif move == 4:
-                _set_kind(loc, ck, kind, a, old)
+            if move <= 4:
+                _undo(loc, ck, at, kind, choice, move, a, b, old, was0, was1)
             elif move == 5:
                 _gnome_tables(free, gl, path, tc, lk, gnome, old)
                 gnome = old
