@@ -79,6 +79,26 @@ def _popcount(x: int) -> int:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
+def _ptr(v):
+    """What the helpers below take for an array('q'): in the compiled copy a raw pointer to its first entry (a
+    memoryview argument is a struct of about 200 bytes copied into every call); in pure Python the array itself. The
+    caller keeps the array alive, and does not resize it, while the pointer is in use."""
+    if cython.compiled:
+        return cython.address(v[0])
+    return v
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def _words(v):
+    """`_ptr` for an array('Q') of 64-bit words."""
+    if cython.compiled:
+        return cython.address(v[0])
+    return v
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
 def _count(words, base: int, k: int) -> int:
     total = 0
     for j in range(k):
@@ -288,7 +308,7 @@ class Garden:
 
     def _legal_prefix(self, garden: Sequence[Anchor]) -> bool:
         at = self._anchors_of(garden)
-        return _legal(self.foot, self.ring, at, len(at), self.k, self.scratch[3])
+        return _legal(_words(self.foot), _words(self.ring), _ptr(at), len(at), self.k, _words(self.scratch[3]))
 
     def points(self, garden: Sequence[Anchor], first: int | None = None) -> tuple[int, int]:
         """(solo points, the first scoring's points) of a legal garden; `first`, when given, is taken
@@ -299,9 +319,10 @@ class Garden:
         off = array("q", [_offset(i, r, a, self.board - 1, block) if a >= 0 else 0
                           for i, ((_, _, r), a) in enumerate(zip(garden, self._anchors_of(garden)))])
         mask, group, grown, _ = self.scratch
-        total = _points(self.masks, off, self.uptos, self.takes, len(self.uptos), self.n, self.types, self.k,
-                        self.width, self.rows, -1 if first is None else first, self.acc, self.counts, self.sizes,
-                        mask, group, grown, self.out)
+        total = _points(_words(self.masks), _ptr(off), _ptr(self.uptos), _ptr(self.takes), len(self.uptos), self.n,
+                        self.types, self.k, self.width, self.rows, -1 if first is None else first, _words(self.acc),
+                        _ptr(self.counts), _ptr(self.sizes), _words(mask), _words(group), _words(grown),
+                        _ptr(self.out))
         return total, self.out[0]
 
     def placements(self, garden: Sequence[Anchor]) -> list[Placement]:
@@ -369,19 +390,30 @@ def _run(g, xs, ys, rs, turns, counts_of_turns, draw, evals: int, limit: int, ce
     other; with lo = 0 the random draws are those of the search before `lo` existed)."""
     n, board, k, block = g.n, g.board, g.k, g.types * g.k
     side = board - 1
-    foot, ring, masks, taken = g.foot, g.ring, g.masks, g.scratch[3]
-    width, rows, types, uptos, takes, cut = g.width, g.rows, g.types, g.uptos, g.takes, g.first_cut
+    foot = _words(g.foot)
+    ring = _words(g.ring)
+    masks = _words(g.masks)
+    taken = _words(g.scratch[3])
+    width, rows, types, cut = g.width, g.rows, g.types, g.first_cut
+    uptos = _ptr(g.uptos)
+    takes = _ptr(g.takes)
     scorings = len(g.uptos)
-    acc, counts, sizes, first_out = g.acc, g.counts, g.sizes, g.out
-    mask, group, grown = g.scratch[0], g.scratch[1], g.scratch[2]
+    acc = _words(g.acc)
+    counts = _ptr(g.counts)
+    sizes = _ptr(g.sizes)
+    first_out = _ptr(g.out)
+    mask = _words(g.scratch[0])
+    group = _words(g.scratch[1])
+    grown = _words(g.scratch[2])
     rotate, swap, t_start, ratio = ROTATE, SWAP, T_START, T_END / T_START
-    at = array("q", bytes(8 * n))
-    off = array("q", bytes(8 * n))
-    nat = array("q", bytes(8 * n))
-    noff = array("q", bytes(8 * n))
-    nx = array("q", bytes(8 * n))
-    ny = array("q", bytes(8 * n))
-    nr = array("q", bytes(8 * n))
+    held = [array("q", bytes(8 * n)) for _ in range(7)]  # the scratch arrays, held for the run (pointers below)
+    at = _ptr(held[0])
+    off = _ptr(held[1])
+    nat = _ptr(held[2])
+    noff = _ptr(held[3])
+    nx = _ptr(held[4])
+    ny = _ptr(held[5])
+    nr = _ptr(held[6])
     _recentre(xs, ys, n, board)
     for i in range(n):
         _code(xs, ys, rs, at, off, i, side, block)
@@ -512,8 +544,10 @@ def run(g: Garden, start: list[Anchor], rng: random.Random, evals: int,
     counts_of_turns = array("q", [len(t) for t in g.turns])
     bx, by, br = array("q", xs), array("q", ys), array("q", rs)
     out = array("q", [0])
-    done = _run(g, xs, ys, rs, turns, counts_of_turns, rng.random, evals, TRIES_PER_EVAL * evals,
-                2 ** 62 if ceiling is None else ceiling, stop, CHECK_EVERY, bx, by, br, out, fixed)
+    # (the arrays are held by this frame and `g`, and none is resized, while `_run` holds pointers)
+    done = _run(g, _ptr(xs), _ptr(ys), _ptr(rs), _ptr(turns), _ptr(counts_of_turns), rng.random, evals,
+                TRIES_PER_EVAL * evals, 2 ** 62 if ceiling is None else ceiling, stop, CHECK_EVERY, _ptr(bx),
+                _ptr(by), _ptr(br), _ptr(out), fixed)
     return [(bx[i], by[i], br[i]) for i in range(n)], out[0], done
 
 
