@@ -225,9 +225,7 @@ def _ptr(v):
     argument is a struct of about 200 bytes copied into every call, about a quarter of a run's time, measured 7 Dec);
     in pure Python the array itself. The caller keeps the array alive, and does not resize it, while the pointer is
     in use."""
-    if cython.compiled:
-        return cython.address(v[0])
-    return v
+    return cython.address(v[0]) if cython.compiled else v
 
 
 @cython.boundscheck(False)

@@ -83,18 +83,14 @@ def _ptr(v):
     """What the helpers below take for an array('q'): in the compiled copy a raw pointer to its first entry (a
     memoryview argument is a struct of about 200 bytes copied into every call); in pure Python the array itself. The
     caller keeps the array alive, and does not resize it, while the pointer is in use."""
-    if cython.compiled:
-        return cython.address(v[0])
-    return v
+    return cython.address(v[0]) if cython.compiled else v
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def _words(v):
     """`_ptr` for an array('Q') of 64-bit words."""
-    if cython.compiled:
-        return cython.address(v[0])
-    return v
+    return cython.address(v[0]) if cython.compiled else v
 
 
 @cython.boundscheck(False)
