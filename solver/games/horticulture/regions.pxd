@@ -12,15 +12,15 @@ cimport cython
                g=cython.longlong, nm=cython.longlong, seen=cython.longlong, q=cython.longlong,
                out=cython.longlong, nl=cython.longlong, comps=cython.longlong, o=cython.longlong,
                k=cython.longlong, w=cython.longlong, key=cython.longlong, jj=cython.longlong)
-cpdef list _step(list keys, dict index, long long in_w, long long[:] prev, long long nprev, long long[:] out_src,
-                 long long out_w, long long[:] allowed, long long nallowed, long long[:] mins,
+cpdef list _step(list keys, dict index, long long in_w, long long[::1] prev, long long nprev, long long[::1] out_src,
+                 long long out_w, long long[::1] allowed, long long nallowed, long long[::1] mins,
                  long long border_kind, long long path_kind, long long c1, long long c2, long long per,
-                 long long onb, long long ntp, long long ing, int[:] src, int[:] dst, signed char[:] kinds_out,
-                 signed char[:] points_out, long long at, long long[:] kinds_, long long[:] labels_, long long[:] needs_,
-                 long long[:] sizes_, long long[:] gn_, long long[:] canon, long long[:] merged)
+                 long long onb, long long ntp, long long ing, int[::1] src, int[::1] dst, signed char[::1] kinds_out,
+                 signed char[::1] points_out, long long at, long long[::1] kinds_, long long[::1] labels_, long long[::1] needs_,
+                 long long[::1] sizes_, long long[::1] gn_, long long[::1] canon, long long[::1] merged)
 
 @cython.locals(n=cython.longlong, i=cython.longlong, base_in=cython.longlong, base_out=cython.longlong,
                j=cython.longlong, v=cython.longlong, d=cython.longlong, neg=cython.longlong)
-cpdef long long _best(long long nsteps, long long[:] step_off, long long[:] state_off, int[:] src, int[:] dst,
-                      signed char[:] kinds, signed char[:] points, long long[:] lam, long long scale,
-                      long long[:] val, long long[:] arg)
+cpdef long long _best(long long nsteps, long long[::1] step_off, long long[::1] state_off, int[::1] src, int[::1] dst,
+                      signed char[::1] kinds, signed char[::1] points, long long[::1] lam, long long scale,
+                      long long[::1] val, long long[::1] arg)
