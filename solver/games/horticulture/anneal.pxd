@@ -4,9 +4,10 @@
 # Every table and state array is an array('q') (C long long); every value in them and every local
 # declared here is a small count, index, kind, evaluation count or point total (a sheet of a few dozen
 # squares, two plants a day), far from overflow. The window box's kind set is a bit mask of at most 64 kinds.
-# The arrays are contiguous ([::1]: no stride multiplication on each read). A memoryview argument is a struct copied
-# into every call, so the hot helpers take few arrays (`_legal_near` writes the per-plant rule out rather than call
-# `_slot_ok` per plant). Measured 6 Dec: 1.4 -> 1.8 M evaluations a second (1.25-1.3x paired) with the moves worked
+# The helpers take raw pointers (`long long *`, made by `_ptr`) since 6 Dec 21:20: a memoryview argument was a struct of
+# about 200 bytes copied into every call (a quarter of a run's time, `perf`), 1.5 -> 2.4 M evaluations a second.
+# Before, the hot helpers took few arrays for that reason (`_legal_near` writes the per-plant rule out rather than
+# call `_slot_ok` per plant). Measured 6 Dec: 1.4 -> 1.8 M evaluations a second (1.25-1.3x paired) with the moves worked
 # out near their squares (`_run`'s `incremental`); declaring the small helpers `inline` made no difference beyond
 # the noise.
 # Since 6 Dec 19:10 `_run` steps the caller's Mersenne Twister itself (`_random`, `_twist` on the state array `mt`)

@@ -18,7 +18,7 @@ integers (hundredths of a point, `lagrange.SCALE`), so values are exact.
 
 The tables are `array`s and the hot loops take them as arguments, so that the compiled copy
 (solver/core/compiled.py with regions.pxd) runs them as C loops over typed memoryviews; the pure module runs the
-same program, slower. Since 7 Dec the two loops are compiled without bounds or negative-index checks and their arrays
+same program, slower. Since 6 Dec 21:49 the two loops are compiled without bounds or negative-index checks and their arrays
 are declared contiguous: every index is a slot of the frontier (< MAX_FRONT + 2), a label, a kind code (0 empty, 1..6)
 or a transition or state of the tables built, never negative. Until then every compiled build had the checks on, and
 no test or benchmark run ever raised; the same graphs and values came out (bounds, prices, cuts and work of seeds
