@@ -120,6 +120,7 @@ LAGRANGE_SHARE = 0.25
 LAGRANGE_EVALS = 20
 LAGRANGE_WORK_PER_UNIT = 300_000_000
 LAGRANGE_RESOLVE_MAX = 2.0  # units (or seconds) at most for the class count model again with the region cuts
+LAGRANGE_RESOLVE_SHARE: float | None = None  # of the budget, for that model (None: COUNT_SHARE)
 LAGRANGE_ROUNDS = 8  # cutting-plane rounds at most after that (_cut_rounds)
 LAGRANGE_ROUNDS_SHARE = 0.2  # of the budget, for those rounds (separations and solves)
 LAGRANGE_SEPARATE_EVALS = 25  # prices tried per region and round
@@ -793,7 +794,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         if found.bound is not None:
             counted = min(counted, found.bound)
             region_cuts = list(found.cuts)
-            resolve = min(budget * COUNT_SHARE, LAGRANGE_RESOLVE_MAX, outer - meter.used)
+            rshare = COUNT_SHARE if LAGRANGE_RESOLVE_SHARE is None else LAGRANGE_RESOLVE_SHARE
+            resolve = min(budget * rshare, LAGRANGE_RESOLVE_MAX, outer - meter.used)
             if count.cuttable and counted > legal and resolve >= minimum:
                 cut_model = count.m.clone()  # (the same variables; the count model itself stays as it was solved)
                 cut_model.clear_hints()
