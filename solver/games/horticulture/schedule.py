@@ -82,8 +82,9 @@ def plant_towards(catalog: Catalog, setup: Setup, chosen: list[int], target: dic
 
 def _outlook(catalog: Catalog, garden: Garden, sheet: Sheet) -> float:
     """Score now plus partial credit for groups still growing: the greedy player's yardstick."""
-    value = float(score_sheet(catalog, sheet).total)
-    for plant, cells in groups_of(garden, sheet.garden):
+    found = groups_of(garden, sheet.garden)
+    value = float(score_sheet(catalog, sheet, garden, found).total)
+    for plant, cells in found:
         minimum = catalog.plants[plant].minimum_group_size
         if len(cells) < minimum:
             value += 0.6 * len(cells)  # most of a point per plant while a group is on its way

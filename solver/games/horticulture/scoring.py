@@ -58,9 +58,12 @@ def groups_of(garden: Garden, planted: dict[Cell, str]) -> list[tuple[str, list[
     return out
 
 
-def score_sheet(catalog: Catalog, sheet: Sheet) -> ScoreSheet:
+def score_sheet(catalog: Catalog, sheet: Sheet, garden: Garden | None = None,
+                groups_found: list[tuple[str, list[Cell]]] | None = None) -> ScoreSheet:
+    """The sheet's score. `garden` (the sheet's side and path) and `groups_found` (`groups_of` on it) may be
+    passed by a caller that has them already (the greedy player scores thousands of trial sheets)."""
     setup = sheet.setup
-    garden = Garden(catalog.sheet(setup.side), setup.drawing)
+    garden = garden if garden is not None else Garden(catalog.sheet(setup.side), setup.drawing)
     planted = sheet.garden
     table = catalog.scoring
     per = table.plan_points_per_plant
@@ -68,7 +71,7 @@ def score_sheet(catalog: Catalog, sheet: Sheet) -> ScoreSheet:
     groups = {p: GroupScore(p, [], 0, 0) for p in catalog.plants}
     gnome_next = set(garden.linked(setup.gnome))
     gnome_points, gnome_groups = 0, []
-    for plant, cells in groups_of(garden, planted):
+    for plant, cells in groups_found if groups_found is not None else groups_of(garden, planted):
         g = groups[plant]
         g.sizes.append(len(cells))
         minimum = catalog.plants[plant].minimum_group_size
