@@ -433,3 +433,54 @@ def test_moves_aimed_next_to_a_plant_of_the_same_kind_keep_games_legal(monkeypat
         assert used == 20_000
         runs[share] = (list(best.loc), list(best.kind), list(best.choice))
     assert runs[near] != runs[60]
+
+
+def test_a_move_made_and_undone_leaves_the_arrays_as_they_were():
+    """`_do` makes each of `_run`'s moves 1-4 as drawn (a plant to a free square or the window box, two plants
+    swapped, the day's other card brought home with its kinds, either way round, a wild's kind changed), and `_undo`
+    restores every array: `_run` makes a move, checks it, and undoes it to score the game before it."""
+    pure = _pure_anneal()
+    counts = [0] * 5
+    for seed in range(24):
+        nursery, days, plan, drawing, gnome = _instance(seed, (8, 16, 32)[seed % 3])
+        setup = Setup("A", drawing, gnome, plan)
+        board = pure.Board(CAT, "A", drawing, gnome, plan, days)
+        rng = random.Random(seed)
+        state = _random_state(board, rng, CAT, setup, True)
+        nslot = len(state.loc)
+        for _ in range(80):
+            before = [list(state.loc), list(state.ck), list(state.at), list(state.kind), list(state.choice)]
+            move = rng.randrange(1, 5)
+            a, b, target, ka, kb, k, old, was0, was1 = rng.randrange(nslot), 0, 0, 0, 0, 0, 0, 0, 0
+            if move == 1:
+                free = [x for x in range(board.n) if state.at[x] < 0 and x != board.gnome] + [pure.WIN]
+                target, old = rng.choice(free), state.loc[a]
+                if target == old:
+                    continue
+            elif move == 2:
+                b = rng.randrange(nslot)
+                if b == a:
+                    continue
+            elif move == 3:
+                a = rng.randrange(len(days))
+                ka, kb, b = rng.randrange(board.nk), rng.randrange(board.nk), rng.randrange(2)
+                old, was0, was1 = state.choice[a], state.kind[2 * a], state.kind[2 * a + 1]
+            else:
+                k, old = rng.randrange(board.nk), state.kind[a]
+            pure._do(state.loc, state.ck, state.at, state.kind, state.choice, move, a, b, target, ka, kb, k)
+            if move == 1:
+                assert state.loc[a] == target
+            elif move == 2:
+                assert (state.loc[a], state.loc[b]) == (before[0][b], before[0][a])
+            elif move == 3:
+                assert state.choice[a] == 1 - old
+                assert sorted((state.kind[2 * a], state.kind[2 * a + 1])) == sorted((ka, kb))
+            else:
+                assert state.kind[a] == k
+            for s, x in enumerate(state.loc):  # the squares' kinds and slots follow the plants
+                if x >= 0:
+                    assert (state.ck[x], state.at[x]) == (state.kind[s], s)
+            pure._undo(state.loc, state.ck, state.at, state.kind, state.choice, move, a, b, old, was0, was1)
+            assert [list(state.loc), list(state.ck), list(state.at), list(state.kind), list(state.choice)] == before
+            counts[move] += 1
+    assert min(counts[1:]) > 100, counts

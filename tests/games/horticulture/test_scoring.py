@@ -166,3 +166,33 @@ def test_samantha_sheet_is_reachable_by_a_legal_game_and_cp_sat_agrees():
     days = parse_days(game["days"], cat.sheet("A"), cat)
     control = SolveControl(time_limit_s=300.0, deterministic_limit=20.0)
     assert _exact_score(cat, "A", setup.drawing, days, setup.gnome, setup.plan, control) == 54
+
+
+def test_the_scorer_given_the_garden_and_its_groups_scores_as_without_them():
+    """`score_sheet(catalog, sheet, garden, groups_of(garden, ...))` (how the greedy player scores its trial sheets)
+    gives the score `score_sheet(catalog, sheet)` gives, on random sheets of both sides and several paths."""
+    import random
+
+    from solver.games.horticulture.data import default_catalog
+    from solver.games.horticulture.garden import Garden, PathDrawing, Plan
+    from solver.games.horticulture.scoring import groups_of, score_sheet
+    from solver.games.horticulture.state import Setup, Sheet
+
+    catalog = default_catalog()
+    plants = list(catalog.plants)
+    rng = random.Random(7)
+    totals = set()
+    for side, drawing in (("A", PathDrawing(3, "DDDDDDD")), ("A", PathDrawing(2, "DRDDDLDDD")),
+                          ("B", PathDrawing.straight(catalog.sheet("B")))):
+        garden = Garden(catalog.sheet(side), drawing)
+        for _ in range(40):
+            plan = Plan(rng.choice(plants), rng.choice(plants), (rng.choice(plants), rng.choice(plants)))
+            gnome = rng.choice(garden.cells)
+            cells = [c for c in garden.cells if c != gnome and rng.random() < rng.choice([0.4, 0.8, 1.0])]
+            planted = {c: rng.choice(plants[:rng.randint(1, len(plants))]) for c in cells}
+            box = rng.sample(plants, rng.randint(0, catalog.sheet(side).window_box_slots))
+            sheet = Sheet(Setup(side, drawing, gnome, plan), planted, box)
+            given = score_sheet(catalog, sheet, garden, groups_of(garden, planted))
+            assert given == score_sheet(catalog, sheet)
+            totals.add(given.total)
+    assert len(totals) > 20
