@@ -121,6 +121,7 @@ LAGRANGE_EVALS = 20
 LAGRANGE_WORK_PER_UNIT = 300_000_000
 LAGRANGE_RESOLVE_MAX = 2.0  # units (or seconds) at most for the class count model again with the region cuts
 LAGRANGE_RESOLVE_SHARE: float | None = None  # of the budget, for that model (None: COUNT_SHARE)
+LAGRANGE_RESOLVE_HINT = False  # that model hinted with the count step's optimum (measured in the journal)
 LAGRANGE_ROUNDS = 8  # cutting-plane rounds at most after that (_cut_rounds)
 LAGRANGE_ROUNDS_SHARE = 0.2  # of the budget, for those rounds (separations and solves)
 LAGRANGE_SEPARATE_EVALS = 25  # prices tried per region and round
@@ -800,6 +801,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                 cut_model = count.m.clone()  # (the same variables; the count model itself stays as it was solved)
                 cut_model.clear_hints()
                 count.add_region_cuts(found.cuts, lagrange.SCALE, cut_model)
+                if LAGRANGE_RESOLVE_HINT:
+                    _hint_all(cut_model, list(sc.response_proto.solution))
                 st_l, sc_l = control.solve(cut_model, _solver(control, resolve, linearization=2))
                 spent = meter.add(sc_l)
                 if st_l in (cp_model.OPTIMAL, cp_model.FEASIBLE):
