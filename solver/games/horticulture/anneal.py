@@ -23,12 +23,12 @@ deterministic request gives the same game on every machine. The score is the pur
 scorer and replays it with the pure rules (optimiser._anneal_step).
 
 The tables and arrays are `array('q')` and the hot helpers take them as arguments, so that the compiled copy
-(solver/core/compiled.py with anneal.pxd) runs them as C loops; the pure module runs the same program (same games
-from the same seed), only slower. Every value held in them is a small count, index, kind or point total. Since 6 Dec 21:20
-the helpers take each array as `_ptr(array)`: a raw pointer in the compiled copy, the array itself in pure Python
-(a typed memoryview argument is a struct of about 200 bytes, copied into every call: `perf` put a quarter of a
-run's time in those copies). The arrays are held by the caller's states, the board and `anneal_game`'s frame, and
-never resized, while `_run` holds pointers into them.
+(solver/core/compiled.py with anneal.pxd) runs them as C loops; the pure module runs the same program (same games from
+the same seed), only slower. Every value held in them is a small count, index, kind or point total. Since 6 Dec 21:20
+the helpers take each array as `_ptr(array)`: a raw pointer in the compiled copy, the array itself in pure Python (a
+typed memoryview argument is a struct of about 200 bytes, copied into every call: `perf` put a quarter of a run's time
+in those copies). The arrays are held by the caller's states, the board and `anneal_game`'s frame, and never resized,
+while `_run` holds pointers into them.
 
 Since 6 Dec 19:10 the compiled copy runs faster (measured in anneal.pxd), with three changes that keep the two
 modules one program and the games the same, evaluation for evaluation:
@@ -43,12 +43,12 @@ modules one program and the games the same, evaluation for evaluation:
   on (a negative or too large index raises there): the 304 Horticulture tests and 8 M evaluations on 40 games of
   8-32 cards, half of them with the gnome and plan moving, raised nothing.
 
-Since 6 Dec 21:37, also with the same games (hashes of 40 compiled runs of 200,000 evaluations and 12 pure runs of 20,000,
-on 8-32 cards, some days played, a third with the gnome and plan moving, some with a ceiling, equal before and after,
-down to the generator's state handed back): the pointers above; a move's squares gathered once, not before and after
-it; and a move that may break a rule (squares change hands, or kinds go into the window box) made and checked before
-its points are worked out (`_do`, `_undo`), so that the third of them that are illegal cost no points. Measured on
-the same machine, 5 greedy 32-card games x 1 M evaluations, best of 3: 1.5 -> 2.4 M evaluations a second with the
+Since 6 Dec 21:37, also with the same games (hashes of 40 compiled runs of 200,000 evaluations and 12 pure runs of
+20,000, on 8-32 cards, some days played, a third with the gnome and plan moving, some with a ceiling, equal before and
+after, down to the generator's state handed back): the pointers above; a move's squares gathered once, not before and
+after it; and a move that may break a rule (squares change hands, or kinds go into the window box) made and checked
+before its points are worked out (`_do`, `_undo`), so that the third of them that are illegal cost no points. Measured
+on the same machine, 5 greedy 32-card games x 1 M evaluations, best of 3: 1.5 -> 2.4 M evaluations a second with the
 pointers, 2.8 M with the check first (this machine ran the 6 Dec copy at 1.5 M, not the 2.5 M measured then).
 """
 from __future__ import annotations

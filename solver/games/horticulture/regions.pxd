@@ -15,9 +15,10 @@ cimport cython
 cpdef list _step(list keys, dict index, long long in_w, long long[::1] prev, long long nprev, long long[::1] out_src,
                  long long out_w, long long[::1] allowed, long long nallowed, long long[::1] mins,
                  long long border_kind, long long path_kind, long long c1, long long c2, long long per,
-                 long long onb, long long ntp, long long ing, int[::1] src, int[::1] dst, signed char[::1] kinds_out,
-                 signed char[::1] points_out, long long at, long long[::1] kinds_, long long[::1] labels_, long long[::1] needs_,
-                 long long[::1] sizes_, long long[::1] gn_, long long[::1] canon, long long[::1] merged)
+                 long long onb, long long ntp, long long ing, int[::1] src, int[::1] dst,
+                 signed char[::1] kinds_out, signed char[::1] points_out, long long at, long long[::1] kinds_,
+                 long long[::1] labels_, long long[::1] needs_, long long[::1] sizes_, long long[::1] gn_,
+                 long long[::1] canon, long long[::1] merged)
 
 @cython.locals(n=cython.longlong, i=cython.longlong, base_in=cython.longlong, base_out=cython.longlong,
                j=cython.longlong, v=cython.longlong, d=cython.longlong, neg=cython.longlong)

@@ -16,16 +16,16 @@ tables (from, to, kind, points); a price vector is then one max-plus pass over t
 also returns the kinds of a best planting (the subgradient of the Lagrangian bound, `lagrange.py`). Prices are
 integers (hundredths of a point, `lagrange.SCALE`), so values are exact.
 
-The tables are `array`s and the hot loops take them as arguments, so that the compiled copy
-(solver/core/compiled.py with regions.pxd) runs them as C loops over typed memoryviews; the pure module runs the
-same program, slower. Since 6 Dec 21:49 the two loops are compiled without bounds or negative-index checks and their arrays
-are declared contiguous: every index is a slot of the frontier (< MAX_FRONT + 2), a label, a kind code (0 empty, 1..6)
-or a transition or state of the tables built, never negative. Until then every compiled build had the checks on, and
-no test or benchmark run ever raised; the same graphs and values came out (bounds, prices, cuts and work of seeds
-0-5 compared), a price vector's pass about 2x faster and building about 10 % faster. A state is packed in one 64-bit integer: 7 bits per frontier square (kind 3, label 3, waiting
-1) and 4 per label (size 3, gnome 1). Regions with a frontier wider than MAX_FRONT = 4 squares (a path drawn on a
-sheet's second or second-to-last line) are not handled (`RegionGraph.supported`): their graphs grow about 70x per
-square of width.
+The tables are `array`s and the hot loops take them as arguments, so that the compiled copy (solver/core/compiled.py
+with regions.pxd) runs them as C loops over typed memoryviews; the pure module runs the same program, slower. Since 6
+Dec 21:49 the two loops are compiled without bounds or negative-index checks and their arrays are declared contiguous:
+every index is a slot of the frontier (< MAX_FRONT + 2), a label, a kind code (0 empty, 1..6) or a transition or state
+of the tables built, never negative. Until then every compiled build had the checks on, and no test or benchmark run
+ever raised; the same graphs and values came out (bounds, prices, cuts and work of seeds 0-5 compared), a price
+vector's pass about 2x faster and building about 10 % faster. A state is packed in one 64-bit integer: 7 bits per
+frontier square (kind 3, label 3, waiting 1) and 4 per label (size 3, gnome 1). Regions with a frontier wider than
+MAX_FRONT = 4 squares (a path drawn on a sheet's second or second-to-last line) are not handled
+(`RegionGraph.supported`): their graphs grow about 70x per square of width.
 """
 from __future__ import annotations
 

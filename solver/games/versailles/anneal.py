@@ -41,8 +41,8 @@ compiled copy, the array itself in pure Python. A typed memoryview argument is a
 every call, and `_points` took 13 arrays, `_top` 5 and `_largest` 3 per call. The arrays are held by the `Garden`,
 `run`'s frame and `_run`'s `held` list, and never resized, while the pointers are in use. Measured on one machine
 (five 14-tile sequences, 100,000 gardens each, best of 3, three pairs): 180-250k -> 250-320k gardens a second, about
-1.3x (this machine ran the 6 Dec copy well below the 380k measured then). The same gardens: hashes of 30 compiled
-runs (2-14 tiles, four boards, restarts, ceilings, fixed tiles) and 10 pure runs equal before and after.
+1.3x (this machine ran the 6 Dec copy well below the 380k measured then). The same gardens: hashes of 30 compiled runs
+(2-14 tiles, four boards, restarts, ceilings, fixed tiles) and 10 pure runs equal before and after.
 """
 from __future__ import annotations
 
