@@ -120,11 +120,6 @@ LAGRANGE_SHARE = 0.25
 LAGRANGE_EVALS = 20
 LAGRANGE_WORK_PER_UNIT = 300_000_000
 LAGRANGE_RESOLVE_MAX = 2.0  # units (or seconds) at most for the class count model again with the region cuts
-LAGRANGE_RESOLVE_SHARE: float | None = None  # of the budget, for that model (None: COUNT_SHARE)
-# that model hinted with the count step's optimum. Measured 6 Dec 22:40 (journal): at 5 s its bound is proven more
-# often (seeds 0-19 1734 / 1770 against 1734 / 1775, held-out 20-59 3517 / 3626 against 3517 / 3638), the same proofs;
-# at 12 units seed 0's proof is lost (8 against 9, sums 1736 / 1766 both). Off.
-LAGRANGE_RESOLVE_HINT = False
 LAGRANGE_ROUNDS = 8  # cutting-plane rounds at most after that (_cut_rounds)
 LAGRANGE_ROUNDS_SHARE = 0.2  # of the budget, for those rounds (separations and solves)
 LAGRANGE_SEPARATE_EVALS = 25  # prices tried per region and round
@@ -798,14 +793,11 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
         if found.bound is not None:
             counted = min(counted, found.bound)
             region_cuts = list(found.cuts)
-            rshare = COUNT_SHARE if LAGRANGE_RESOLVE_SHARE is None else LAGRANGE_RESOLVE_SHARE
-            resolve = min(budget * rshare, LAGRANGE_RESOLVE_MAX, outer - meter.used)
+            resolve = min(budget * COUNT_SHARE, LAGRANGE_RESOLVE_MAX, outer - meter.used)
             if count.cuttable and counted > legal and resolve >= minimum:
                 cut_model = count.m.clone()  # (the same variables; the count model itself stays as it was solved)
                 cut_model.clear_hints()
                 count.add_region_cuts(found.cuts, lagrange.SCALE, cut_model)
-                if LAGRANGE_RESOLVE_HINT:
-                    _hint_all(cut_model, list(sc.response_proto.solution))
                 st_l, sc_l = control.solve(cut_model, _solver(control, resolve, linearization=2))
                 spent = meter.add(sc_l)
                 if st_l in (cp_model.OPTIMAL, cp_model.FEASIBLE):
