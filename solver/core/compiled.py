@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from sysconfig import get_paths
 
@@ -109,44 +110,53 @@ def install() -> None:
         sys.meta_path.insert(0, _FINDER)
 
 
-def build(names: tuple[str, ...] = COMPILED) -> int:
-    """Compile each module's source with Cython into build/compiled; returns how many were built.
-    A module whose artefact is already up to date is left alone."""
-    built = 0
-    for name in names:
-        if compiled_file(name) is not None:
-            continue
-        out = artefact_dir(name)
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory() as tmp:
-            # the copy sits in a package tree of the same dotted name, so Cython names the
-            # extension's init function and module after the real module
-            parts = name.split(".")
-            pkg = Path(tmp).joinpath(*parts[:-1])
-            pkg.mkdir(parents=True)
-            for depth in range(1, len(parts)):
-                (Path(tmp).joinpath(*parts[:depth]) / "__init__.py").touch()
-            copy = pkg / (parts[-1] + ".py")
-            shutil.copyfile(source_path(name), copy)
-            if declarations_path(name).is_file():
-                shutil.copyfile(declarations_path(name), copy.with_suffix(".pxd"))
-            digest = _digest(copy, copy.with_suffix(".pxd"))  # of what is compiled, even if edited meanwhile
-            subprocess.run([sys.executable, "-m", "cython", "-3", "--module-name", name,
-                            "-X", "annotation_typing=False", "-X", "language_level=3", str(copy)],
-                           check=True, cwd=tmp)
-            c_file = copy.with_suffix(".c")
+def _build_one(name: str) -> None:
+    """Compile one module into its artefact directory; its stamp is written last."""
+    out = artefact_dir(name)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        # the copy sits in a package tree of the same dotted name, so Cython names the
+        # extension's init function and module after the real module
+        parts = name.split(".")
+        pkg = Path(tmp).joinpath(*parts[:-1])
+        pkg.mkdir(parents=True)
+        for depth in range(1, len(parts)):
+            (Path(tmp).joinpath(*parts[:depth]) / "__init__.py").touch()
+        copy = pkg / (parts[-1] + ".py")
+        shutil.copyfile(source_path(name), copy)
+        if declarations_path(name).is_file():
+            shutil.copyfile(declarations_path(name), copy.with_suffix(".pxd"))
+        digest = _digest(copy, copy.with_suffix(".pxd"))  # of what is compiled, even if edited meanwhile
+        subprocess.run([sys.executable, "-m", "cython", "-3", "--module-name", name,
+                        "-X", "annotation_typing=False", "-X", "language_level=3", str(copy)],
+                       check=True, cwd=tmp)
+        c_file = copy.with_suffix(".c")
 
-            suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-            target = pkg / (parts[-1] + suffix)
-            cc = os.environ.get("CC", "cc")
-            subprocess.run([cc, "-shared", "-fPIC", "-O2", "-fno-strict-aliasing", "-DNDEBUG",
-                            f"-I{get_paths()['include']}", str(c_file), "-o", str(target)], check=True)
-            for old in out.glob(parts[-1] + ".*"):
-                old.unlink()
-            shutil.copyfile(target, out / target.name)
-        _stamp(name).write_text(digest + "\n")  # written last: a half-built copy is never used
-        built += 1
-    return built
+        suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+        target = pkg / (parts[-1] + suffix)
+        cc = os.environ.get("CC", "cc")
+        subprocess.run([cc, "-shared", "-fPIC", "-O2", "-fno-strict-aliasing", "-DNDEBUG",
+                        f"-I{get_paths()['include']}", str(c_file), "-o", str(target)], check=True)
+        for old in out.glob(parts[-1] + ".*"):
+            old.unlink()
+        shutil.copyfile(target, out / target.name)
+    _stamp(name).write_text(digest + "\n")  # written last: a half-built copy is never used
+
+
+def build(names: tuple[str, ...] = COMPILED, jobs: int | None = None) -> int:
+    """Compile each module's source with Cython into build/compiled; returns how many were built.
+    A module whose artefact is already up to date is left alone. The modules are built side by
+    side, one per core (`jobs`, all cores by default): each build is two subprocesses (Cython,
+    then the C compiler), so threads suffice, and on two cores `make setup` spends ~35 s here
+    instead of ~60 s (7 Dec). The largest module goes first so that it never starts last."""
+    todo = sorted((name for name in names if compiled_file(name) is None),
+                  key=lambda name: -source_path(name).stat().st_size)
+    if not todo:
+        return 0
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs or os.cpu_count() or 1, len(todo)))) as pool:
+        for future in [pool.submit(_build_one, name) for name in todo]:
+            future.result()  # the first failure is raised (the other builds still finish or fail alone)
+    return len(todo)
 
 
 def main(argv: list[str] | None = None) -> int:
