@@ -21,6 +21,10 @@ from . import oracles_gartenbau as og
 from . import oracles_horticulture as oh
 from . import oracles_versailles as ov
 
+# Load-sensitive (a 5 s wall cap per call asserting OPTIMAL): `make test` runs these alone, after the parallel
+# pass.
+pytestmark = pytest.mark.serial
+
 
 @pytest.fixture(scope="module")
 def channel():

@@ -185,6 +185,7 @@ def _hard_domain(started: list):
     return types.SimpleNamespace(**{**functions, "check_solvable": check_solvable})
 
 
+@pytest.mark.serial  # the slot must be free within 0.6 s of the cancel: run alone by `make test`
 def test_cancelled_check_solvable_frees_the_worker(start_server):
     started: list = []
     srv = start_server(with_probe=False, workers=1, time_cap_s=60, domains={"gardeners": _hard_domain(started)})

@@ -37,6 +37,7 @@ def _stop(proc: subprocess.Popen) -> None:
 
 # ---- signals ---------------------------------------------------------------------------------
 
+@pytest.mark.serial  # the in-flight solves must end within the 5 s drain: run alone by `make test`
 def test_sigint_after_and_during_solves_drains_and_exits_zero(tmp_path):
     """CP-SAT installs a C SIGINT handler during a search and puts SIG_DFL back after it: a Ctrl-C
     after any solve killed the server at once (exit -2, no drain), one during concurrent solves

@@ -18,6 +18,9 @@ from server.errors import ServiceError
 from server.runtime import Runtime
 from server.config import ServerConfig
 
+# Load-sensitive (wall-clock margins of 0.5 s or less): `make test` runs these alone, after the parallel pass.
+pytestmark = pytest.mark.serial
+
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
