@@ -120,6 +120,15 @@ LAGRANGE_SHARE = 0.25
 LAGRANGE_EVALS = 20
 LAGRANGE_WORK_PER_UNIT = 300_000_000
 LAGRANGE_RESOLVE_MAX = 2.0  # units (or seconds) at most for the class count model again with the region cuts
+# CP-SAT `search_branching` of that cut model's solve (None: CP-SAT's default; the rounds after it keep the default,
+# from the hint of the last optimum). LP_SEARCH, as for the Benders master over the same class model with cuts
+# (MASTER_BRANCHING), since 7 Dec. Measured (32 cards, one worker; docs/journal/horticulture-issue7.md, session of
+# 7 Dec): the cut model alone, seeds 0 / 3 / 9 / 10 / 16 proven in 0.22 / 0.96 / 0.46 / 0.19 / 0.39 s instead of
+# 1.21 / 1.59 / 0.15 / 1.05 / 0.68 (seed 13 open after 8 s either way). In the optimiser: 5 s seeds 0-19
+# 1734 / 1774 -> 1734 / 1770, seeds 20-59 3517 / 3637 -> 3516 / 3631 (a game one point lower), 12 units seeds 0-19
+# 1736 / 1766 -> 1736 / 1764, the same proofs (5, 2 and 9). On the rounds too (with 0.3 of the budget for them):
+# 5 s seeds 0-19 1734 / 1772, no proof more.
+LAGRANGE_RESOLVE_BRANCHING: int | None = cp_model.LP_SEARCH
 LAGRANGE_ROUNDS = 8  # cutting-plane rounds at most after that (_cut_rounds)
 LAGRANGE_ROUNDS_SHARE = 0.2  # of the budget, for those rounds (separations and solves)
 LAGRANGE_SEPARATE_EVALS = 25  # prices tried per region and round
@@ -798,7 +807,8 @@ def _count_first(relaxed: HorticultureModel, catalog: Catalog, side: str, drawin
                 cut_model = count.m.clone()  # (the same variables; the count model itself stays as it was solved)
                 cut_model.clear_hints()
                 count.add_region_cuts(found.cuts, lagrange.SCALE, cut_model)
-                st_l, sc_l = control.solve(cut_model, _solver(control, resolve, linearization=2))
+                st_l, sc_l = control.solve(cut_model, _solver(control, resolve, linearization=2,
+                                                             branching=LAGRANGE_RESOLVE_BRANCHING))
                 spent = meter.add(sc_l)
                 if st_l in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                     counted = min(counted, int(sc_l.best_objective_bound + 1e-6))
