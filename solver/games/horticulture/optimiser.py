@@ -126,8 +126,8 @@ LAGRANGE_RESOLVE_MAX = 2.0  # units (or seconds) at most for the class count mod
 # 7 Dec): the cut model alone, seeds 0 / 3 / 9 / 10 / 16 proven in 0.22 / 0.96 / 0.46 / 0.19 / 0.39 s instead of
 # 1.21 / 1.59 / 0.15 / 1.05 / 0.68 (seed 13 open after 8 s either way). In the optimiser: 5 s seeds 0-19
 # 1734 / 1774 -> 1734 / 1770, seeds 20-59 3517 / 3637 -> 3516 / 3631 (a game one point lower), 12 units seeds 0-19
-# 1736 / 1766 -> 1736 / 1764, the same proofs (5, 2 and 9). On the rounds too (with 0.3 of the budget for them):
-# 5 s seeds 0-19 1734 / 1772, no proof more.
+# 1736 / 1766 -> 1736 / 1764, the same proofs (5, 2 and 9). On the rounds too: 5 s seeds 0-19 1734 / 1774 (1772
+# with 0.3 of the budget for them), no proof more.
 LAGRANGE_RESOLVE_BRANCHING: int | None = cp_model.LP_SEARCH
 LAGRANGE_ROUNDS = 8  # cutting-plane rounds at most after that (_cut_rounds)
 LAGRANGE_ROUNDS_SHARE = 0.2  # of the budget, for those rounds (separations and solves)
