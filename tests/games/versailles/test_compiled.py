@@ -3,7 +3,11 @@ the same programs: same nodes, same verdicts, same plans, flags on the module ob
 same annealed gardens; and a copy is used only when it was built from the source as it is now."""
 
 import importlib.machinery
+import threading
+import time
 from pathlib import Path
+
+import pytest
 
 from solver.core import compiled
 from tests.compiled_probe import compiled_and_pure
@@ -66,3 +70,37 @@ def test_declarations_beside_the_source_are_part_of_what_a_copy_was_built_from(t
     assert declared != bare
     pxd.write_text("import cython\n# edited\n")
     assert compiled.source_hash(NAME) not in (bare, declared)  # editing the declarations makes a copy stale
+
+
+def test_the_stale_modules_are_built_side_by_side_largest_first_and_a_failure_is_raised(monkeypatch):
+    fresh = "solver.games.horticulture.regions"  # as if already built from its current source
+    monkeypatch.setattr(compiled, "compiled_file", lambda name: Path("x.so") if name == fresh else None)
+    started, threads, lock = [], set(), threading.Lock()
+    both = threading.Barrier(2, timeout=10)  # the first two builds must run at the same time
+
+    def build_one(name):
+        with lock:
+            started.append(name)
+            first_two = len(started) <= 2
+        threads.add(threading.get_ident())
+        if first_two:
+            both.wait()  # breaks (BrokenBarrierError) if the builds ran one after the other
+        time.sleep(0.01)
+
+    monkeypatch.setattr(compiled, "_build_one", build_one)
+    stale = [n for n in compiled.COMPILED if n != fresh]
+    assert compiled.build(jobs=2) == len(stale)
+    assert sorted(started) == sorted(stale)  # each stale module once, the fresh one left alone
+    largest = sorted(stale, key=lambda n: -compiled.source_path(n).stat().st_size)
+    assert set(started[:2]) == set(largest[:2])  # the two largest first (the smallest waits for a free core)
+    assert len(threads) == 2
+
+    def failing(name):
+        if name == largest[0]:
+            raise OSError("no compiler")
+
+    monkeypatch.setattr(compiled, "_build_one", failing)
+    with pytest.raises(OSError, match="no compiler"):
+        compiled.build(jobs=2)
+    monkeypatch.setattr(compiled, "compiled_file", lambda name: Path("x.so"))
+    assert compiled.build(jobs=2) == 0  # nothing stale: nothing built
