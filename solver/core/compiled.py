@@ -147,8 +147,8 @@ def build(names: tuple[str, ...] = COMPILED, jobs: int | None = None) -> int:
     """Compile each module's source with Cython into build/compiled; returns how many were built.
     A module whose artefact is already up to date is left alone. The modules are built side by
     side, one per core (`jobs`, all cores by default): each build is two subprocesses (Cython,
-    then the C compiler), so threads suffice, and on two cores `make setup` spends ~35 s here
-    instead of ~60 s (7 Dec). The largest module goes first so that it never starts last."""
+    then the C compiler), so threads suffice, and on two cores `make setup` spends ~39 s here
+    instead of ~62 s (7 Dec). The largest module goes first so that it never starts last."""
     todo = sorted((name for name in names if compiled_file(name) is None),
                   key=lambda name: -source_path(name).stat().st_size)
     if not todo:
