@@ -46,10 +46,11 @@ web: $(WEB_STAMP)
 run: setup web
 	GARDENS_PREPARE_PUZZLES=$${GARDENS_PREPARE_PUZZLES-all} $(BIN)/python -m server.web --address $(ADDRESS)
 
-# The suite runs on TEST_JOBS processes (pytest-xdist; one per core, at most 4), then the tests marked
-# `serial` (wall-clock margins of 0.5 s and less) run alone. On the 2-core machine: ~7 min instead of ~14.5
-# (7 Dec). --durations: the slowest tests are listed, to keep `make test` within its 15-minute budget.
-TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
+# The suite runs on TEST_JOBS processes (pytest-xdist; one per usable core, within a container's CPU quota, at
+# most 4: tests/jobs.py), then the tests marked `serial` (wall-clock margins of 0.5 s and less) run alone. On the
+# 2-core machine: ~7 min instead of ~14.5 (7 Dec). --durations: the slowest tests are listed, to keep `make test`
+# within its 15-minute budget.
+TEST_JOBS ?= $(shell $(PY) tests/jobs.py 2>/dev/null || echo 1)
 test: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) -m "not serial" --durations=15
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m serial
