@@ -77,8 +77,31 @@ def call(address: str, method: str, request: dict | str, timeout: float = 30.0,
     with channel(address, tls_ca) as ch:
         rpc = getattr(stub_cls(ch), method.rsplit(".", 1)[-1])
         response = rpc(message, timeout=timeout, metadata=metadata(token))
-    return json_format.MessageToDict(response, preserving_proto_field_name=True,
-                                     always_print_fields_with_no_presence=True)
+    return in_field_order(response.DESCRIPTOR, json_format.MessageToDict(
+        response, preserving_proto_field_name=True, always_print_fields_with_no_presence=True))
+
+
+def in_field_order(descriptor, value):
+    """A MessageToDict answer with every message's keys in the order its .proto declares them.
+
+    MessageToDict puts the fields left at their defaults after the others, so the same message type read
+    {"tile", "row", "col"} in one answer and {"tile", "col", "row"} in the next (a placement at row 0)."""
+    if not isinstance(value, dict) or descriptor.full_name.startswith("google.protobuf."):
+        return value  # (well-known types have their own JSON forms)
+    out = {}
+    for field in descriptor.fields:
+        if field.name not in value:
+            continue
+        item, kind = value[field.name], field.message_type
+        if kind is not None and kind.GetOptions().map_entry:
+            mapped = kind.fields_by_name["value"].message_type
+            if mapped is not None:
+                item = {k: in_field_order(mapped, v) for k, v in item.items()}
+        elif kind is not None:
+            item = [in_field_order(kind, v) for v in item] if isinstance(item, list) else in_field_order(kind, item)
+        out[field.name] = item
+    out.update((k, v) for k, v in value.items() if k not in out)
+    return out
 
 
 def error_text(err: grpc.RpcError) -> str:

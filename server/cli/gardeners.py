@@ -4,10 +4,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from solver.core.solve import SolveControl
 from solver.games.gardeners import api
+from solver.games.gardeners.garden import parse_garden
 from solver.games.gardeners.modes import MODES
+from solver.games.gardeners.tiles import load_catalog
 
 from .files import read_garden, read_json
 
@@ -26,22 +29,43 @@ def _common(p: argparse.ArgumentParser, cards_required: bool = True) -> None:
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (with --server)")
 
 
-def _remote(args, method: str, request: dict) -> int | None:
-    """With --server, send the request to a running gardens server instead of solving in-process."""
+def _remote(args, method: str, request: dict, text=None) -> int | None:
+    """With --server, send the request to a running gardens server instead of solving in-process.
+
+    Printed as the in-process command prints (`text(answer, ms)`, ms being the call's round trip), or with
+    --json the RPC's answer as `gardens call` prints it."""
     if not getattr(args, "server", None):
         return None
     import grpc
 
     from server import remote
     request = {**request, "mode": "GAME_MODE_" + args.mode.upper().replace("-", "_")}
+    started = time.perf_counter()
     try:
         answer = remote.call(args.server, f"GardenersService.{method}", request, timeout=args.timeout)
     except grpc.RpcError as err:
         print(remote.error_text(err), file=sys.stderr)
         return 2
-    print(json.dumps(answer, indent=1))
+    ms = (time.perf_counter() - started) * 1000
+    print(json.dumps(answer, indent=2) if args.json or text is None else text(answer, ms, args))
     verdict = answer.get("verdict", "")
     return 1 if verdict.endswith("UNSOLVABLE") or answer.get("valid") is False else 0
+
+
+def _name(value: str, prefix: str) -> str:
+    """An enum value's name as the in-process commands print it: SOLVABILITY_SOLVABLE -> solvable."""
+    return value[len(prefix):].lower() if value.startswith(prefix) else value.lower()
+
+
+def _rendered(doc: dict | None, args) -> str:
+    """A garden of an answer, drawn as the in-process commands draw it (no text when it has none)."""
+    if not doc or not doc.get("placements"):
+        return ""
+    try:
+        garden = parse_garden(doc, load_catalog(args.catalog))
+    except ValueError:  # a server with another tiles file than this command's --catalog: its garden as sent
+        return "\n" + json.dumps(doc)
+    return "\n" + garden.render(detail=True)
 
 
 def _control(args) -> SolveControl:
@@ -52,75 +76,123 @@ def _out(args, data: dict, text: str) -> None:
     print(json.dumps(data, indent=1) if args.json else text)
 
 
+def _check_text(verdicts: list[tuple[str, str, str, list]], complete: bool, valid: bool) -> str:
+    """(card, status, reason, cells) per card, then His Majesty's mood."""
+    lines = [f"{card:4s} {status:9s} {reason} {cells if cells else ''}".rstrip()
+             for card, status, reason, cells in verdicts]
+    lines.append("His Majesty is thrilled!" if valid else
+                 ("His Majesty is angry!" if complete else "The garden is not complete yet."))
+    return "\n".join(lines)
+
+
+def _remote_check_text(answer: dict, ms: float, args) -> str:
+    return _check_text([(v["card_id"], _name(v["status"], "CARD_STATUS_"), v["reason"],
+                         [(c["row"], c["col"]) for c in v["cells"]]) for v in answer["verdicts"]],
+                       answer["complete"], answer["valid"])
+
+
 def cmd_check(args) -> int:
     garden = read_garden(args.garden)  # once: `-` reads stdin
-    remote = _remote(args, "CheckGarden", {"garden": garden, "card_ids": _ids(args.cards)})
+    remote = _remote(args, "CheckGarden", {"garden": garden, "card_ids": _ids(args.cards)}, _remote_check_text)
     if remote is not None:
         return remote
     report = api.check_garden(garden, _ids(args.cards), args.mode, args.catalog, args.card_file)
     data = {"complete": report.complete, "valid": report.valid, "verdicts": [
         {"card": v.card_id, "status": v.status, "cells": [list(c) for c in v.cells], "reason": v.reason}
         for v in report.verdicts]}
-    lines = [f"{v.card_id:4s} {v.status:9s} {v.reason} {list(v.cells) if v.cells else ''}".rstrip()
-             for v in report.verdicts]
-    lines.append("His Majesty is thrilled!" if report.valid else
-                 ("His Majesty is angry!" if report.complete else "The garden is not complete yet."))
-    _out(args, data, "\n".join(lines))
+    _out(args, data, _check_text([(v.card_id, v.status, v.reason, list(v.cells)) for v in report.verdicts],
+                                 report.complete, report.valid))
     return 0 if report.valid else 1
 
 
+def _verdict_text(verdict: str, ms: float, reason: str = "") -> str:
+    return f"{verdict} ({ms:.0f} ms)" + (f": {reason}" if reason else "")
+
+
+def _remote_solve_text(answer: dict, ms: float, args) -> str:
+    return _verdict_text(_name(answer["verdict"], "SOLVABILITY_"), ms, answer["reason"]) + \
+        _rendered(answer.get("garden"), args)
+
+
 def cmd_solve(args) -> int:
-    remote = _remote(args, "Solve", {"card_ids": _ids(args.cards)})
+    remote = _remote(args, "Solve", {"card_ids": _ids(args.cards)}, _remote_solve_text)
     if remote is not None:
         return remote
     r = api.solve(_ids(args.cards), args.mode, _control(args), args.catalog, args.card_file)
     data = {"verdict": r.verdict, "garden": r.garden.to_dict() if r.garden else None, "seconds": round(r.seconds, 4),
             "reason": r.reason}
-    text = f"{r.verdict} ({r.seconds * 1000:.0f} ms)" + (f": {r.reason}" if r.reason else "")
+    text = _verdict_text(r.verdict, r.seconds * 1000, r.reason)
     if r.garden:
         text += "\n" + r.garden.render(detail=True)
     _out(args, data, text)
     return {"solvable": 0, "unsolvable": 1}.get(r.verdict, 3)
 
 
+def _conflicts_text(conflicts: list[list[str]], discards: list[list[str]], complete: bool) -> str:
+    if not conflicts:
+        return ""
+    return ("\nminimal conflicting sets: " + "; ".join("+".join(c) for c in conflicts)
+            + "\ndiscard one of: " + "; ".join("+".join(d) for d in discards)
+            + ("" if complete else "\n(the lists may be incomplete: limit reached)"))
+
+
+def _remote_explain_text(answer: dict, ms: float, args) -> str:
+    return (_verdict_text(_name(answer["verdict"], "SOLVABILITY_"), ms) + _rendered(answer.get("witness"), args)
+            + _conflicts_text([c["card_ids"] for c in answer["conflicts"]],
+                              [d["card_ids"] for d in answer["discard_sets"]],
+                              answer["conflicts_complete"]))
+
+
 def cmd_explain(args) -> int:
-    remote = _remote(args, "CheckSolvable", {"card_ids": _ids(args.cards)})
+    remote = _remote(args, "CheckSolvable", {"card_ids": _ids(args.cards)}, _remote_explain_text)
     if remote is not None:
         return remote
     r = api.check_solvable(_ids(args.cards), args.mode, _control(args), args.catalog, args.card_file)
     data = {"verdict": r.verdict, "garden": r.garden.to_dict() if r.garden else None, "conflicts": r.conflicts,
             "discards": r.discards, "complete": r.complete, "seconds": round(r.seconds, 4)}
-    text = f"{r.verdict} ({r.seconds * 1000:.0f} ms)"
+    text = _verdict_text(r.verdict, r.seconds * 1000)
     if r.garden:
         text += "\n" + r.garden.render(detail=True)
-    if r.conflicts:
-        text += "\nminimal conflicting sets: " + "; ".join("+".join(c) for c in r.conflicts)
-        text += "\ndiscard one of: " + "; ".join("+".join(d) for d in r.discards)
-        text += "" if r.complete else "\n(the lists may be incomplete: limit reached)"
+    text += _conflicts_text(r.conflicts, r.discards, r.complete)
     _out(args, data, text)
     return {"solvable": 0, "unsolvable": 1}.get(r.verdict, 3)
 
 
+def _count_text(count: int, complete: bool, cap: int) -> str:
+    return f"{count}{'' if complete else '+'} distinct solutions" + (" (all)" if complete else f" (cap {cap} or limit)")
+
+
 def cmd_count(args) -> int:
-    remote = _remote(args, "CountSolutions", {"card_ids": _ids(args.cards), "cap": args.cap})
+    remote = _remote(args, "CountSolutions", {"card_ids": _ids(args.cards), "cap": args.cap},
+                     lambda answer, ms, args: _count_text(answer["count"], answer["exact"], args.cap))
     if remote is not None:
         return remote
     r = api.count_solutions(_ids(args.cards), args.mode, args.cap, _control(args), args.catalog, args.card_file)
-    _out(args, {"count": r.count, "complete": r.complete},
-         f"{r.count}{'' if r.complete else '+'} distinct solutions" + (" (all)" if r.complete else f" (cap {args.cap} or limit)"))
+    _out(args, {"count": r.count, "complete": r.complete}, _count_text(r.count, r.complete, args.cap))
     return 0
+
+
+def _closest_text(verdict: str, kept: int, changed: int, bound: int) -> str:
+    return f"{verdict}: keeps {kept} tiles, changes {changed} (bound {bound})"
+
+
+def _remote_closest_text(answer: dict, ms: float, args) -> str:
+    found = answer["verdict"] == "SOLVABILITY_SOLVABLE"
+    verdict = ("optimal" if answer["optimal"] else "feasible") if found else _name(answer["verdict"], "SOLVABILITY_")
+    return _closest_text(verdict, answer["kept"], answer["changed"], answer["kept_bound"]) + \
+        _rendered(answer.get("garden"), args)
 
 
 def cmd_closest(args) -> int:
     garden = read_garden(args.garden)  # once: `-` reads stdin
-    remote = _remote(args, "ClosestSolution", {"garden": garden, "card_ids": _ids(args.cards)})
+    remote = _remote(args, "ClosestSolution", {"garden": garden, "card_ids": _ids(args.cards)}, _remote_closest_text)
     if remote is not None:
         return remote
     r = api.closest_solution(garden, _ids(args.cards), args.mode, _control(args), args.catalog,
                              args.card_file)
     data = {"verdict": r.verdict, "kept": r.kept, "changed": r.changed, "bound": r.bound,
             "garden": r.garden.to_dict() if r.garden else None}
-    text = f"{r.verdict}: keeps {r.kept} tiles, changes {r.changed} (bound {r.bound})"
+    text = _closest_text(r.verdict, r.kept, r.changed, r.bound)
     if r.garden:
         text += "\n" + r.garden.render(detail=True)
     _out(args, data, text)

@@ -222,6 +222,17 @@ def test_malformed_input_names_the_field(stub, call, field):
     assert field in field_violations(err.value)
 
 
+def test_squares_are_named_by_column_and_row_and_a_missing_plan_is_named_missing(stub):
+    """The service reads {row, col} and the engine [column, row]: a message names both, so neither reads it wrong."""
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Score(pb.HorticultureScoreRequest(**dict(setup_fields(SETUP), gnome=common_pb2.Cell(row=2, col=40))))
+    assert "square (column 40, row 2) is outside" in field_violations(err.value)["gnome"]
+    fields = {k: v for k, v in setup_fields(SETUP).items() if k != "plan"}
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**fields, nursery=NURSERY[:2]))
+    assert field_violations(err.value)["plan"] == "missing; expected an object"
+
+
 # ---- docs/games-service.md -----------------------------------------------------------------
 
 SERVICE = "HorticultureService"

@@ -8,7 +8,7 @@ from typing import Any
 from solver.core.solve import SolveControl
 
 from .data import Catalog, default_catalog
-from .garden import Garden, PathDrawing
+from .garden import Garden, PathDrawing, square
 from .model import DaySpec, Solution
 from .optimiser import solve
 from .rules import check_nursery, check_path, replay, unreachable_plants, valid_directions
@@ -141,7 +141,7 @@ def score(request: dict, catalog: Catalog | None = None) -> dict:
         far = unreachable_plants(Garden(cat.sheet(sheet.setup.side), sheet.setup.drawing), sheet)
         if far:
             i = list(sheet.garden).index(far[0])
-            raise ValueError(f"garden[{i}].at: square {list(far[0])} is not joined to the path or the gnome by a "
+            raise ValueError(f"garden[{i}].at: {square(far[0])} is not joined to the path or the gnome by a "
                              f"chain of plants, so no order of planting reaches it")
     return score_sheet(cat, sheet).as_dict()
 

@@ -11,6 +11,12 @@ Corner = tuple[int, int]  # grid-line crossing (x, y): x in 0..columns, y in 0..
 MOVES = {"D": (0, 1), "L": (-1, 0), "R": (1, 0), "U": (0, -1)}
 
 
+def square(cell) -> str:
+    """A square as messages name it: column and row spelled out, so that neither the engine's [column, row] nor the
+    service's {row, col} reads it the wrong way round."""
+    return f"square (column {cell[0]}, row {cell[1]})"
+
+
 @dataclass(frozen=True)
 class PathDrawing:
     """A path as the gardener draws it: printed start number, then one letter per square (D/L/R)."""

@@ -5,7 +5,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .data import Catalog, SheetSide
-from .garden import MOVES, Cell, Garden, PathDrawing
+from .garden import MOVES, Cell, Garden, PathDrawing, square
 from .state import WINDOW, Day, Planting, Setup, Sheet
 
 
@@ -79,7 +79,7 @@ def check_setup(catalog: Catalog, setup: Setup) -> list[Violation]:
     # The gnome sits in a square and the path runs on grid lines, so they never collide.
     c, r = setup.gnome
     if not (0 <= c < sheet.columns and 0 <= r < sheet.rows):
-        out.append(Violation("gnome", f"square {[c, r]} is outside the garden"))
+        out.append(Violation("gnome", f"{square((c, r))} is outside the garden"))
     return out
 
 
@@ -93,16 +93,16 @@ def planting_refusal(garden: Garden, sheet: Sheet, planting: Planting, window_sl
         return None
     cell = planting.at
     if not garden.inside(cell):
-        return f"square {list(cell)} is outside the garden"
+        return f"{square(cell)} is outside the garden"
     if cell == sheet.setup.gnome:
-        return f"square {list(cell)} holds the gnome"
+        return f"{square(cell)} holds the gnome"
     if cell in sheet.garden:
-        return f"square {list(cell)} already holds {sheet.garden[cell]}"
+        return f"{square(cell)} already holds {sheet.garden[cell]}"
     if garden.next_to_path(cell):
         return None
     if any(n == sheet.setup.gnome or n in sheet.garden for n in garden.touching(cell)):
         return None
-    return f"square {list(cell)} is not next to the path, the gnome or another plant"
+    return f"{square(cell)} is not next to the path, the gnome or another plant"
 
 
 def unreachable_plants(garden: Garden, sheet: Sheet) -> list[Cell]:

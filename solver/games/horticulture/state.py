@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .data import Catalog, SheetSide
-from .garden import Cell, PathDrawing, Plan
+from .garden import Cell, PathDrawing, Plan, square
 
 WINDOW = "window"
 
@@ -41,6 +41,8 @@ class Sheet:
 
 
 def _obj(value: Any, f: str) -> dict:
+    if value is None:
+        raise ValueError(f"{f}: missing; expected an object")
     if not isinstance(value, dict):
         raise ValueError(f"{f}: expected an object, got {type(value).__name__}")
     return value
@@ -57,7 +59,7 @@ def parse_cell(value: Any, sheet: SheetSide, f: str) -> Cell:
         raise ValueError(f"{f}: expected [column, row], got {value!r}")
     c, r = _intv(value[0], f"{f}[0]"), _intv(value[1], f"{f}[1]")
     if not (0 <= c < sheet.columns and 0 <= r < sheet.rows):
-        raise ValueError(f"{f}: square {[c, r]} is outside the {sheet.columns}x{sheet.rows} garden of side {sheet.side}")
+        raise ValueError(f"{f}: {square((c, r))} is outside the {sheet.columns}x{sheet.rows} garden of side {sheet.side}")
     return (c, r)
 
 
@@ -142,9 +144,9 @@ def parse_sheet(value: Any, catalog: Catalog) -> Sheet:
         if planting.at == WINDOW:
             raise ValueError(f"garden[{i}].at: window box plants belong in window_box")
         if planting.at in garden:
-            raise ValueError(f"garden[{i}].at: square {list(planting.at)} is planted twice")
+            raise ValueError(f"garden[{i}].at: {square(planting.at)} is planted twice")
         if planting.at == setup.gnome:
-            raise ValueError(f"garden[{i}].at: square {list(planting.at)} holds the gnome")
+            raise ValueError(f"garden[{i}].at: {square(planting.at)} holds the gnome")
         garden[planting.at] = planting.plant
     box = d.get("window_box", [])
     if not isinstance(box, list):

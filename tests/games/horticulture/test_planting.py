@@ -41,7 +41,7 @@ def test_next_to_path_is_always_allowed():
 
 def test_far_square_needs_a_neighbour():
     out = api.validate(game([day(TU, (T, (2, 0)), (U, (0, 3)))]))
-    assert where(out) == [("days[0].plants[1]", "square [0, 3] is not next to the path, the gnome or another plant")]
+    assert where(out) == [("days[0].plants[1]", "square (column 0, row 3) is not next to the path, the gnome or another plant")]
 
 
 def test_gnome_supports_its_neighbours():
@@ -65,9 +65,9 @@ def test_earlier_days_support_later_ones():
 
 def test_occupied_and_gnome_squares_refused():
     out = api.validate(game([day(TU, (T, (2, 0)), (U, (2, 0)))]))
-    assert where(out) == [("days[0].plants[1]", "square [2, 0] already holds topiary")]
+    assert where(out) == [("days[0].plants[1]", "square (column 2, row 0) already holds topiary")]
     out = api.validate(game([day(TU, (T, (0, 6)), (U, (2, 0)))]))
-    assert where(out) == [("days[0].plants[0]", "square [0, 6] holds the gnome")]
+    assert where(out) == [("days[0].plants[0]", "square (column 0, row 6) holds the gnome")]
 
 
 def test_window_box_takes_each_plant_once():

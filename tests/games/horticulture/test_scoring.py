@@ -125,11 +125,11 @@ def test_solo_titles(total, title):
 def test_score_input_errors():
     bad = samantha_request()
     bad["garden"].append({"plant": T, "at": [0, 0]})
-    with pytest.raises(ValueError, match=r"garden\[30\]\.at: square \[0, 0\] is planted twice"):
+    with pytest.raises(ValueError, match=r"garden\[30\]\.at: square \(column 0, row 0\) is planted twice"):
         api.score(bad)
     bad = samantha_request()
     bad["garden"][0]["at"] = [6, 0]
-    with pytest.raises(ValueError, match=r"garden\[0\]\.at: square \[6, 0\] is outside"):
+    with pytest.raises(ValueError, match=r"garden\[0\]\.at: square \(column 6, row 0\) is outside"):
         api.score(bad)
     bad = samantha_request()
     bad["window_box"] = ["cactus"]

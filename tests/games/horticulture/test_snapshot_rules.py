@@ -51,7 +51,7 @@ def test_unreachable_plants_is_empty_exactly_when_some_order_plants_them_all(tmp
 
 def test_score_refuses_a_snapshot_no_order_reaches_and_keeps_samanthas():
     base = {key: value for key, value in samantha_request().items() if key not in ("garden", "window_box")}
-    with pytest.raises(ValueError, match=r"garden\[1\]\.at: square \[0, 6\] is not joined"):
+    with pytest.raises(ValueError, match=r"garden\[1\]\.at: square \(column 0, row 6\) is not joined"):
         api.score({**base, "garden": [{"plant": T, "at": [2, 6]}, {"plant": T, "at": [0, 6]}]})
     assert api.score(samantha_request())["total"] > 0  # the rulebook's sheet is reachable
 
