@@ -1,6 +1,8 @@
 """Domain errors: bad input named by field, so every caller (CLI, gRPC) can report it precisely."""
 from __future__ import annotations
 
+import re
+
 
 class InputError(ValueError):
     """Malformed or out-of-range input. `field` is a path such as "placements[3].rotation"."""
@@ -25,3 +27,41 @@ class InputErrors(InputError):
 
     def __str__(self) -> str:
         return self.args[0]
+
+
+# "field: message", the form of the engines' plain ValueErrors (a field path such as "days[2].plants[0].at")
+_FIELD_MESSAGE = re.compile(r"^([A-Za-z_][\w.\[\]]*): (.+)$", re.S)
+
+
+class Gather:
+    """Runs independent parses of one request and raises their input errors together: a request with several
+    bad fields is told about all of them at once, not one per round trip.
+
+        gather = Gather()
+        sheet = gather(catalog.sheet, d.get("side"))   # None when it failed
+        plan = gather(parse_plan, d.get("plan"), catalog)
+        gather.check()                                 # raises the error, or InputErrors for several
+
+    An InputError (or InputErrors) is kept as it is; a plain ValueError reading "field: message" becomes an
+    InputError of that field; any other exception propagates at once."""
+
+    def __init__(self) -> None:
+        self.errors: list[InputError] = []
+
+    def __call__(self, parse, *args, **kwargs):
+        try:
+            return parse(*args, **kwargs)
+        except InputError as exc:
+            self.errors += exc.errors if isinstance(exc, InputErrors) else [exc]
+        except ValueError as exc:
+            match = _FIELD_MESSAGE.match(str(exc))
+            if match is None:
+                raise
+            self.errors.append(InputError(match.group(1), match.group(2)))
+        return None
+
+    def check(self) -> None:
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise InputErrors(self.errors)

@@ -233,6 +233,17 @@ def test_squares_are_named_by_column_and_row_and_a_missing_plan_is_named_missing
     assert field_violations(err.value)["plan"] == "missing; expected an object"
 
 
+def test_every_bad_setup_field_and_the_nursery_are_reported_together(stub):
+    fields = dict(setup_fields(SETUP), gnome=common_pb2.Cell(row=9, col=9), plan=pb.HorticulturePlan(
+        border="cactus", path="turnip", companions=["topiary", "carrot"]))
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**fields, nursery=NURSERY[:3]))
+    assert set(field_violations(err.value)) == {"gnome", "plan.border", "nursery"}
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SolveBestPlan(pb.HorticultureSolveBestPlanRequest(side="Z", nursery=[NURSERY[0], 999]))
+    assert set(field_violations(err.value)) == {"side", "path", "nursery[1]"}
+
+
 # ---- docs/games-service.md -----------------------------------------------------------------
 
 SERVICE = "HorticultureService"

@@ -161,6 +161,21 @@ def _bad_record():
     return record
 
 
+def test_every_bad_tile_and_placement_is_reported_at_once(stub):
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[999, 4, 4, 998, 5]))
+    assert set(field_violations(err.value)) == {"tiles[0]", "tiles[2]", "tiles[3]"}
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Score(pb.VersaillesScoreRequest(garden=garden_msg([
+            {"tile": 4, "x": 0, "y": 0, "rotation": 7}, {"tile": 5, "x": 2, "y": 0}, {"tile": 6, "x": 4, "rotation": 9}])))
+    assert set(field_violations(err.value)) == {"garden.placements[0].rotation", "garden.placements[2].rotation"}
+    with pytest.raises(grpc.RpcError) as err:  # an overlap, judged against the placements before it that were good
+        stub.Score(pb.VersaillesScoreRequest(garden=garden_msg([
+            {"tile": 4, "x": 0, "y": 0}, {"tile": 999, "x": 2, "y": 0}, {"tile": 5, "x": 1, "y": 0},
+            {"tile": 6, "x": 2, "y": 0}])))
+    assert set(field_violations(err.value)) == {"garden.placements[1].tile", "garden.placements[2]"}
+
+
 @pytest.mark.parametrize("call, field", [
     (lambda s: s.Score(pb.VersaillesScoreRequest(garden=garden_msg([{"tile": 4, "x": 0, "y": 0, "rotation": 7}]))),
      "garden.placements[0].rotation"),

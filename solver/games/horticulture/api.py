@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from solver.core.solve import SolveControl
+from solver.errors import Gather
 
 from .data import Catalog, default_catalog
 from .garden import Garden, PathDrawing, square
@@ -181,9 +182,11 @@ def solve_optimal(request: dict, catalog: Catalog | None = None, control: SolveC
     """
     cat = _catalog(catalog)
     req = _obj(request)
-    setup = parse_setup(req, cat)
+    gather = Gather()
+    setup = gather(parse_setup, req, cat)
+    nursery = gather(_nursery, req.get("nursery"), cat)
+    gather.check()
     _legal_setup(setup, cat)
-    nursery = _nursery(req.get("nursery"), cat)
     sol = solve(cat, setup.side, setup.drawing, _nursery_days(nursery), setup.gnome, setup.plan,
                 _control(req, 10.0, control))
     return _solution_json(sol, cat, nursery)
@@ -195,14 +198,16 @@ def best_plan(request: dict, catalog: Catalog | None = None, control: SolveContr
     `control` as in solve_optimal."""
     cat = _catalog(catalog)
     req = _obj(request)
-    sheet = cat.sheet(req.get("side"))
-    drawing = parse_drawing(req.get("path"))
+    gather = Gather()
+    sheet = gather(cat.sheet, req.get("side"))
+    drawing = gather(parse_drawing, req.get("path"))
+    nursery = gather(_nursery, req.get("nursery"), cat)
+    gnome = gather(parse_cell, req["gnome"], sheet, "gnome") if req.get("gnome") is not None and sheet else None
+    plan = gather(parse_plan, req["plan"], cat) if req.get("plan") is not None else None
+    gather.check()
     bad = check_path(sheet, drawing)
     if bad:
         raise ValueError(f"{bad[0].where}: {bad[0].reason}")
-    nursery = _nursery(req.get("nursery"), cat)
-    gnome = parse_cell(req["gnome"], sheet, "gnome") if req.get("gnome") is not None else None
-    plan = parse_plan(req["plan"], cat) if req.get("plan") is not None else None
     sol = solve(cat, sheet.side, drawing, _nursery_days(nursery), gnome, plan, _control(req, 20.0, control))
     return _solution_json(sol, cat, nursery)
 

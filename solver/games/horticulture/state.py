@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.errors import Gather
+
 from .data import Catalog, SheetSide
 from .garden import Cell, PathDrawing, Plan, square
 
@@ -86,10 +88,15 @@ def parse_plan(value: Any, catalog: Catalog, f: str = "plan") -> Plan:
 
 
 def parse_setup(value: Any, catalog: Catalog) -> Setup:
+    """Side, path, gnome and plan; every bad one is reported at once (the gnome only when the side is known)."""
     d = _obj(value, "setup")
-    sheet = catalog.sheet(d.get("side"))
-    drawing = parse_drawing(d.get("path"))
-    return Setup(sheet.side, drawing, parse_cell(d.get("gnome"), sheet, "gnome"), parse_plan(d.get("plan"), catalog))
+    gather = Gather()
+    sheet = gather(catalog.sheet, d.get("side"))
+    drawing = gather(parse_drawing, d.get("path"))
+    gnome = gather(parse_cell, d.get("gnome"), sheet, "gnome") if sheet is not None else None
+    plan = gather(parse_plan, d.get("plan"), catalog)
+    gather.check()
+    return Setup(sheet.side, drawing, gnome, plan)
 
 
 def parse_planting(value: Any, sheet: SheetSide, catalog: Catalog, f: str) -> Planting:

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from solver.core.solve import SolveControl
+from solver.errors import Gather, InputError
 from solver.games.versailles.data import Catalog, default_catalog, load_catalog
 from solver.games.versailles.game import play
 from solver.games.versailles.hint import rank_placements
@@ -27,19 +28,24 @@ def _placements(raw: Any, where: str = "placements") -> list[Placement]:
         raise ValueError(f"{where}: expected a list of placements, got {raw!r}")
     if len(raw) > MAX_PLACEMENTS:
         raise ValueError(f"{where}: at most {MAX_PLACEMENTS} placements, got {len(raw)}")
-    return [parse_placement(p, f"{where}[{i}]") for i, p in enumerate(raw)]
+    gather = Gather()  # every bad placement at once
+    out = [gather(parse_placement, p, f"{where}[{i}]") for i, p in enumerate(raw)]
+    gather.check()
+    return out
 
 
 def _garden(placements: Sequence[Placement], catalog: Catalog, where: str = "placements") -> Garden:
-    garden = Garden()
+    garden, gather = Garden(), Gather()  # every bad placement at once (each against the good ones before it)
     for i, p in enumerate(placements):
         tile = catalog.tile(p.tile) if p.tile in catalog.tiles else None
         if tile is None:
-            raise ValueError(f"{where}[{i}].tile: unknown tile id {p.tile!r}")
+            gather.errors.append(InputError(f"{where}[{i}].tile", f"unknown tile id {p.tile!r}"))
+            continue
         try:
             garden.place(tile, p)
         except ValueError as exc:
-            raise ValueError(f"{where}[{i}]: {exc}") from None
+            gather.errors.append(InputError(f"{where}[{i}]", str(exc)))
+    gather.check()
     return garden
 
 
@@ -107,16 +113,18 @@ def _tile_sequence(tiles: Any, catalog: Catalog, where: str = "tiles", most: int
         most = catalog.setup.stages * catalog.setup.rounds_per_stage
     if not isinstance(tiles, list) or not 1 <= len(tiles) <= most:
         raise ValueError(f"{where}: expected a list of 1 to {most} tile ids, got {tiles!r}")
-    out = []
+    out, gather = [], Gather()  # every unknown or repeated tile at once
+    first: dict[int, int] = {}
     for i, t in enumerate(tiles):
         if isinstance(t, bool) or not isinstance(t, int) or t not in catalog.tiles:
-            raise ValueError(f"{where}[{i}]: unknown tile id {t!r}")
-        out.append(catalog.tiles[t])
-    first: dict[int, int] = {}
-    for i, t in enumerate(out):
-        if t.id in first:
-            raise ValueError(f"{where}[{i}]: each tile exists once; tile {t.id} is repeated (first at [{first[t.id]}])")
-        first[t.id] = i
+            gather.errors.append(InputError(f"{where}[{i}]", f"unknown tile id {t!r}"))
+        elif t in first:
+            gather.errors.append(InputError(
+                f"{where}[{i}]", f"each tile exists once; tile {t} is repeated (first at [{first[t]}])"))
+        else:
+            first[t] = i
+            out.append(catalog.tiles[t])
+    gather.check()
     return out
 
 
