@@ -157,6 +157,16 @@ def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
         assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
+def test_every_bad_tile_plant_and_flower_of_a_garden_is_reported_at_once(stub):
+    garden = dict(GARDEN, seedlings=[{"id": "S99", "cells": [[1, 0], [1, 1]]}, {"id": "S08", "cells": [[2, 0]]}],
+                  plants=[{"id": "P-red-1", "cells": [[0, 0], [1, 0]]}, {"id": "P-nope", "cells": [[0, 1], [1, 1]]}],
+                  flowers=[{"id": "F-nope", "at": [0, 0]}])
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Score(pb.GartenbauScoreRequest(garden=garden_msg(garden)))
+    assert set(field_violations(err.value)) == {
+        "garden.seedlings[0].id", "garden.seedlings[1].cells", "garden.plants[1].id", "garden.flowers[0].id"}
+
+
 @pytest.mark.parametrize("call, field", [
     (lambda s: s.Score(pb.GartenbauScoreRequest(garden=garden_msg(
         dict(GARDEN, seedlings=[{"id": "S99", "cells": [[1, 0], [1, 1]]}])))), "garden.seedlings[0].id"),

@@ -6,7 +6,7 @@ from functools import cached_property
 from typing import Any
 
 from solver.core.grid import components  # noqa: F401  (re-exported: rules and scoring group spaces with it)
-from solver.errors import InputError
+from solver.errors import Gather, InputError, InputErrors
 
 from .data import Catalog, Flower, Plant, Seedling
 
@@ -141,43 +141,56 @@ def garden_from_dict(doc: Any, catalog: Catalog, where: str = "garden") -> Garde
         if isinstance(items, list) and len(items) > size:
             raise InputError(f"{where}.{key}", f"at most {size}: the game has {size} {name} tiles, each used once",
                              len(items))
-    st = _obj(doc.get("starter"), f"{where}.starter")
-    sid = st.get("id")
-    if sid not in catalog.starter_tiles:
-        raise InputError(f"{where}.starter.id", "unknown starter tile", sid)
-    side = st.get("side")
-    if side not in catalog.starter_tiles[sid].sides:
-        raise InputError(f"{where}.starter.side", f"must be one of {sorted(catalog.starter_tiles[sid].sides)}", side)
-    tiles = [PlacedSeedlingTile(sid, _pair(st.get("cells"), f"{where}.starter.cells"),
-                                catalog.starter_tiles[sid].sides[side], True, side)]
-    for i, t in enumerate(doc.get("seedlings", []) or []):
-        w = f"{where}.seedlings[{i}]"
+    gather = Gather()  # every bad tile, plant, flower and token at once
+
+    def starter() -> PlacedSeedlingTile:
+        st = _obj(doc.get("starter"), f"{where}.starter")
+        sid = st.get("id")
+        if sid not in catalog.starter_tiles:
+            raise InputError(f"{where}.starter.id", "unknown starter tile", sid)
+        side = st.get("side")
+        if side not in catalog.starter_tiles[sid].sides:
+            raise InputError(f"{where}.starter.side", f"must be one of {sorted(catalog.starter_tiles[sid].sides)}",
+                             side)
+        return PlacedSeedlingTile(sid, _pair(st.get("cells"), f"{where}.starter.cells"),
+                                  catalog.starter_tiles[sid].sides[side], True, side)
+
+    def seedling(t: Any, w: str) -> PlacedSeedlingTile:
         t = _obj(t, w)
         tid = t.get("id")
         if tid not in catalog.seedling_tiles:
             raise InputError(f"{w}.id", "unknown seedling tile", tid)
-        tiles.append(PlacedSeedlingTile(tid, _pair(t.get("cells"), f"{w}.cells"), catalog.seedling_tiles[tid].seedlings))
-    plants = []
-    for i, p in enumerate(doc.get("plants", []) or []):
-        w = f"{where}.plants[{i}]"
+        return PlacedSeedlingTile(tid, _pair(t.get("cells"), f"{w}.cells"), catalog.seedling_tiles[tid].seedlings)
+
+    def plant(p: Any, w: str) -> PlacedPlant:
         p = _obj(p, w)
         pid = p.get("id")
         if pid not in catalog.plants:
             raise InputError(f"{w}.id", "unknown plant tile", pid)
-        plants.append(PlacedPlant(catalog.plants[pid], _pair(p.get("cells"), f"{w}.cells")))
-    flowers = []
-    for i, f in enumerate(doc.get("flowers", []) or []):
-        w = f"{where}.flowers[{i}]"
+        return PlacedPlant(catalog.plants[pid], _pair(p.get("cells"), f"{w}.cells"))
+
+    def flower(f: Any, w: str) -> PlacedFlower:
         f = _obj(f, w)
         fid = f.get("id")
         if fid not in catalog.flowers:
             raise InputError(f"{w}.id", "unknown flower tile", fid)
-        flowers.append(PlacedFlower(catalog.flowers[fid], _cell(f.get("at"), f"{w}.at")))
-    tokens = _obj(doc.get("tokens", {}), f"{where}.tokens")
-    for key in tokens:
-        if key not in ("flower_pot", "watering_can") or not isinstance(tokens[key], bool):
-            raise InputError(f"{where}.tokens.{key}", "tokens are flower_pot / watering_can, true while unused",
-                             tokens[key])
+        return PlacedFlower(catalog.flowers[fid], _cell(f.get("at"), f"{w}.at"))
+
+    def token_state() -> dict:
+        tokens = _obj(doc.get("tokens", {}), f"{where}.tokens")
+        bad = [InputError(f"{where}.tokens.{key}", "tokens are flower_pot / watering_can, true while unused",
+                          tokens[key])
+               for key in tokens if key not in ("flower_pot", "watering_can") or not isinstance(tokens[key], bool)]
+        if bad:
+            raise bad[0] if len(bad) == 1 else InputErrors(bad)
+        return tokens
+
+    tiles = [gather(starter)]
+    tiles += [gather(seedling, t, f"{where}.seedlings[{i}]") for i, t in enumerate(doc.get("seedlings", []) or [])]
+    plants = [gather(plant, x, f"{where}.plants[{i}]") for i, x in enumerate(doc.get("plants", []) or [])]
+    flowers = [gather(flower, x, f"{where}.flowers[{i}]") for i, x in enumerate(doc.get("flowers", []) or [])]
+    tokens = gather(token_state)
+    gather.check()
     return Garden(tiles, plants, flowers, tokens.get("flower_pot", True), tokens.get("watering_can", True))
 
 
