@@ -29,11 +29,12 @@ def _common(p: argparse.ArgumentParser, cards_required: bool = True) -> None:
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (with --server)")
 
 
-def _remote(args, method: str, request: dict, text=None) -> int | None:
-    """With --server, send the request to a running gardens server instead of solving in-process.
+def _remote(args, method: str, request: dict, text, code) -> int | None:
+    """With --server, send the request to a running gardens server instead of solving in-process (None without).
 
-    Printed as the in-process command prints (`text(answer, ms)`, ms being the call's round trip), or with
-    --json the RPC's answer as `gardens call` prints it."""
+    Printed as the in-process command prints it (`text(answer, ms, args)`, ms being the call's round trip; with
+    --json the RPC's answer as `gardens call` prints it); returns the in-process command's exit code for that
+    answer (`code(answer)`), or 2 when the call failed."""
     if not getattr(args, "server", None):
         return None
     import grpc
@@ -47,9 +48,13 @@ def _remote(args, method: str, request: dict, text=None) -> int | None:
         print(remote.error_text(err), file=sys.stderr)
         return 2
     ms = (time.perf_counter() - started) * 1000
-    print(json.dumps(answer, indent=2) if args.json or text is None else text(answer, ms, args))
-    verdict = answer.get("verdict", "")
-    return 1 if verdict.endswith("UNSOLVABLE") or answer.get("valid") is False else 0
+    print(json.dumps(answer, indent=2) if args.json else text(answer, ms, args))
+    return code(answer)
+
+
+def _verdict_code(answer: dict) -> int:
+    """solve's and explain's exit code: 0 solvable, 1 unsolvable, 3 unknown within the limit."""
+    return {"solvable": 0, "unsolvable": 1}.get(_name(answer["verdict"], "SOLVABILITY_"), 3)
 
 
 def _name(value: str, prefix: str) -> str:
@@ -93,7 +98,8 @@ def _remote_check_text(answer: dict, ms: float, args) -> str:
 
 def cmd_check(args) -> int:
     garden = read_garden(args.garden)  # once: `-` reads stdin
-    remote = _remote(args, "CheckGarden", {"garden": garden, "card_ids": _ids(args.cards)}, _remote_check_text)
+    remote = _remote(args, "CheckGarden", {"garden": garden, "card_ids": _ids(args.cards)}, _remote_check_text,
+                     lambda answer: 0 if answer["valid"] else 1)
     if remote is not None:
         return remote
     report = api.check_garden(garden, _ids(args.cards), args.mode, args.catalog, args.card_file)
@@ -115,7 +121,7 @@ def _remote_solve_text(answer: dict, ms: float, args) -> str:
 
 
 def cmd_solve(args) -> int:
-    remote = _remote(args, "Solve", {"card_ids": _ids(args.cards)}, _remote_solve_text)
+    remote = _remote(args, "Solve", {"card_ids": _ids(args.cards)}, _remote_solve_text, _verdict_code)
     if remote is not None:
         return remote
     r = api.solve(_ids(args.cards), args.mode, _control(args), args.catalog, args.card_file)
@@ -144,7 +150,7 @@ def _remote_explain_text(answer: dict, ms: float, args) -> str:
 
 
 def cmd_explain(args) -> int:
-    remote = _remote(args, "CheckSolvable", {"card_ids": _ids(args.cards)}, _remote_explain_text)
+    remote = _remote(args, "CheckSolvable", {"card_ids": _ids(args.cards)}, _remote_explain_text, _verdict_code)
     if remote is not None:
         return remote
     r = api.check_solvable(_ids(args.cards), args.mode, _control(args), args.catalog, args.card_file)
@@ -164,7 +170,8 @@ def _count_text(count: int, complete: bool, cap: int) -> str:
 
 def cmd_count(args) -> int:
     remote = _remote(args, "CountSolutions", {"card_ids": _ids(args.cards), "cap": args.cap},
-                     lambda answer, ms, args: _count_text(answer["count"], answer["exact"], args.cap))
+                     lambda answer, ms, args: _count_text(answer["count"], answer["exact"], args.cap),
+                     lambda answer: 0)
     if remote is not None:
         return remote
     r = api.count_solutions(_ids(args.cards), args.mode, args.cap, _control(args), args.catalog, args.card_file)
@@ -185,7 +192,8 @@ def _remote_closest_text(answer: dict, ms: float, args) -> str:
 
 def cmd_closest(args) -> int:
     garden = read_garden(args.garden)  # once: `-` reads stdin
-    remote = _remote(args, "ClosestSolution", {"garden": garden, "card_ids": _ids(args.cards)}, _remote_closest_text)
+    remote = _remote(args, "ClosestSolution", {"garden": garden, "card_ids": _ids(args.cards)}, _remote_closest_text,
+                     lambda answer: 0 if answer["verdict"] == "SOLVABILITY_SOLVABLE" else 1)
     if remote is not None:
         return remote
     r = api.closest_solution(garden, _ids(args.cards), args.mode, _control(args), args.catalog,
