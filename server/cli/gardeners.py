@@ -78,7 +78,7 @@ def _control(args) -> SolveControl:
 
 
 def _out(args, data: dict, text: str) -> None:
-    print(json.dumps(data, indent=1) if args.json else text)
+    print(json.dumps(data, indent=2) if args.json else text)
 
 
 def _check_text(verdicts: list[tuple[str, str, str, list]], complete: bool, valid: bool) -> str:

@@ -16,7 +16,7 @@ def _ids(text: str) -> list[str]:
 
 
 def _print(args, data: dict, text: str) -> None:
-    print(json.dumps(data, indent=1, default=list) if args.json else text)
+    print(json.dumps(data, indent=2, default=list) if args.json else text)
 
 
 def _common(p: argparse.ArgumentParser, garden: bool = True) -> None:

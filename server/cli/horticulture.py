@@ -57,7 +57,7 @@ def _game_sheet(setup: dict, days: list[dict]) -> tuple[dict, list]:
 
 
 def _print(args, data: dict, text: str | None = None) -> None:
-    print(json.dumps(data, indent=1) if args.json or text is None else text)
+    print(json.dumps(data, indent=2) if args.json or text is None else text)
 
 
 def cmd_path(args) -> int:

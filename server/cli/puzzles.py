@@ -47,7 +47,7 @@ def cmd_show(args) -> int:
            "catalog_digest": puzzle.catalog_digest, "content_hash": puzzle.content_hash, "puzzle": puzzle.public}
     if args.answer:
         doc["answer"] = puzzle.answer
-    print(json.dumps(doc, indent=1))
+    print(json.dumps(doc, indent=2))
     return 0
 
 
@@ -98,7 +98,7 @@ def cmd_atlas_show(args) -> int:
         print("not in the atlas", file=sys.stderr)
         return 1
     print(json.dumps({"cards": list(entry.cards), "verdict": entry.verdict, "conflicts": entry.conflicts,
-                      "discards": entry.discards, "complete": entry.complete}, indent=1))
+                      "discards": entry.discards, "complete": entry.complete}, indent=2))
     return 0
 
 

@@ -26,7 +26,7 @@ def render(placements: list, data: str | None) -> str:
 
 
 def _print(args, data: dict, text: str | None = None) -> None:
-    print(json.dumps(data, indent=1, ensure_ascii=False) if args.json or text is None else text)
+    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json or text is None else text)
 
 
 def cmd_validate(args) -> int:
