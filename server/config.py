@@ -142,14 +142,50 @@ def _coerce(f, raw: str):
         raise ValueError(f"GARDENS_{f.name.upper()}: expected {kind.__name__}, got {raw!r}") from exc
 
 
+# What each flag does and its default in words (`--help`; docs/service.md has the long form). A default given in
+# words replaces the raw value where that is a sentinel ("" or -1 meaning "the default" or "off").
+HELP: dict[str, tuple[str, str | None]] = {
+    "address": ("where to listen (host:0 picks a free port, printed as LISTENING <port>)", None),
+    "processes": ("server processes sharing the port (SO_REUSEPORT); slots below are per process", None),
+    "workers": ("solver slots: CPU-bound calls running at once; past it, RESOURCE_EXHAUSTED", "the usable cores"),
+    "light_workers": ("slots for the quick calls (CheckGarden, ListTiles, Validate, ...)", "4 x workers"),
+    "reserve_threads": ("threads kept for health, reflection and refusals", None),
+    "time_cap_s": ("cap in seconds on any one CP-SAT search", None),
+    "call_time_cap_s": ("cap in seconds on a whole call (it may run many searches)", None),
+    "deadline_margin_s": ("seconds left before a client's deadline for the answer to be checked and sent", None),
+    "solver_threads": ("CP-SAT num_workers per search (0 = one per core)", None),
+    "seed": ("CP-SAT random_seed (answers are reproducible for a given seed)", None),
+    "max_request_bytes": ("larger requests are refused (RESOURCE_EXHAUSTED) before any handler runs", None),
+    "max_cards": ("at most this many cards in a Gardeners request", None),
+    "max_garden_size": ("largest Gardeners garden side", None),
+    "max_count_cap": ("largest cap of CountSolutions", None),
+    "tiles_file": ("Gardeners tile catalog JSON", "the reference catalog"),
+    "cards_file": ("Gardeners card decks JSON", "the reference decks"),
+    "puzzles_db": ("the daily-puzzle SQLite store", "var/puzzles.sqlite"),
+    "puzzles_past_days": ("days before today (UTC) PuzzleService serves", "1"),
+    "puzzles_future_days": ("days after today (UTC) PuzzleService serves", "1"),
+    "prepare_puzzles": ("make the served days' missing puzzles in the background: 'all' or comma-separated "
+                        "game[/variant[/difficulty]] prefixes", "off (make run: all)"),
+    "metrics_port": ("Prometheus /metrics port (0 = any free port)", "off"),
+    "health_port": ("a second port serving only grpc.health.v1, for probes under load (0 = any free port)", "off"),
+    "metrics_address": ("host of the metrics endpoint", None),
+    "tls_cert": ("serve TLS with this certificate (PEM; with --tls-key)", "off"),
+    "tls_key": ("the TLS key (PEM; with --tls-cert)", "off"),
+    "auth_token": ("require 'authorization: Bearer <token>' on every call but health", "off"),
+    "grace_s": ("seconds in-flight calls get after SIGTERM/SIGINT before the server exits", None),
+    "log_level": ("log level; one access line per call (gardens.server.access)", None),
+}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds one flag per config field; unset flags keep the env/default value (default=None)."""
     defaults = ServerConfig()
     for f in fields(ServerConfig):
         kind = type(getattr(defaults, f.name))
+        what, default = HELP[f.name]
         parser.add_argument(
             "--" + f.name.replace("_", "-"), dest=f.name, type=kind, default=None,
-            help=f"(env GARDENS_{f.name.upper()}, default {getattr(defaults, f.name)!r})",
+            help=f"{what} (default {default or repr(getattr(defaults, f.name))}; env GARDENS_{f.name.upper()})",
         )
 
 

@@ -125,6 +125,7 @@ def test_flag_table_lists_every_server_flag_with_the_puzzle_defaults_the_code_us
 
     table = flag_table()
     assert {"--" + f.name.replace("_", "-") for f in fields(config_mod.ServerConfig)} <= set(table)
+    assert set(config_mod.HELP) == {f.name for f in fields(config_mod.ServerConfig)}  # every flag has a --help text
     parser = argparse.ArgumentParser()
     config_mod.add_arguments(parser)
     settings = settings_for(config_mod.from_args(parser.parse_args([]), {}), env={})
