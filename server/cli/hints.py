@@ -19,12 +19,14 @@ def _print(args, data: dict, text: str) -> None:
     print(json.dumps(data, indent=2, default=list) if args.json else text)
 
 
-def _common(p: argparse.ArgumentParser, garden: bool = True) -> None:
+def _common(p: argparse.ArgumentParser, garden: bool = True, solver: bool = True) -> None:
     if garden:
         p.add_argument("garden", help='garden JSON {"size": 6, "placements": [...]}; - for stdin')
         p.add_argument("--cards", required=True, help="comma-separated card ids in play, e.g. S08,S16")
-    p.add_argument("--mode", default="normal", choices=sorted(MODES))
-    p.add_argument("--time-limit", type=float, default=10.0, help="seconds per solver run")
+    p.add_argument("--mode", default="normal", choices=sorted(MODES),
+                   help="game mode: the garden's size and its tiles (default normal)")
+    if solver:  # (deduce runs no CP-SAT search)
+        p.add_argument("--time-limit", type=float, default=10.0, help="seconds per solver run (default 10)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
@@ -117,8 +119,11 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_progress)
     p = sub.add_parser("hint", help="the next move with the card it serves, at level 1, 2 or 3")
     _common(p)
-    p.add_argument("--level", type=int, default=3, choices=(1, 2, 3))
-    p.add_argument("--rules", default="normal", choices=("normal", "solo"))
+    p.add_argument("--level", type=int, default=3, choices=(1, 2, 3),
+                   help="1: the card to look at; 2: and the cells; 3: and the move itself (default 3)")
+    p.add_argument("--rules", default="normal", choices=("normal", "solo"),
+                   help="the moves: normal (add next to the garden, remove) or solo (place, remove, swap, rotate "
+                        "freely); apart from --mode, as in HintService (default normal)")
     _removal_flags(p, default=True)
     p.add_argument("--supplies", help='Normal rules: JSON [{"stack": [top, ...], "loose": [...]}, ...] per player '
                                       '(every tile not in the garden once); - for stdin')
@@ -136,5 +141,5 @@ def register(sub) -> None:
     p = sub.add_parser("deduce", help="card fronts of a kind consistent with the verdicts, and the best next test")
     p.add_argument("kind", help="the kind on the card's back, e.g. distance")
     p.add_argument("trials", help='JSON list [{"garden": {...}, "verdict": "thrilled"|"angry"}]; - for stdin')
-    _common(p, garden=False)
+    _common(p, garden=False, solver=False)
     p.set_defaults(func=cmd_deduce)

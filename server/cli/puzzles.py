@@ -54,8 +54,23 @@ def cmd_show(args) -> int:
 def cmd_list(args) -> int:
     for p in Store(_db(args)).list(game=args.game or "", date_from=args.date_from or "",
                                    date_to=args.date_to or "", limit=args.limit):
-        print(f"{p.id}  {p.content_hash[:16]}  {' '.join(p.public.get('card_ids', []))}")
+        print(f"{p.id}  {p.content_hash[:16]}  {_summary(p.public)}")
     return 0
+
+
+def _summary(public: dict) -> str:
+    """A puzzle's content in a few words for `list`: the cards, tiles, holding or nursery the player gets."""
+    if public.get("card_ids"):
+        return " ".join(public["card_ids"])
+    if public.get("tiles"):
+        return f"{len(public['tiles'])} tiles: " + " ".join(map(str, public["tiles"]))
+    holding = public.get("holding")
+    if isinstance(holding, dict):
+        return ", ".join(f"{len(holding.get(k) or [])} {k}" for k in ("seedlings", "plants", "flowers"))
+    setup = public.get("setup")
+    if isinstance(setup, dict) and setup.get("nursery"):
+        return f"side {setup.get('side')}, {len(setup['nursery'])} cards"
+    return ""
 
 
 def cmd_verify(args) -> int:
@@ -107,7 +122,7 @@ def _common(p) -> None:
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("puzzles", help="daily puzzles: generate a date range, show, list")
+    p = subparsers.add_parser("puzzles", help="daily puzzles: generate a date range, show, list, verify")
     sub = p.add_subparsers(dest="puzzles_command", metavar="ACTION")
     sub.required = True
     g = sub.add_parser("generate", help="generate and store every daily puzzle of a date range")
@@ -129,10 +144,10 @@ def register(subparsers) -> None:
     _common(v)
     v.set_defaults(func=cmd_verify)
     ls = sub.add_parser("list", help="stored puzzles, by date")
-    ls.add_argument("--game")
-    ls.add_argument("--from", dest="date_from")
-    ls.add_argument("--to", dest="date_to")
-    ls.add_argument("--limit", type=int, default=100)
+    ls.add_argument("--game", help="only this game: gardeners, gartenbau, versailles or horticulture")
+    ls.add_argument("--from", dest="date_from", help="first date, YYYY-MM-DD")
+    ls.add_argument("--to", dest="date_to", help="last date, YYYY-MM-DD (inclusive)")
+    ls.add_argument("--limit", type=int, default=100, help="at most this many puzzles (default 100)")
     _common(ls)
     ls.set_defaults(func=cmd_list)
 
