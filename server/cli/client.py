@@ -1,10 +1,12 @@
 """`gardens call --server ADDRESS METHOD [JSON]` and `gardens health`: use a running gardens server."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
+
+from .files import dumps
+
 
 METHODS = ("ListTiles, ListCards, CheckGarden, Solve, CheckSolvable, ClosestSolution, CountSolutions, "
            "ListLegalMoves, ValidateMove")
@@ -30,7 +32,7 @@ def _run_call(args) -> int:
         return 1
     except json_format.ParseError as exc:
         raise ValueError(f"request is not a valid {args.method} message: {exc}") from None
-    print(json.dumps(response, indent=2))
+    print(dumps(response))
     return 0
 
 

@@ -12,7 +12,7 @@ from solver.games.gardeners.garden import parse_garden
 from solver.games.gardeners.modes import MODES
 from solver.games.gardeners.tiles import load_catalog
 
-from .files import read_garden, read_json
+from .files import dumps, read_garden, read_json
 
 
 def _ids(text: str) -> list[str]:
@@ -48,7 +48,7 @@ def _remote(args, method: str, request: dict, text, code) -> int | None:
         print(remote.error_text(err), file=sys.stderr)
         return 2
     ms = (time.perf_counter() - started) * 1000
-    print(json.dumps(answer, indent=2) if args.json else text(answer, ms, args))
+    print(dumps(answer) if args.json else text(answer, ms, args))
     return code(answer)
 
 
@@ -78,7 +78,7 @@ def _control(args) -> SolveControl:
 
 
 def _out(args, data: dict, text: str) -> None:
-    print(json.dumps(data, indent=2) if args.json else text)
+    print(dumps(data) if args.json else text)
 
 
 def _check_text(verdicts: list[tuple[str, str, str, list]], complete: bool, valid: bool) -> str:

@@ -8,6 +8,8 @@ from pathlib import Path
 from solver.errors import InputError
 from solver.games.gartenbau import api
 
+from .files import dumps
+
 
 def _read(path: str, what: str):
     try:
@@ -17,7 +19,7 @@ def _read(path: str, what: str):
 
 
 def _print(doc) -> None:
-    print(json.dumps(doc, indent=2))
+    print(dumps(doc))
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from solver.core.solve import SolveControl
 from solver.games.gardeners import api
 from solver.games.gardeners.modes import MODES
 
-from .files import read_garden, read_json
+from .files import dumps, read_garden, read_json
 
 
 def _ids(text: str) -> list[str]:
@@ -16,7 +15,7 @@ def _ids(text: str) -> list[str]:
 
 
 def _print(args, data: dict, text: str) -> None:
-    print(json.dumps(data, indent=2, default=list) if args.json else text)
+    print(dumps(data) if args.json else text)
 
 
 def _common(p: argparse.ArgumentParser, garden: bool = True, solver: bool = True) -> None:

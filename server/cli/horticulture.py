@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from solver.games.horticulture import api
 from solver.games.horticulture.data import default_catalog, load_catalog
 
-from .files import read_json
+from .files import dumps, read_json
 
 LETTERS = {"topiary": "T", "turnip": "U", "carrot": "C", "sweet_potato": "S", "flower": "F", "berry": "B"}
 
@@ -57,7 +56,7 @@ def _game_sheet(setup: dict, days: list[dict]) -> tuple[dict, list]:
 
 
 def _print(args, data: dict, text: str | None = None) -> None:
-    print(json.dumps(data, indent=2) if args.json or text is None else text)
+    print(dumps(data) if args.json or text is None else text)
 
 
 def cmd_path(args) -> int:

@@ -9,6 +9,8 @@ from generators import batch, daily
 from generators.identity import parse_date, parse_id
 from generators.store import Store, default_path
 
+from .files import dumps
+
 
 def _db(args) -> str:
     return str(args.db or default_path())
@@ -47,7 +49,7 @@ def cmd_show(args) -> int:
            "catalog_digest": puzzle.catalog_digest, "content_hash": puzzle.content_hash, "puzzle": puzzle.public}
     if args.answer:
         doc["answer"] = puzzle.answer
-    print(json.dumps(doc, indent=2))
+    print(dumps(doc))
     return 0
 
 

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from solver.games.versailles import api
 from solver.games.versailles.data import default_catalog, load_catalog
 from solver.games.versailles.rules import parse_placement, placed_fields
 
-from .files import read_json
+from .files import dumps, read_json
 
 
 def render(placements: list, data: str | None) -> str:
@@ -26,7 +25,7 @@ def render(placements: list, data: str | None) -> str:
 
 
 def _print(args, data: dict, text: str | None = None) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json or text is None else text)
+    print(dumps(data) if args.json or text is None else text)
 
 
 def cmd_validate(args) -> int:

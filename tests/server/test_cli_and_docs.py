@@ -147,3 +147,16 @@ def test_puzzles_list_says_what_each_game_gives_the_player():
                                  "starter": {"id": "ST5"}}}) == "2 seedlings, 1 plants, 0 flowers"
     assert _summary({"setup": {"side": "A", "nursery": [42, 8, 13, 44]}}) == "side A, 4 cards"
     assert _summary({"attempts": 1}) == ""
+
+
+def test_cli_json_keeps_short_lists_and_objects_on_one_line_and_reads_back_the_same():
+    from server.cli.files import dumps
+
+    doc = {"status": "optimal", "garden": {"starter": {"id": "ST1", "cells": [[0, 0], [0, 1]]},
+                                          "plants": [{"id": f"P-red-{i}", "cells": [[0, i], [1, i]]} for i in range(6)]},
+           "empty": [], "none": None, "text": "Gärten"}
+    text = dumps(doc)
+    assert json.loads(text) == doc
+    assert '"cells": [[0, 0], [0, 1]]' in text and '{"id": "P-red-5", "cells": [[0, 5], [1, 5]]}' in text
+    assert len(text.splitlines()) == 17 and max(map(len, text.splitlines())) <= 100
+    assert dumps([1, 2]) == "[1, 2]" and dumps("x") == '"x"'
