@@ -202,7 +202,8 @@ def best_plan(request: dict, catalog: Catalog | None = None, control: SolveContr
     sheet = gather(cat.sheet, req.get("side"))
     drawing = gather(parse_drawing, req.get("path"))
     nursery = gather(_nursery, req.get("nursery"), cat)
-    gnome = gather(parse_cell, req["gnome"], sheet, "gnome") if req.get("gnome") is not None and sheet else None
+    gnome = gather(parse_cell, req["gnome"], sheet, "gnome") if req.get("gnome") is not None and sheet is not None \
+        else None
     plan = gather(parse_plan, req["plan"], cat) if req.get("plan") is not None else None
     gather.check()
     bad = check_path(sheet, drawing)
