@@ -44,8 +44,7 @@ def _solve(args: argparse.Namespace) -> int:
 def _hint(args: argparse.Namespace) -> int:
     known = _read(args.known, "known") if args.known else {}
     result = api.hint(_read(args.garden, "garden"), args.tile, known, args.time_limit, args.margin, args.seed,
-                      args.catalog)
-    result["options"] = result["options"][: args.top]
+                      args.catalog, top=args.top)
     _print(result)
     return 0
 
@@ -83,7 +82,8 @@ def register(subparsers) -> None:
     p.add_argument("--known", help="JSON file: {seedlings, plants, flowers} still to come")
     p.add_argument("--time-limit", type=float, default=10.0, help="seconds shared by all placements")
     p.add_argument("--margin", type=int, default=2)
-    p.add_argument("--top", type=int, default=10, help="how many options to print")
+    p.add_argument("--top", type=int, default=10,
+                   help="the best N placements (default 10; the search stops once N meet the holding's ceiling)")
     p.add_argument("--seed", type=int, default=0)
     common(p)
     p.set_defaults(func=_hint)

@@ -126,9 +126,10 @@ class GartenbauServicer(GameServicer, gartenbau_pb2_grpc.GartenbauServiceService
         known = capped({"seedlings": list(request.known.seedlings), "plants": list(request.known.plants),
                         "flowers": list(request.known.flowers)}, "known", current)
         margin = request.margin if request.HasField("margin") else 2
+        top = request.top if request.HasField("top") else None
         with convert.fields_under(_KNOWN):
             result = self._fn("hint")(current, request.tile, known, margin=margin,
-                                      seed=self.config.seed, control=self.rt.control(context))
+                                      seed=self.config.seed, control=self.rt.control(context), top=top)
         return pb.GartenbauHintResponse(tile=result["tile"], options=[
             pb.GartenbauHintOption(placement=placement_msg(o["placement"]), status=_STATUS[o["status"]],
                                    prestige=o["prestige"], bound=o["bound"]) for o in result["options"]])

@@ -132,6 +132,15 @@ def test_hint_ranks_like_the_domain(start_server):
     assert ranked == sorted(ranked, reverse=True)
     # S07 directly above or below the starter, red over red, lets the Sweet William bloom
     assert resp.options[0].prestige == 16
+    # top: the head of the same ranking (the two placements at the holding's ceiling, 16)
+    request.top = 2
+    head = stub.Hint(request, timeout=120).options
+    assert [(list(o.placement.cells), o.prestige, o.status) for o in head] == \
+        [(list(o.placement.cells), o.prestige, o.status) for o in resp.options[:2]]
+    request.top = 0
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Hint(request, timeout=60)
+    assert "top" in field_violations(err.value)
 
 
 def test_hint_of_a_flower_places_it_at_a_space(stub):

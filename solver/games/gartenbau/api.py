@@ -14,6 +14,9 @@ from .rules import garden_violations
 from .scoring import Score, score as pure_score
 
 
+MAX_TOP = 1000  # a hint's `top`: more than any tile has placements
+
+
 def _catalog(catalog_dir: str | Path | None) -> Catalog:
     return load_catalog(catalog_dir)
 
@@ -83,9 +86,11 @@ def solve_optimal(holding: dict, time_limit_s: float = 10.0, board: int | None =
 
 
 def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float = 10.0, margin: int = 2,
-         seed: int = 0, catalog_dir: str | Path | None = None, control: SolveControl | None = None) -> dict:
+         seed: int = 0, catalog_dir: str | Path | None = None, control: SolveControl | None = None,
+         top: int | None = None) -> dict:
     """Placements of a newly acquired tile ranked by the best final prestige reachable with the tiles
-    known to come (`known`: {"seedlings", "plants", "flowers"} not yet in the garden)."""
+    known to come (`known`: {"seedlings", "plants", "flowers"} not yet in the garden). `top`: only the best
+    `top` placements (the search stops once that many meet the holding's ceiling; optimiser.hint)."""
     cat = _catalog(catalog_dir)
     g = _legal(garden, cat)
     known = known or {}
@@ -93,6 +98,8 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
         raise InputError("known", "must be an object with seedlings / plants / flowers lists", known)
     if not isinstance(margin, int) or not 0 <= margin <= 6:
         raise InputError("margin", "must be an integer from 0 to 6", margin)
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_TOP):
+        raise InputError("top", f"must be an integer from 1 to {MAX_TOP} (unset: every placement)", top)
     future = optimiser.Holding(g.tiles[0].id, g.tiles[0].side, known.get("seedlings", []), known.get("plants", []),
                                known.get("flowers", []))
     future.validate(cat)
@@ -108,6 +115,6 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
                 raise InputError(f"known.{key}[{i}]", "is already in the garden", tid)
             if tid == tile:
                 raise InputError(f"known.{key}[{i}]", "is the tile being placed", tid)
-    options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin)
+    options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin, top)
     return {"tile": tile, "options": [{"placement": o.placement, "status": o.status, "prestige": o.prestige,
                                        "bound": o.bound} for o in options]}

@@ -171,9 +171,12 @@ def _hint_from(warm: GardenModel, solved: cp_model.CpSolver, gm: GardenModel, co
 
 def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | None = None,
                   board: int | None = None, pinned: Pinned | None = None,
-                  time_limit_s: float | None = None) -> Solution:
+                  time_limit_s: float | None = None, ceiling: int | None = None) -> Solution:
     """The garden of maximum prestige for `holding` on a board x board grid (default_board).
-    `time_limit_s` (if given) shortens the control's limit for this one search."""
+    `time_limit_s` (if given) shortens the control's limit for this one search. `ceiling`, with `pinned`: the
+    counting relaxation's proven bound for `holding` (`counting_plan(...).bound`; it bounds every garden of the
+    holding, so every pinned one too), posted like the unpinned search's own: a garden reaching it is proven
+    optimal (`hint` computes it once for all its options). Without `pinned` the ceiling is computed here."""
     holding.validate(catalog)
     control = control or SolveControl(time_limit_s=10.0)
     size = board or default_board(len(holding.seedlings))
@@ -187,7 +190,7 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
 
     plan = None if pinned else counting_plan(catalog, starter, holding.seedlings, holding.plants,
                                              holding.flowers, tokens, control)
-    ceiling = None if plan is None else plan.bound
+    ceiling = (None if plan is None else plan.bound) if not pinned else ceiling
 
     def model_on(board_size: int, **restrict) -> GardenModel:
         gm = build_model(catalog, board_size, starter, holding.seedlings, holding.plants, holding.flowers,
@@ -322,11 +325,18 @@ def placements(garden: Garden, catalog: Catalog, tile_id: str) -> list[tuple[dic
 
 
 def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control: SolveControl | None = None,
-         margin: int = 2) -> list[Option]:
+         margin: int = 2, top: int | None = None) -> list[Option]:
     """Placements of the newly acquired `tile_id`, ranked by the best final prestige reachable with the
     tiles still to come (`known`: its seedlings/plants/flowers are the ones not yet in the garden).
     Each option is solved on a board of the current garden plus `margin` spaces on every side, with
-    an equal share of the time still left; an option not proved optimal says so."""
+    an equal share of the time still left; an option not proved optimal says so. Ties rank by the placement's
+    text.
+
+    `top`: only the best `top` options. Every option's holding is the same tiles (the garden's, the new one, the
+    known ones), so the counting ceiling of that holding bounds them all, and no option ranks above one that
+    meets it. With `top` the options are therefore solved in tie-break order, and the search stops once `top` of
+    them meet the ceiling: those are the first `top` of the full ranking (the rest would rank below them or tie
+    and come later in that order)."""
     violations = garden_violations(garden, catalog)
     if violations:
         raise InputError("garden", "; ".join(map(str, violations)))
@@ -334,7 +344,22 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
     starter = garden.tiles[0]
     options = []
     choices = placements(garden, catalog, tile_id)
+    if top is not None:
+        choices.sort(key=lambda choice: str(choice[0]))
     began = time.perf_counter()
+
+    def holding_after(after: Garden) -> Holding:
+        return Holding(starter.id, starter.side, [t.id for t in after.tiles[1:]] + known.seedlings,
+                       [p.plant.id for p in after.plants] + known.plants,
+                       [f.flower.id for f in after.flowers] + known.flowers,
+                       garden.flower_pot, garden.watering_can)
+    ceiling = None
+    if choices:
+        whole = holding_after(choices[0][1])
+        plan = counting_plan(catalog, starter.seedlings, whole.seedlings, whole.plants, whole.flowers,
+                             int(garden.flower_pot) + int(garden.watering_can), control)
+        ceiling = None if plan is None else plan.bound
+    at_ceiling = 0
     for index, (placement, after) in enumerate(choices):
         # what quick options leave over goes to the later ones
         share = max(0.2, (control.time_limit_s - (time.perf_counter() - began)) / (len(choices) - index))
@@ -346,12 +371,12 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
         size = max(max(rows) - min(rows), max(cols) - min(cols)) + 1 + 2 * pad
         pinned = Pinned([("@starter", moved.tiles[0].cells)] + [(t.id, t.cells) for t in moved.tiles[1:]],
                         [(p.plant.id, p.cells) for p in moved.plants], [(f.flower.id, f.at) for f in moved.flowers])
-        holding = Holding(starter.id, starter.side, [t.id for t in after.tiles[1:]] + known.seedlings,
-                          [p.plant.id for p in after.plants] + known.plants,
-                          [f.flower.id for f in after.flowers] + known.flowers,
-                          garden.flower_pot, garden.watering_can)
-        sol = solve_optimal(holding, catalog, control, board=size, pinned=pinned, time_limit_s=share)
+        sol = solve_optimal(holding_after(after), catalog, control, board=size, pinned=pinned, time_limit_s=share,
+                            ceiling=ceiling)
         options.append(Option(placement, sol.status, sol.prestige, sol.bound, sol.garden))
+        at_ceiling += ceiling is not None and sol.prestige == ceiling
+        if top is not None and at_ceiling >= top:
+            break
     options.sort(key=lambda o: (-(o.prestige if o.prestige is not None else -1), o.status != "optimal",
                                 str(o.placement)))
-    return options
+    return options if top is None else options[:top]

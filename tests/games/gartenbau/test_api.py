@@ -53,3 +53,37 @@ def test_hint_ranks_placements_by_reachable_prestige():
     assert all(o["prestige"] <= 2 for o in options[2:])
     with pytest.raises(InputError, match="unknown tile"):
         api.hint(garden, "S99", known)
+
+
+def test_hint_top_is_the_head_of_the_full_ranking_and_stops_once_that_many_meet_the_ceiling(monkeypatch):
+    """Two placements of S07 reach 16, the holding's counting ceiling (the test above); the others at most 2.
+    With `top` the placements are solved in tie-break order and the search stops once `top` meet the ceiling."""
+    import dataclasses
+
+    from solver.games.gartenbau import optimiser
+
+    garden = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+              "tokens": {"flower_pot": False, "watering_can": False}}
+    known = {"plants": ["P-red-1", "P-yellow-1"], "flowers": ["B-beetle-sweet-william"]}
+    full = api.hint(garden, "S07", known, time_limit_s=30)["options"]
+    solves = []
+    inner = optimiser.solve_optimal
+
+    def counted(*args, **kwargs):
+        solves.append(kwargs.get("ceiling"))
+        return inner(*args, **kwargs)
+    monkeypatch.setattr(optimiser, "solve_optimal", counted)
+    for top, stops_early in ((1, True), (2, True), (3, False), (len(full) + 5, False)):
+        solves.clear()
+        assert api.hint(garden, "S07", known, time_limit_s=30, top=top)["options"] == full[:top]
+        assert solves and set(solves) == {16}
+        assert (len(solves) < len(full)) == stops_early, (top, len(solves), len(full))
+    # a looser ceiling (still a bound) that no placement meets: every placement is solved, the same answer
+    plan = optimiser.counting_plan
+    monkeypatch.setattr(optimiser, "counting_plan", lambda *a: dataclasses.replace(plan(*a), bound=plan(*a).bound + 1))
+    solves.clear()
+    assert api.hint(garden, "S07", known, time_limit_s=30, top=2)["options"] == full[:2]
+    assert len(solves) == len(full) and set(solves) == {17}
+    for bad in (0, -1, True, "2", 1001):
+        with pytest.raises(InputError, match="top"):
+            api.hint(garden, "S07", known, top=bad)
