@@ -41,7 +41,10 @@ def test_explain_and_solve_through_a_running_server(start_server, capsys, tmp_pa
     ["check", "GARDEN", "--cards", "C3", "--mode", "training-c"],
     ["count", "--cards", "A1,A2,A3,A4", "--mode", "training-a", "--cap", "5"],
     ["closest", "GARDEN", "--cards", "C3,A3", "--mode", "training-c"],
-], ids=lambda c: "-".join(c[:2]))
+    ["closest", "GARDEN", "--cards", "S04,S08"],  # no valid garden at all
+    ["solve", "--cards", "S04,S08"],
+    ["count", "--cards", "A1", "--mode", "training-a", "--cap", "3"],
+], ids=lambda c: "-".join(c[:2]) + "-" + c[c.index("--cards") + 1])
 def test_the_server_answer_is_printed_as_the_in_process_one(start_server, capsys, tmp_path, command):
     running = start_server()
     garden = tmp_path / "garden.json"
