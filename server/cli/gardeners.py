@@ -52,9 +52,14 @@ def _remote(args, method: str, request: dict, text, code) -> int | None:
     return code(answer)
 
 
-def _verdict_code(answer: dict) -> int:
+def _exit_code(verdict: str) -> int:
     """solve's and explain's exit code: 0 solvable, 1 unsolvable, 3 unknown within the limit."""
-    return {"solvable": 0, "unsolvable": 1}.get(_name(answer["verdict"], "SOLVABILITY_"), 3)
+    return {"solvable": 0, "unsolvable": 1}.get(verdict, 3)
+
+
+def _verdict_code(answer: dict) -> int:
+    """_exit_code of a server's answer."""
+    return _exit_code(_name(answer["verdict"], "SOLVABILITY_"))
 
 
 def _name(value: str, prefix: str) -> str:
@@ -131,7 +136,7 @@ def cmd_solve(args) -> int:
     if r.garden:
         text += "\n" + r.garden.render(detail=True)
     _out(args, data, text)
-    return {"solvable": 0, "unsolvable": 1}.get(r.verdict, 3)
+    return _exit_code(r.verdict)
 
 
 def _conflicts_text(conflicts: list[list[str]], discards: list[list[str]], complete: bool) -> str:
@@ -161,7 +166,7 @@ def cmd_explain(args) -> int:
         text += "\n" + r.garden.render(detail=True)
     text += _conflicts_text(r.conflicts, r.discards, r.complete)
     _out(args, data, text)
-    return {"solvable": 0, "unsolvable": 1}.get(r.verdict, 3)
+    return _exit_code(r.verdict)
 
 
 def _count_text(count: int, complete: bool, cap: int) -> str:

@@ -1,7 +1,6 @@
 """`gardens puzzles generate|show|list|verify` and `gardens atlas build|show`: daily puzzles and the atlas, in-process."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -114,8 +113,8 @@ def cmd_atlas_show(args) -> int:
     if entry is None:
         print("not in the atlas", file=sys.stderr)
         return 1
-    print(json.dumps({"cards": list(entry.cards), "verdict": entry.verdict, "conflicts": entry.conflicts,
-                      "discards": entry.discards, "complete": entry.complete}, indent=2))
+    print(dumps({"cards": list(entry.cards), "verdict": entry.verdict, "conflicts": entry.conflicts,
+                 "discards": entry.discards, "complete": entry.complete}))
     return 0
 
 

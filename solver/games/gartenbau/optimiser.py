@@ -190,7 +190,8 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
 
     plan = None if pinned else counting_plan(catalog, starter, holding.seedlings, holding.plants,
                                              holding.flowers, tokens, control)
-    ceiling = (None if plan is None else plan.bound) if not pinned else ceiling
+    if not pinned:  # (a pinned search gets its ceiling from the caller)
+        ceiling = None if plan is None else plan.bound
 
     def model_on(board_size: int, **restrict) -> GardenModel:
         gm = build_model(catalog, board_size, starter, holding.seedlings, holding.plants, holding.flowers,
