@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
+from solver.core.grid import transforms
 from solver.core.solve import SolveControl
 from solver.errors import InputError
 
@@ -296,6 +298,71 @@ def _shift(garden: Garden, dr: int, dc: int) -> Garden:
                   [replace(f, at=mv(f.at)) for f in garden.flowers], garden.flower_pot, garden.watering_can)
 
 
+def _moved_by(garden: Garden, f: Callable[[Cell], Cell]) -> Garden:
+    """`garden` with every space moved by `f` (a rotation or reflection of the grid). A flower's `at` is its block's
+    top-left space, found again after the move."""
+    return Garden([replace(t, cells=tuple(f(c) for c in t.cells)) for t in garden.tiles],
+                  [replace(p, cells=tuple(f(c) for c in p.cells)) for p in garden.plants],
+                  [replace(fl, at=min(f(c) for c in fl.cells)) for fl in garden.flowers],
+                  garden.flower_pot, garden.watering_can)
+
+
+def _corner(garden: Garden) -> Cell:
+    return min(c[0] for c in garden.filled), min(c[1] for c in garden.filled)
+
+
+def _mapped(garden: Garden, f: Callable[[Cell], Cell]) -> Garden:
+    """`garden` moved by `f`, then shifted so that its box starts at (0, 0)."""
+    moved = _moved_by(garden, f)
+    r, c = _corner(moved)
+    return _shift(moved, -r, -c)
+
+
+def _layout(garden: Garden) -> tuple:
+    """What a garden is, whatever the order its tiles were listed in: each piece with its spaces."""
+    tiles = [("t", t.id, tuple(sorted(zip(t.cells, (s.label() for s in t.seedlings))))) for t in garden.tiles]
+    return tuple(sorted(tiles + [("p", p.plant.id, tuple(sorted(p.cells))) for p in garden.plants]
+                        + [("f", fl.flower.id, (fl.at,)) for fl in garden.flowers]))
+
+
+def _twins(gardens: list[Garden]) -> list[tuple[int, Callable[[Cell], Cell]] | None]:
+    """For each garden, (an earlier garden it is a rotation or reflection of, the map taking that one onto it), or
+    None. No scoring rule or placement rule of Gartenbau has a direction (adjacency, holes, edges, rectangles,
+    connected sets), so twin gardens reach the same prestige with the same tiles still to come."""
+    seen: dict[tuple, int] = {}
+    out = []
+    for j, g in enumerate(gardens):
+        box = max(max(c[0] for c in g.filled) - min(c[0] for c in g.filled),
+                  max(c[1] for c in g.filled) - min(c[1] for c in g.filled)) + 1
+        grid = transforms(box, box)
+        images = [_layout(_mapped(g, f)) for f in grid]
+        twin = next(((seen[key], k) for k, key in enumerate(images) if key in seen), None)
+        if twin is None:
+            seen[images[0]] = j
+            out.append(None)
+        else:  # the earlier garden, under the inverse of grid[k], lands on this one
+            i, k = twin
+            back = next(f for f in grid if _layout(_mapped(gardens[i], f)) == images[0])
+            out.append((i, back))
+    return out
+
+
+def _turned(option: Option, board: Garden, turn: Callable[[Cell], Cell], moved: Garden, catalog: Catalog,
+            placement: dict) -> Option | None:
+    """The answer for a twin placement `placement`, from `option`, the answer for a placement whose garden on its
+    search board (`board`) `turn` takes onto the twin's (`moved`, up to a shift): `option`'s best garden turned the
+    same way and lined up on `moved`. None (solve it instead) unless the turned garden holds `moved`'s pieces where
+    they are, passes the rules and scores `option`'s prestige."""
+    if option.garden is None:
+        return replace(option, placement=placement)
+    (r0, c0), (r1, c1) = _corner(moved), _corner(_moved_by(board, turn))
+    garden = _shift(_moved_by(option.garden, turn), r0 - r1, c0 - c1)
+    if not set(_layout(moved)) <= set(_layout(garden)) or garden_violations(garden, catalog) \
+            or score(garden).total != option.prestige:
+        return None
+    return replace(option, placement=placement, garden=garden)
+
+
 def placements(garden: Garden, catalog: Catalog, tile_id: str) -> list[tuple[dict, Garden]]:
     """Every legal placement of one new tile (seedling, plant or flower) in the current garden."""
     out = []
@@ -331,7 +398,8 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
     tiles still to come (`known`: its seedlings/plants/flowers are the ones not yet in the garden).
     Each option is solved on a board of the current garden plus `margin` spaces on every side, with
     an equal share of the time still left; an option not proved optimal says so. Ties rank by the placement's
-    text.
+    text. An option whose garden is a rotation or reflection of an earlier option's is not solved again: it gets
+    that option's answer, its best garden turned the same way (checked again by the rules and the scorer).
 
     `top`: only the best `top` options. Every option's holding is the same tiles (the garden's, the new one, the
     known ones), so the counting ceiling of that holding bounds them all, and no option ranks above one that
@@ -361,21 +429,35 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
                              int(garden.flower_pot) + int(garden.watering_can), control)
         ceiling = None if plan is None else plan.bound
     at_ceiling = 0
+    twins = _twins([after for _, after in choices])
+    left = sum(t is None for t in twins)  # the searches still to run
+    solved: dict[int, tuple[Option, Garden]] = {}  # each option with its garden on its search board
     for index, (placement, after) in enumerate(choices):
-        # what quick options leave over goes to the later ones
-        share = max(0.2, (control.time_limit_s - (time.perf_counter() - began)) / (len(choices) - index))
         rows = [c[0] for c in after.filled]
         cols = [c[1] for c in after.filled]
         grow = 2 * len(known.seedlings)
         pad = min(margin, grow) if grow else 0
         moved = _shift(after, pad - min(rows), pad - min(cols))
-        size = max(max(rows) - min(rows), max(cols) - min(cols)) + 1 + 2 * pad
-        pinned = Pinned([("@starter", moved.tiles[0].cells)] + [(t.id, t.cells) for t in moved.tiles[1:]],
-                        [(p.plant.id, p.cells) for p in moved.plants], [(f.flower.id, f.at) for f in moved.flowers])
-        sol = solve_optimal(holding_after(after), catalog, control, board=size, pinned=pinned, time_limit_s=share,
-                            ceiling=ceiling)
-        options.append(Option(placement, sol.status, sol.prestige, sol.bound, sol.garden))
-        at_ceiling += ceiling is not None and sol.prestige == ceiling
+        option = None
+        if twins[index] is not None:
+            # a rotation or reflection of an earlier option's garden: its answer, with its garden turned the same way
+            # and checked again (the pure rules and scorer, as every garden a search returns)
+            first, turn = twins[index]
+            option = _turned(*solved[first], turn, moved, catalog, placement)
+        if option is None:
+            # what quick options leave over goes to the later ones
+            share = max(0.2, (control.time_limit_s - (time.perf_counter() - began)) / max(1, left))
+            left -= twins[index] is None
+            size = max(max(rows) - min(rows), max(cols) - min(cols)) + 1 + 2 * pad
+            pinned = Pinned([("@starter", moved.tiles[0].cells)] + [(t.id, t.cells) for t in moved.tiles[1:]],
+                            [(p.plant.id, p.cells) for p in moved.plants],
+                            [(f.flower.id, f.at) for f in moved.flowers])
+            sol = solve_optimal(holding_after(after), catalog, control, board=size, pinned=pinned,
+                                time_limit_s=share, ceiling=ceiling)
+            option = Option(placement, sol.status, sol.prestige, sol.bound, sol.garden)
+        solved[index] = (option, moved)
+        options.append(option)
+        at_ceiling += ceiling is not None and option.prestige == ceiling
         if top is not None and at_ceiling >= top:
             break
     options.sort(key=lambda o: (-(o.prestige if o.prestige is not None else -1), o.status != "optimal",

@@ -73,17 +73,95 @@ def test_hint_top_is_the_head_of_the_full_ranking_and_stops_once_that_many_meet_
         solves.append(kwargs.get("ceiling"))
         return inner(*args, **kwargs)
     monkeypatch.setattr(optimiser, "solve_optimal", counted)
-    for top, stops_early in ((1, True), (2, True), (3, False), (len(full) + 5, False)):
+    # the starter lies on row 0, and turning the garden over (row -> -row) keeps it: S07's 14 placements above it
+    # mirror 14 below it (4 lie on row 0, each its own mirror image), and a mirror image is not searched again
+    every = len(full) - 14
+    counts = {}
+    for top in (1, 2, 3, len(full) + 5):
         solves.clear()
         assert api.hint(garden, "S07", known, time_limit_s=30, top=top)["options"] == full[:top]
         assert solves and set(solves) == {16}
-        assert (len(solves) < len(full)) == stops_early, (top, len(solves), len(full))
+        counts[top] = len(solves)
+    # top 1 stops early; top 3 waits for a third placement at 16, which does not exist: each mirror pair searched once
+    assert counts[1] < every and counts[2] <= every and counts[3] == counts[len(full) + 5] == every, counts
     # a looser ceiling (still a bound) that no placement meets: every placement is solved, the same answer
     plan = optimiser.counting_plan
     monkeypatch.setattr(optimiser, "counting_plan", lambda *a: dataclasses.replace(plan(*a), bound=plan(*a).bound + 1))
     solves.clear()
     assert api.hint(garden, "S07", known, time_limit_s=30, top=2)["options"] == full[:2]
-    assert len(solves) == len(full) and set(solves) == {17}
+    assert len(solves) == every and set(solves) == {17}
     for bad in (0, -1, True, "2", 1001):
         with pytest.raises(InputError, match="top"):
             api.hint(garden, "S07", known, top=bad)
+
+
+def test_hint_searches_each_mirror_image_once_and_turns_its_best_garden(monkeypatch):
+    """Placements whose gardens are rotations or reflections of each other reach the same prestige (no Gartenbau
+    rule has a direction): the later one is answered from the earlier, its best garden turned the same way and
+    checked again. The answer is the one every placement searched alone gives; a turned garden that fails the
+    check is searched instead."""
+    from solver.core.solve import SolveControl
+    from solver.games.gartenbau import optimiser
+    from solver.games.gartenbau.data import load_catalog
+    from solver.games.gartenbau.garden import garden_from_dict
+    from solver.games.gartenbau.rules import garden_violations
+    from solver.games.gartenbau.scoring import score
+
+    cat = load_catalog()
+    garden = garden_from_dict({"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+                               "tokens": {"flower_pot": False, "watering_can": False}}, cat)
+    known = optimiser.Holding("ST1", "a", [], ["P-red-1", "P-yellow-1"], ["B-beetle-sweet-william"])
+    searches = []
+    inner = optimiser.solve_optimal
+    monkeypatch.setattr(optimiser, "solve_optimal", lambda *a, **k: searches.append(1) or inner(*a, **k))
+
+    def answers(options):
+        return [(o.placement, o.status, o.prestige, o.bound) for o in options]
+
+    turned = optimiser.hint(garden, cat, "S07", known, SolveControl(time_limit_s=30))
+    assert len(turned) == 32 and len(searches) == 18  # 14 placements mirror others (the test above)
+    for o in turned:
+        assert not garden_violations(o.garden, cat) and score(o.garden).total == o.prestige
+        # the best garden holds the placement: S07 where the placement puts it, next to the starter
+        (r0, c0), s07 = o.garden.tiles[0].cells[0], next(t for t in o.garden.tiles if t.id == "S07")
+        assert [[r - r0, c - c0] for r, c in s07.cells] == o.placement["cells"]
+    real = optimiser._twins
+    monkeypatch.setattr(optimiser, "_twins", lambda gardens: [None] * len(gardens))
+    searches.clear()
+    assert answers(optimiser.hint(garden, cat, "S07", known, SolveControl(time_limit_s=30))) == answers(turned)
+    assert len(searches) == 32
+    # each twin told the wrong turn (none at all): its turned garden misses its placement, so it is searched
+    monkeypatch.setattr(optimiser, "_twins", lambda gardens: [t and (t[0], lambda c: c) for t in real(gardens)])
+    searches.clear()
+    assert answers(optimiser.hint(garden, cat, "S07", known, SolveControl(time_limit_s=30))) == answers(turned)
+    assert len(searches) == 32
+
+
+def test_twins_are_the_rotations_and_reflections_of_a_garden():
+    from solver.games.gartenbau import optimiser
+    from solver.games.gartenbau.data import load_catalog
+    from solver.games.gartenbau.garden import garden_from_dict
+    from solver.games.gartenbau.rules import garden_violations
+
+    cat = load_catalog()
+    g = garden_from_dict(GARDEN, cat)
+    # GARDEN turned a quarter clockwise, (row, col) -> (col, -row), and GARDEN mirrored left to right and moved
+    quarter = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [1, 0]]},
+               "seedlings": [{"id": "S07", "cells": [[0, -1], [1, -1]]}],
+               "plants": [{"id": "P-red-1", "cells": [[0, 0], [0, -1]]},
+                          {"id": "P-yellow-1", "cells": [[1, 0], [1, -1]]}],
+               "flowers": [{"id": "B-beetle-sweet-william", "at": [0, -1]}], "tokens": GARDEN["tokens"]}
+    mirrored = {"starter": {"id": "ST1", "side": "a", "cells": [[5, 9], [5, 8]]},
+                "seedlings": [{"id": "S07", "cells": [[6, 9], [6, 8]]}],
+                "plants": [{"id": "P-red-1", "cells": [[5, 9], [6, 9]]},
+                           {"id": "P-yellow-1", "cells": [[5, 8], [6, 8]]}],
+                "flowers": [{"id": "B-beetle-sweet-william", "at": [5, 8]}], "tokens": GARDEN["tokens"]}
+    assert api.validate(quarter)["legal"] and api.validate(mirrored)["legal"]
+    gardens = [g, garden_from_dict(quarter, cat), garden_from_dict(dict(GARDEN, flowers=[]), cat),
+               garden_from_dict(mirrored, cat), g]
+    twins = optimiser._twins(gardens)
+    assert [t and t[0] for t in twins] == [None, 0, None, 0, 0]
+    for j in (1, 3, 4):
+        image = optimiser._mapped(g, twins[j][1])
+        assert optimiser._layout(image) == optimiser._layout(optimiser._mapped(gardens[j], lambda c: c))
+        assert not garden_violations(image, cat)
