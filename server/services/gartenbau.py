@@ -18,8 +18,6 @@ MAX_TILES = {"seedlings": 24, "plants": 24, "flowers": 8}
 
 _STATUS = {"optimal": pb.GARTENBAU_SOLVE_STATUS_OPTIMAL, "feasible": pb.GARTENBAU_SOLVE_STATUS_FEASIBLE,
            "infeasible": pb.GARTENBAU_SOLVE_STATUS_INFEASIBLE, "unknown": pb.GARTENBAU_SOLVE_STATUS_UNKNOWN}
-# The engine checks the tiles still to come as a holding; on the wire they are `known`.
-_KNOWN = {"holding": "known"}
 
 
 # ---- requests -> domain -------------------------------------------------------------------
@@ -127,9 +125,8 @@ class GartenbauServicer(GameServicer, gartenbau_pb2_grpc.GartenbauServiceService
                         "flowers": list(request.known.flowers)}, "known", current)
         margin = request.margin if request.HasField("margin") else 2
         top = request.top if request.HasField("top") else None
-        with convert.fields_under(_KNOWN):
-            result = self._fn("hint")(current, request.tile, known, margin=margin,
-                                      seed=self.config.seed, control=self.rt.control(context), top=top)
+        result = self._fn("hint")(current, request.tile, known, margin=margin, seed=self.config.seed,
+                                  control=self.rt.control(context), top=top)
         return pb.GartenbauHintResponse(tile=result["tile"], options=[
             pb.GartenbauHintOption(placement=placement_msg(o["placement"]), status=_STATUS[o["status"]],
                                    prestige=o["prestige"], bound=o["bound"]) for o in result["options"]])

@@ -176,6 +176,19 @@ def test_every_bad_tile_plant_and_flower_of_a_garden_is_reported_at_once(stub):
         "garden.seedlings[0].id", "garden.seedlings[1].cells", "garden.plants[1].id", "garden.flowers[0].id"}
 
 
+def test_every_bad_tile_of_a_holding_and_of_the_tiles_to_come_is_reported_at_once(stub):
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(
+            dict(HOLDING, starter={"id": "ST9", "side": "a"}, seedlings=["S99", "S01", "S01"], flowers=["F-nope"]))))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert set(field_violations(err.value)) == {
+        "holding.starter", "holding.seedlings[0]", "holding.seedlings[2]", "holding.flowers[0]"}
+    with pytest.raises(grpc.RpcError) as err:  # the starter is laid: S01 twice, S08 is the tile being placed
+        stub.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S08", known=pb.GartenbauKnownTiles(
+            seedlings=["S01", "S01", "S08"], plants=["P-nope"])))
+    assert set(field_violations(err.value)) == {"known.seedlings[1]", "known.seedlings[2]", "known.plants[0]"}
+
+
 @pytest.mark.parametrize("call, field", [
     (lambda s: s.Score(pb.GartenbauScoreRequest(garden=garden_msg(
         dict(GARDEN, seedlings=[{"id": "S99", "cells": [[1, 0], [1, 1]]}])))), "garden.seedlings[0].id"),

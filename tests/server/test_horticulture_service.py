@@ -244,6 +244,31 @@ def test_every_bad_setup_field_and_the_nursery_are_reported_together(stub):
     assert set(field_violations(err.value)) == {"side", "path", "nursery[1]"}
 
 
+def test_every_bad_day_card_and_planting_is_reported_together(stub):
+    """Days, today's cards and the future are parsed field by field: each bad one is named at once."""
+    day = pb.HorticultureDay
+    planting = pb.HorticulturePlanting
+    days = [day(chosen=999, plants=[planting(plant="topiary", at=cell([3, 1]))]),
+            day(chosen=NURSERY[1], plants=[planting(plant="cactus", at=cell([3, 1])),
+                                           planting(plant="topiary", at=cell([40, 2]))])]
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), days=days, today=[998, NURSERY[2]],
+                                             future=pb.HorticultureNursery(cards=[NURSERY[3], NURSERY[3]])))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert set(field_violations(err.value)) == {"days[0].chosen", "days[1].plants[0].plant", "days[1].plants[1].at",
+                                                "today[0]", "future.cards[1]"}
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Validate(pb.HorticultureValidateRequest(**setup_fields(SETUP), days=days, nursery=[NURSERY[0], 997]))
+    assert set(field_violations(err.value)) == {"days[0].chosen", "days[1].plants[0].plant", "days[1].plants[1].at",
+                                                "nursery[1]"}
+    snapshot = dict(setup_fields(SETUP), garden=[planting(plant="cactus", at=cell([2, 2])),
+                                                 planting(plant="topiary", at=cell(SETUP["gnome"]))],
+                    window_box=["topiary", "topiary"])
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Score(pb.HorticultureScoreRequest(**snapshot))
+    assert set(field_violations(err.value)) == {"garden[0].plant", "garden[1].at", "window_box[1]"}
+
+
 # ---- docs/games-service.md -----------------------------------------------------------------
 
 SERVICE = "HorticultureService"

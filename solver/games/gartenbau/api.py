@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.core.solve import SolveControl
-from solver.errors import InputError
+from solver.errors import Gather, InputError
 
 from . import optimiser
 from .data import Catalog, load_catalog
@@ -102,19 +102,22 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
         raise InputError("top", f"must be an integer from 1 to {MAX_TOP} (unset: every placement)", top)
     future = optimiser.Holding(g.tiles[0].id, g.tiles[0].side, known.get("seedlings", []), known.get("plants", []),
                                known.get("flowers", []))
-    future.validate(cat)
+    gather = Gather()  # every bad tile to come at once
+    gather(future.validate, cat, "known")
     # each tile exists once: the new tile and the known ones are not in the garden yet (the claims
     # audit of 1 Dec 05:00: a tile already laid got an empty ranking, and a known tile already laid
     # was refused as holding.seedlings[2], an index into the garden's tiles plus the known ones)
     laid = {t.id for t in g.tiles} | {p.plant.id for p in g.plants} | {f.flower.id for f in g.flowers}
     if tile in laid:
-        raise InputError("tile", "is already in the garden", tile)
+        gather.errors.append(InputError("tile", "is already in the garden", tile))
     for key in ("seedlings", "plants", "flowers"):
-        for i, tid in enumerate(getattr(future, key)):
-            if tid in laid:
-                raise InputError(f"known.{key}[{i}]", "is already in the garden", tid)
-            if tid == tile:
-                raise InputError(f"known.{key}[{i}]", "is the tile being placed", tid)
+        ids = getattr(future, key)
+        for i, tid in enumerate(ids if isinstance(ids, list) else ()):
+            if isinstance(tid, str) and tid in laid:
+                gather.errors.append(InputError(f"known.{key}[{i}]", "is already in the garden", tid))
+            elif isinstance(tid, str) and tid == tile:
+                gather.errors.append(InputError(f"known.{key}[{i}]", "is the tile being placed", tid))
+    gather.check()
     options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin, top)
     return {"tile": tile, "options": [{"placement": o.placement, "status": o.status, "prestige": o.prestige,
                                        "bound": o.bound} for o in options]}

@@ -10,7 +10,7 @@ from ortools.sat.python import cp_model
 
 from solver.core.grid import transforms
 from solver.core.solve import SolveControl
-from solver.errors import InputError
+from solver.errors import Gather, InputError
 
 from .bound import counting_plan
 from .data import Catalog
@@ -37,22 +37,27 @@ class Holding:
     flower_pot: bool = False
     watering_can: bool = False
 
-    def validate(self, catalog: Catalog) -> None:
+    def validate(self, catalog: Catalog, where: str = "holding") -> None:
+        """Every unknown or repeated tile at once (`where` names the request field: a hint's tiles to come are
+        `known`)."""
+        gather = Gather()
         if self.starter not in catalog.starter_tiles:
-            raise InputError("holding.starter", "unknown starter tile", self.starter)
-        if self.side not in catalog.starter_tiles[self.starter].sides:
-            raise InputError("holding.side", f"must be one of {sorted(catalog.starter_tiles[self.starter].sides)}",
-                             self.side)
+            gather.errors.append(InputError(f"{where}.starter", "unknown starter tile", self.starter))
+        elif self.side not in catalog.starter_tiles[self.starter].sides:
+            gather.errors.append(InputError(f"{where}.side", "must be one of "
+                                            f"{sorted(catalog.starter_tiles[self.starter].sides)}", self.side))
         for key, known in (("seedlings", catalog.seedling_tiles), ("plants", catalog.plants),
                            ("flowers", catalog.flowers)):
             ids = getattr(self, key)
             if not isinstance(ids, list):
-                raise InputError(f"holding.{key}", "must be a list of tile ids", ids)
+                gather.errors.append(InputError(f"{where}.{key}", "must be a list of tile ids", ids))
+                continue
             for i, tid in enumerate(ids):
-                if tid not in known:
-                    raise InputError(f"holding.{key}[{i}]", "unknown tile id", tid)
-                if ids.index(tid) != i:
-                    raise InputError(f"holding.{key}[{i}]", "a tile can be held only once", tid)
+                if not isinstance(tid, str) or tid not in known:
+                    gather.errors.append(InputError(f"{where}.{key}[{i}]", "unknown tile id", tid))
+                elif ids.index(tid) != i:
+                    gather.errors.append(InputError(f"{where}.{key}[{i}]", "a tile can be held only once", tid))
+        gather.check()
 
 
 @dataclass

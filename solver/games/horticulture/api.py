@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from solver.core.solve import SolveControl
-from solver.errors import Gather
+from solver.errors import Gather, InputError, InputErrors
 
 from .data import Catalog, default_catalog
 from .garden import Garden, PathDrawing, square
@@ -14,7 +14,7 @@ from .model import DaySpec, Solution
 from .optimiser import solve
 from .rules import check_nursery, check_path, replay, unreachable_plants, valid_directions
 from .scoring import score_sheet
-from .state import (Setup, cell_json, day_json, parse_days, parse_drawing, parse_plan, parse_setup,
+from .state import (Day, Setup, cell_json, day_json, parse_days, parse_drawing, parse_plan, parse_setup,
                     parse_sheet, setup_json, parse_cell)
 
 MAX_TIME_LIMIT_S = 600.0
@@ -70,18 +70,35 @@ def _nursery(value: Any, catalog: Catalog, f: str = "nursery") -> list[int]:
     if len(value) % 2:
         raise ValueError(f"{f}: {len(value)} cards; each day flips two, so the count must be even")
     seen: set[int] = set()
+    gather = Gather()  # every unknown or repeated card at once
     for i, cid in enumerate(value):
-        catalog.card(cid, f"{f}[{i}]")
+        if gather(catalog.card, cid, f"{f}[{i}]") is None:
+            continue
         if cid in seen:
-            raise ValueError(f"{f}[{i}]: card {cid} appears twice")
+            gather.errors.append(InputError(f"{f}[{i}]", f"card {cid} appears twice"))
         seen.add(cid)
+    gather.check()
     return list(value)
 
 
+def _refuse(violations: list) -> None:
+    """Every rule a request breaks, as input errors of the fields they name (nothing when there are none)."""
+    if violations:
+        raise InputErrors([InputError(v.where, v.reason) for v in violations])
+
+
 def _legal_setup(setup: Setup, catalog: Catalog) -> None:
-    bad = check_path(catalog.sheet(setup.side), setup.drawing)
-    if bad:
-        raise ValueError(f"{bad[0].where}: {bad[0].reason}")
+    _refuse(check_path(catalog.sheet(setup.side), setup.drawing))
+
+
+def _record(req: dict, catalog: Catalog, nursery: bool = True) -> tuple[Setup, list[Day], list[int] | None]:
+    """A game record's setup, days and (with `nursery`, when given) nursery; every bad field at once."""
+    gather = Gather()
+    setup = gather(parse_setup, req, catalog)
+    days = gather(parse_days, req.get("days", []), catalog.sheet(setup.side), catalog) if setup is not None else None
+    order = gather(_nursery, req["nursery"], catalog) if nursery and req.get("nursery") is not None else None
+    gather.check()
+    return setup, days, order
 
 
 # --- path -------------------------------------------------------------------------------------------
@@ -115,11 +132,10 @@ def validate(request: dict, catalog: Catalog | None = None) -> dict:
     """A game record {side, path, gnome, plan, days[, nursery]} -> {legal, violations, score}."""
     cat = _catalog(catalog)
     req = _obj(request)
-    setup = parse_setup(req, cat)
-    days = parse_days(req.get("days", []), cat.sheet(setup.side), cat)
+    setup, days, nursery = _record(req, cat)
     sheet, violations = replay(cat, setup, days)
-    if req.get("nursery") is not None:
-        violations += check_nursery(cat, days, _nursery(req["nursery"], cat))
+    if nursery is not None:
+        violations += check_nursery(cat, days, nursery)
     out = {"legal": not violations, "violations": _violations(violations)}
     if not any(v.where.startswith("path") for v in violations):
         out["score"] = score_sheet(cat, sheet).as_dict()
@@ -131,11 +147,10 @@ def score(request: dict, catalog: Catalog | None = None) -> dict:
     cat = _catalog(catalog)
     req = _obj(request)
     if "days" in req:
-        setup = parse_setup(req, cat)
+        setup, days, _ = _record(req, cat, nursery=False)
         _legal_setup(setup, cat)
-        sheet, violations = replay(cat, setup, parse_days(req["days"], cat.sheet(setup.side), cat))
-        if violations:
-            raise ValueError(f"{violations[0].where}: {violations[0].reason}")
+        sheet, violations = replay(cat, setup, days)
+        _refuse(violations)
     else:
         sheet = parse_sheet(req, cat)
         _legal_setup(sheet.setup, cat)
@@ -225,6 +240,18 @@ def option_share(control: SolveControl, i: int, n: int, elapsed: float) -> float
     return max(0.0, control.time_limit_s - elapsed) / control.time_limit_s / (n - i)
 
 
+def _today(value: Any, catalog: Catalog) -> list[int]:
+    """The one or two cards flipped today."""
+    if not isinstance(value, list) or not 1 <= len(value) <= 2:
+        raise ValueError(f"today: expected the one or two card ids flipped today, got {value!r}")
+    gather = Gather()
+    cards = [gather(catalog.card, c, f"today[{i}]") for i, c in enumerate(value)]
+    gather.check()
+    if len(cards) == 2 and cards[0].id == cards[1].id:
+        raise ValueError(f"today[1]: card {cards[1].id} appears twice; each card comes up once a game")
+    return [c.id for c in cards]
+
+
 def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | None = None) -> dict:
     """Rank today's two cards (with their best placements) for a sheet in progress.
 
@@ -236,34 +263,33 @@ def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | 
     """
     cat = _catalog(catalog)
     req = _obj(request)
-    setup = parse_setup(req, cat)
-    _legal_setup(setup, cat)
-    past = parse_days(req.get("days", []), cat.sheet(setup.side), cat)
-    _, violations = replay(cat, setup, past)
-    if violations:
-        raise ValueError(f"{violations[0].where}: {violations[0].reason}")
-    today = req.get("today")
-    if not isinstance(today, list) or not 1 <= len(today) <= 2:
-        raise ValueError(f"today: expected the one or two card ids flipped today, got {today!r}")
-    today = [cat.card(c, f"today[{i}]").id for i, c in enumerate(today)]
-    if len(today) == 2 and today[0] == today[1]:
-        raise ValueError(f"today[1]: card {today[1]} appears twice; each card comes up once a game")
+    gather = Gather()  # every bad field at once
+    setup = gather(parse_setup, req, cat)
+    past = gather(parse_days, req.get("days", []), cat.sheet(setup.side), cat) if setup is not None else None
+    today = gather(_today, req.get("today"), cat)
     future = req.get("future")
     known = future is not None
-    rest = _nursery(future, cat, "future") if known else []
+    rest = gather(_nursery, future, cat, "future") if known else []
+    if setup is not None:
+        gather(_legal_setup, setup, cat)
+    gather.check()
+    _, violations = replay(cat, setup, past)
+    _refuse(violations)
+    played = {d.chosen for d in past}
+    flipped = played.union(*(d.cards or () for d in past))  # a past day's other card came up too
     for i, cid in enumerate(rest):
         # a card flipped today cannot come up again (the claims audit of 1 Dec 05:00: the search
         # planted it twice and the pure check of its game raised ModelMismatch, an INTERNAL error)
         if cid in today:
-            raise ValueError(f"future[{i}]: card {cid} is one of today's cards; each card comes up once a game")
-    played = {d.chosen for d in past}
-    flipped = played.union(*(d.cards or () for d in past))  # a past day's other card came up too
+            gather.errors.append(InputError(f"future[{i}]", f"card {cid} is one of today's cards; each card comes "
+                                            "up once a game"))
     for i, cid in enumerate(today + rest):
+        where = f"today[{i}]" if i < len(today) else f"future[{i - len(today)}]"
         if cid in played:
-            raise ValueError(f"{'today' if i < len(today) else 'future'}: card {cid} was already played")
-        if cid in flipped:
-            raise ValueError(f"{'today' if i < len(today) else 'future'}: card {cid} was already flipped on an "
-                             "earlier day")
+            gather.errors.append(InputError(where, f"card {cid} was already played"))
+        elif cid in flipped:
+            gather.errors.append(InputError(where, f"card {cid} was already flipped on an earlier day"))
+    gather.check()
     control = _control(req, 10.0, control)
     fixed = [DaySpec((d.chosen,), d.plants) for d in past]
     options = []

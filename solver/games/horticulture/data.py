@@ -78,7 +78,7 @@ class Catalog:
         return self.sheets[side]
 
     def plant(self, plant: Any, field: str = "plant") -> str:
-        if plant not in self.plants:
+        if not isinstance(plant, str) or plant not in self.plants:
             raise ValueError(f"{field}: unknown plant {plant!r}; expected one of {list(self.plants)}")
         return plant
 

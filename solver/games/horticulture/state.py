@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.errors import Gather
+from solver.errors import Gather, InputError
 
 from .data import Catalog, SheetSide
 from .garden import Cell, PathDrawing, Plan, square
@@ -109,6 +109,7 @@ def parse_planting(value: Any, sheet: SheetSide, catalog: Catalog, f: str) -> Pl
 
 
 def parse_days(value: Any, sheet: SheetSide, catalog: Catalog, f: str = "days") -> list[Day]:
+    """The days played; every bad field of every day is reported at once."""
     if not isinstance(value, list):
         raise ValueError(f"{f}: expected a list of days")
     # Each day flips two cards of the deck, and each card holds two plants: longer lists are refused
@@ -117,57 +118,85 @@ def parse_days(value: Any, sheet: SheetSide, catalog: Catalog, f: str = "days") 
     if len(value) > most:
         raise ValueError(f"{f}: {len(value)} days; at most {most} (each day flips two of the deck's "
                          f"{len(catalog.deck.cards)} cards)")
-    days = []
-    for i, raw in enumerate(value):
-        fd = f"{f}[{i}]"
-        d = _obj(raw, fd)
-        chosen = catalog.card(d.get("chosen"), f"{fd}.chosen").id
-        cards = d.get("cards")
-        if cards is not None:
-            if not isinstance(cards, list) or not 1 <= len(cards) <= 2:
-                raise ValueError(f"{fd}.cards: expected the one or two card ids flipped, got {cards!r}")
-            cards = tuple(catalog.card(c, f"{fd}.cards[{j}]").id for j, c in enumerate(cards))
-        plants = d.get("plants")
+    gather = Gather()
+
+    def cards_of(cards: Any, fd: str) -> tuple[int, ...] | None:
+        if cards is None:
+            return None
+        if not isinstance(cards, list) or not 1 <= len(cards) <= 2:
+            raise ValueError(f"{fd}.cards: expected the one or two card ids flipped, got {cards!r}")
+        inner = Gather()
+        ids = [inner(catalog.card, c, f"{fd}.cards[{j}]") for j, c in enumerate(cards)]
+        inner.check()
+        return tuple(c.id for c in ids)
+
+    def plants_of(plants: Any, fd: str) -> tuple[Planting, ...]:
         if not isinstance(plants, list):
             raise ValueError(f"{fd}.plants: expected a list of plantings")
         if len(plants) > 2:
             raise ValueError(f"{fd}.plants: {len(plants)} plantings; a day plants the two plants of its card")
-        days.append(Day(chosen, tuple(parse_planting(p, sheet, catalog, f"{fd}.plants[{j}]")
-                                      for j, p in enumerate(plants)), cards))
+        inner = Gather()
+        out = [inner(parse_planting, p, sheet, catalog, f"{fd}.plants[{j}]") for j, p in enumerate(plants)]
+        inner.check()
+        return tuple(out)
+
+    days = []
+    for i, raw in enumerate(value):
+        fd = f"{f}[{i}]"
+        d = gather(_obj, raw, fd)
+        if d is None:
+            continue
+        chosen = gather(catalog.card, d.get("chosen"), f"{fd}.chosen")
+        cards = gather(cards_of, d.get("cards"), fd)
+        plants = gather(plants_of, d.get("plants"), fd)
+        if chosen is not None and plants is not None:
+            days.append(Day(chosen.id, plants, cards))
+    gather.check()
     return days
 
 
 def parse_sheet(value: Any, catalog: Catalog) -> Sheet:
-    """A snapshot: setup fields plus `garden` ([{plant, at}]) and `window_box` ([plant])."""
+    """A snapshot: setup fields plus `garden` ([{plant, at}]) and `window_box` ([plant]); every bad field at once."""
     d = _obj(value, "sheet")
     setup = parse_setup(d, catalog)
     sheet = catalog.sheet(setup.side)
+    gather = Gather()
     garden: dict[Cell, str] = {}
     raw = d.get("garden", [])
     if not isinstance(raw, list):
-        raise ValueError("garden: expected a list of {plant, at}")
-    for i, p in enumerate(raw):
-        planting = parse_planting(p, sheet, catalog, f"garden[{i}]")
+        gather.errors.append(InputError("garden", "expected a list of {plant, at}"))
+        raw = []
+
+    def plant_at(p: Any, f: str) -> None:
+        planting = parse_planting(p, sheet, catalog, f)
         if planting.at == WINDOW:
-            raise ValueError(f"garden[{i}].at: window box plants belong in window_box")
+            raise ValueError(f"{f}.at: window box plants belong in window_box")
         if planting.at in garden:
-            raise ValueError(f"garden[{i}].at: {square(planting.at)} is planted twice")
+            raise ValueError(f"{f}.at: {square(planting.at)} is planted twice")
         if planting.at == setup.gnome:
-            raise ValueError(f"garden[{i}].at: {square(planting.at)} holds the gnome")
+            raise ValueError(f"{f}.at: {square(planting.at)} holds the gnome")
         garden[planting.at] = planting.plant
+
+    for i, p in enumerate(raw):
+        gather(plant_at, p, f"garden[{i}]")
     box = d.get("window_box", [])
-    if not isinstance(box, list):
-        raise ValueError("window_box: expected a list of plants")
+    window: list[str] = []
     # the window box rules (each type at most once, `window_box_slots` plants): a snapshot breaking
     # them scored them anyway (ten topiaries: 16 points)
-    if len(box) > sheet.window_box_slots:
-        raise ValueError(f"window_box: {len(box)} plants; the window box has {sheet.window_box_slots} slots")
-    window: list[str] = []
-    for i, p in enumerate(box):
-        plant = catalog.plant(p, f"window_box[{i}]")
-        if plant in window:
-            raise ValueError(f"window_box[{i}]: {plant} is already in the window box (each type at most once)")
-        window.append(plant)
+    if not isinstance(box, list):
+        gather.errors.append(InputError("window_box", "expected a list of plants"))
+    elif len(box) > sheet.window_box_slots:
+        gather.errors.append(InputError("window_box", f"{len(box)} plants; the window box has "
+                                        f"{sheet.window_box_slots} slots"))
+    else:
+        for i, p in enumerate(box):
+            plant = gather(catalog.plant, p, f"window_box[{i}]")
+            if plant in window:
+                gather.errors.append(InputError(f"window_box[{i}]", f"{plant} is already in the window box "
+                                                "(each type at most once)"))
+            elif plant is not None:
+                window.append(plant)
+    gather.check()
     return Sheet(setup, garden, window)
 
 

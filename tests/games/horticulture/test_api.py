@@ -132,7 +132,7 @@ def test_hint_without_future_uses_the_documented_estimate():
 
 
 def test_hint_input_errors():
-    with pytest.raises(ValueError, match="today: card 1 was already played"):
+    with pytest.raises(ValueError, match=r"today\[0\]: card 1 was already played"):
         api.hint({**SETUP, "days": [{"chosen": 1, "plants": [{"plant": T, "at": [2, 0]}, {"plant": U, "at": [3, 0]}]}],
                   "today": [1, 2]})
     with pytest.raises(ValueError, match=r"days\[0\]\.plants\[1\]"):
