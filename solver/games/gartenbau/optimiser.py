@@ -132,6 +132,19 @@ def _extract(gm: GardenModel, value, holding: Holding, catalog: Catalog, pinned:
     return Garden(tiles, plants, flowers, holding.flower_pot, holding.watering_can)
 
 
+def _plain_garden(holding: Holding, catalog: Catalog, size: int) -> Garden | None:
+    """The starter and the seedling tiles upright side by side in row pairs of the size x size board, no plant, no
+    flower: a legal garden of every holding (None when the board has too few row pairs)."""
+    if (size // 2) * size < len(holding.seedlings) + 1:
+        return None
+    starter = PlacedSeedlingTile(holding.starter, ((0, 0), (1, 0)),
+                                 catalog.starter_tiles[holding.starter].sides[holding.side], True, holding.side)
+    tiles = [starter] + [PlacedSeedlingTile(tid, ((2 * (k // size), k % size), (2 * (k // size) + 1, k % size)),
+                                            catalog.seedling_tiles[tid].seedlings)
+                         for k, tid in enumerate(holding.seedlings, start=1)]
+    return Garden(tiles, [], [], holding.flower_pot, holding.watering_can)
+
+
 def _check(garden: Garden, catalog: Catalog, objective: int) -> Score:
     """The two faces must agree: a legal garden whose pure score equals the CP-SAT objective."""
     violations = garden_violations(garden, catalog)
@@ -260,8 +273,16 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
         # (an UNKNOWN search reports no usable bound: only the colour-budget ceiling is a proof)
         return Solution("optimal" if ceiling == objective else "feasible", size, time.perf_counter() - start,
                         pure.total, ceiling, garden, pure)
+    if status == cp_model.UNKNOWN and pinned is None:
+        # nothing found in time: the seedling tiles alone, side by side (always legal; plants and flowers are
+        # optional), with the colour-budget ceiling when there is one
+        garden = _plain_garden(holding, catalog, size)
+        if garden is not None:
+            pure = _check(garden, catalog, score(garden).total)
+            return Solution("optimal" if ceiling == pure.total else "feasible", size, time.perf_counter() - start,
+                            pure.total, ceiling, garden, pure)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Solution(name, size, time.perf_counter() - start)
+        return Solution(name, size, time.perf_counter() - start, bound=ceiling if status == cp_model.UNKNOWN else None)
     values = {v.index: solver.value(v) for v in gm.layout}
     garden = _extract(gm, lambda v: values[v.index], holding, catalog, pinned)
     objective = round(solver.objective_value)
@@ -397,13 +418,18 @@ def placements(garden: Garden, catalog: Catalog, tile_id: str) -> list[tuple[dic
     return out
 
 
+# a hint stops searching when less than this is left of its wall-clock time (each search also builds a model)
+HINT_MIN_SECONDS = 0.05
+
+
 def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control: SolveControl | None = None,
          margin: int = 2, top: int | None = None) -> list[Option]:
     """Placements of the newly acquired `tile_id`, ranked by the best final prestige reachable with the
     tiles still to come (`known`: its seedlings/plants/flowers are the ones not yet in the garden).
     Each option is solved on a board of the current garden plus `margin` spaces on every side, with
-    an equal share of the time still left; an option not proved optimal says so. Ties rank by the placement's
-    text. An option whose garden is a rotation or reflection of an earlier option's is not solved again: it gets
+    an equal share of the time still left; an option not proved optimal says so, and one not searched because
+    the wall-clock time (or the control's `ends_at`, a caller's deadline) ran out is "unknown", with the holding's
+    ceiling as its bound. Ties rank by the placement's text. An option whose garden is a rotation or reflection of an earlier option's is not solved again: it gets
     that option's answer, its best garden turned the same way (checked again by the rules and the scorer).
 
     `top`: only the best `top` options. Every option's holding is the same tiles (the garden's, the new one, the
@@ -449,9 +475,13 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
             # and checked again (the pure rules and scorer, as every garden a search returns)
             first, turn = twins[index]
             option = _turned(*solved[first], turn, moved, catalog, placement)
+        # what quick options leave over goes to the later ones; on the wall clock, once the call's time (or its
+        # deadline, `ends_at`) is spent the options not solved yet are "unknown" below the ceiling, not searched
+        seconds = min(control.seconds_left(), control.time_limit_s - (time.perf_counter() - began))
+        if option is None and control.deterministic_limit is None and seconds < HINT_MIN_SECONDS:
+            option = Option(placement, "unknown", None, ceiling)
         if option is None:
-            # what quick options leave over goes to the later ones
-            share = max(0.2, (control.time_limit_s - (time.perf_counter() - began)) / max(1, left))
+            share = max(min(0.2, seconds), seconds / max(1, left))
             left -= twins[index] is None
             size = max(max(rows) - min(rows), max(cols) - min(cols)) + 1 + 2 * pad
             pinned = Pinned([("@starter", moved.tiles[0].cells)] + [(t.id, t.cells) for t in moved.tiles[1:]],

@@ -129,7 +129,9 @@ def _connected(garden: Garden) -> list[Violation]:
     parts = components(garden.seedling_at.keys())
     if len(parts) > 1:
         return [Violation("connected", f"the garden falls into {len(parts)} parts; space {list(min(parts[1]))} "
-                                       f"is cut off (\"you may not break your garden into two gardens\")")]
+                                       "is cut off (each seedling tile is placed \"adjacent to at least one "
+                                       "previously placed tile\", and the Watering Can \"may not break your garden "
+                                       "into two gardens\")")]
     return []
 
 

@@ -35,6 +35,23 @@ def test_solve_optimal_plain_data():
         api.solve_optimal(holding, time_limit_s=-1)
 
 
+def test_a_search_that_finds_nothing_in_time_still_answers_a_legal_garden():
+    """Every holding has a legal garden: its seedling tiles side by side, no plant, no flower. With no work allowed
+    (every CP-SAT search ends UNKNOWN at once) that garden is the answer, "feasible", rechecked by the scorer;
+    before 7 Dec a 10-tile holding with 5 flowers answered "unknown" with no garden on a loaded machine."""
+    from solver.core.solve import SolveControl
+
+    holding = {"starter": {"id": "ST2", "side": "b"},
+               "seedlings": ["S05", "S41", "S06", "S42", "S11", "S13", "S27", "S03", "S39", "S01"],
+               "plants": ["P-green-1", "P-purple-1"], "flowers": ["A02a-carnation", "B-beetle-datura"],
+               "tokens": {"flower_pot": True, "watering_can": False}}
+    out = api.solve_optimal(holding, control=SolveControl(time_limit_s=10, deterministic_limit=1e-9))
+    assert out["status"] == "feasible" and out["garden"] is not None
+    assert api.validate(out["garden"])["legal"]
+    assert sorted(t["id"] for t in out["garden"]["seedlings"]) == sorted(holding["seedlings"])
+    assert out["prestige"] == api.score(out["garden"])["total"] == 2  # the unused flower pot
+
+
 def test_hint_ranks_placements_by_reachable_prestige():
     # Only the starter (red at (0,0), yellow at (0,1)) is down; S07 (red leaf, yellow leaf) arrives, and a red
     # plant, a yellow plant and the orange Sweet William are known to come. The flower needs the red plant
@@ -135,6 +152,30 @@ def test_hint_searches_each_mirror_image_once_and_turns_its_best_garden(monkeypa
     searches.clear()
     assert answers(optimiser.hint(garden, cat, "S07", known, SolveControl(time_limit_s=30))) == answers(turned)
     assert len(searches) == 32
+
+
+def test_a_hint_out_of_time_answers_every_placement_unknown_below_the_ceiling(monkeypatch):
+    """A gRPC deadline reaches the engine as the control's `ends_at`: once it has passed, no placement is searched
+    (each search would build a model first); each is "unknown", bounded by the holding's counting ceiling. Before
+    7 Dec every placement still got at least 0.2 s, and a 5 s deadline ended in DEADLINE_EXCEEDED."""
+    import time as clock
+
+    from solver.core.solve import SolveControl
+    from solver.games.gartenbau import optimiser
+
+    garden = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+              "tokens": {"flower_pot": False, "watering_can": False}}
+    known = {"plants": ["P-red-1", "P-yellow-1"], "flowers": ["B-beetle-sweet-william"]}
+    searches = []
+    inner = optimiser.solve_optimal
+    monkeypatch.setattr(optimiser, "solve_optimal", lambda *a, **k: searches.append(1) or inner(*a, **k))
+    late = SolveControl(time_limit_s=30, ends_at=clock.monotonic())
+    options = api.hint(garden, "S07", known, control=late)["options"]
+    assert len(options) == 32 and not searches
+    assert {(o["status"], o["prestige"], o["bound"]) for o in options} == {("unknown", None, 16)}
+    # a deterministic control never looks at the clock: every placement searched, the same answer as ever
+    steady = SolveControl(time_limit_s=30, deterministic_limit=5, ends_at=clock.monotonic())
+    assert {o["status"] for o in api.hint(garden, "S07", known, control=steady)["options"]} == {"optimal"}
 
 
 def test_twins_are_the_rotations_and_reflections_of_a_garden():
