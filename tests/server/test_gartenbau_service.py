@@ -206,6 +206,11 @@ def test_every_bad_tile_of_a_holding_and_of_the_tiles_to_come_is_reported_at_onc
     (lambda s: s.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S08",
                                               known=pb.GartenbauKnownTiles(flowers=["F-nope"]))), "known.flowers[0]"),
     (lambda s: s.Hint(pb.GartenbauHintRequest(garden=garden_msg(GARDEN), tile="S08", margin=9)), "margin"),
+    # the row after 2^31 - 1 does not fit the answer's int32: refused up front, by field
+    (lambda s: s.Hint(pb.GartenbauHintRequest(garden=garden_msg(dict(GARDEN, seedlings=[], plants=[], flowers=[],
+                                                                     starter={"id": "ST1", "side": "a", "cells": [
+                                                                         [2 ** 31 - 1, 0], [2 ** 31 - 1, 1]]})),
+                                              tile="S07")), "garden.starter.cells[0]"),
     # capped before any model is built (building alone ignores the deadline)
     (lambda s: s.SolveOptimal(pb.GartenbauSolveOptimalRequest(holding=holding_msg(
         dict(HOLDING, seedlings=[f"S{i:02d}" for i in range(1, 31)])))), "holding.seedlings"),

@@ -110,10 +110,18 @@ class Garden:
         return [p for p in self.plants if p.cells[0] not in self.flower_at]
 
 
+# A garden of 60-odd tiles spans a few dozen spaces; coordinates are bounded so that a hint's neighbouring spaces
+# (one step beyond the garden) still fit the wire's 32-bit integers (a starter at row 2^31 - 1 failed inside the
+# hint's answer with an empty field name).
+MAX_COORDINATE = 10_000
+
+
 def _cell(value: Any, where: str) -> Cell:
     if (not isinstance(value, (list, tuple)) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         raise InputError(where, "must be a [row, column] pair of integers", value)
+    if not all(-MAX_COORDINATE <= v <= MAX_COORDINATE for v in value):
+        raise InputError(where, f"row and column must lie within +-{MAX_COORDINATE}", value)
     return (value[0], value[1])
 
 
