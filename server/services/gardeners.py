@@ -94,7 +94,8 @@ class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceService
         return gardeners_pb2.CheckSolvableResponse(
             verdict=convert.solvability(result.verdict), witness=convert.garden_msg(result.garden),
             conflicts=convert.card_sets(result.conflicts), conflicts_complete=result.complete,
-            discard_sets=convert.card_sets(result.discards), unknown_subsets=result.unknown_subsets)
+            discard_sets=convert.card_sets(result.discards), unknown_subsets=result.unknown_subsets,
+            discard_sets_complete=result.discards_complete)
 
     def ClosestSolution(self, request, context):
         args = (convert.garden(request.garden, self.config), convert.card_ids(request.card_ids, self.config),

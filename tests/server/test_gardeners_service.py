@@ -116,6 +116,25 @@ def test_check_solvable_explains_the_conflict(stub, srv):
         "/gardens.v1.GardenersService/CheckSolvable", "unsolvable")._value.get() == 1
 
 
+def test_check_solvable_is_solvable_whenever_solve_is(stub):
+    # the rings-only fast path of Solve: CheckSolvable used to spend its whole limit and say UNKNOWN
+    ids = ["S36", "S18", "S57", "S09", "S53", "S28", "S59", "S58"]
+    solved = stub.Solve(pb.SolveRequest(card_ids=ids, mode=NORMAL), timeout=60)
+    answer = stub.CheckSolvable(pb.CheckSolvableRequest(card_ids=ids, mode=NORMAL), timeout=60)
+    assert solved.verdict == SOLVABLE and answer.verdict == SOLVABLE
+    assert api.check_garden(as_doc(answer.witness), ids, "normal").valid
+    assert answer.conflicts_complete and answer.discard_sets_complete and answer.unknown_subsets == 0
+
+
+def test_check_solvable_says_when_discard_sets_may_be_incomplete(stub):
+    ids = ["S59", "S02", "S49", "S34", "S20", "S42", "S06", "S45", "S17"]   # 9 cards: one conflict searched
+    answer = stub.CheckSolvable(pb.CheckSolvableRequest(card_ids=ids, mode=pb.GAME_MODE_BEGINNER), timeout=60)
+    assert answer.verdict == UNSOLVABLE and not answer.conflicts_complete
+    assert not answer.discard_sets_complete          # {S59, S45} is a minimal discard set not listed
+    answer = stub.CheckSolvable(pb.CheckSolvableRequest(card_ids=["S09", "S01", "S44"], mode=NORMAL), timeout=30)
+    assert answer.conflicts_complete and answer.discard_sets_complete
+
+
 def test_check_solvable_witness_passes_the_checker(stub):
     answer = stub.CheckSolvable(pb.CheckSolvableRequest(card_ids=["S01", "S44"]), timeout=30)
     assert answer.verdict == SOLVABLE and not answer.conflicts

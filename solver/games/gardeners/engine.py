@@ -45,9 +45,14 @@ class Explanation:
     garden: Garden | None = None
     conflicts: list[list[str]] = field(default_factory=list)   # minimal unsolvable subsets, smallest first
     discards: list[list[str]] = field(default_factory=list)    # minimal sets whose removal makes the rest solvable
-    complete: bool = True        # conflicts and discards list every minimal set
+    complete: bool = True        # conflicts list every minimal conflicting set
     unknown_subsets: int = 0     # subsets whose verdict stayed unknown within the limit
     seconds: float = 0.0
+    discards_complete: bool | None = None   # discards list every minimal discard set; None = as `complete`
+
+    def __post_init__(self) -> None:
+        if self.discards_complete is None:
+            self.discards_complete = self.complete
 
 
 def tuned_solver(control: SolveControl, deterministic_s: float | None = None) -> cp_model.CpSolver:
@@ -95,6 +100,27 @@ def check_fit(mode: Mode, catalog: Catalog) -> None:
                                     f"in sets {mode.tile_sets}")
 
 
+def has_loop(cards: list[Card]) -> bool:
+    return any(c.kind == "path" and c.spec.shape == "loop" for c in cards)
+
+
+def rings_first(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl) -> Garden | None:
+    """The fast path for closed routes: loops restricted to rectangular rings, within
+    FAST_PATH_DETERMINISTIC_TIME. A garden found here is a real solution (checked like any other);
+    None (infeasible or the limit) proves nothing. `solve` and `explain` both take it first, so
+    CheckSolvable says solvable whenever Solve does."""
+    check_fit(mode, catalog)
+    gm = GardenModel(cards, mode, _tiles(mode, catalog))
+    if any(impossible(gm, card) for card in cards):
+        return None
+    for card in cards:
+        post(gm, card, gm.model.new_constant(1), rings_only=True)
+    status, solver = control.solve(gm.model, tuned_solver(control, FAST_PATH_DETERMINISTIC_TIME))
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return verified(gm.to_garden(gm.chosen(solver)), cards)
+    return None
+
+
 def solve(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None) -> Solved:
     """A complete garden meeting every card, a proof that none exists, or unknown within the limit."""
     control = control or SolveControl()
@@ -105,14 +131,10 @@ def solve(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl
         reason = impossible(gm, card)
         if reason:
             return Solved(UNSOLVABLE, None, time.perf_counter() - start, f"{card.id}: {reason}")
-    if any(c.kind == "path" and c.spec.shape == "loop" for c in cards):
-        # Fast path: closed routes restricted to rectangular rings. A witness found here is a real
-        # solution (checked below like any other); "infeasible" here proves nothing, so fall through.
-        for card in cards:
-            post(gm, card, gm.model.new_constant(1), rings_only=True)
-        status, solver = control.solve(gm.model, tuned_solver(control, FAST_PATH_DETERMINISTIC_TIME))
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Solved(SOLVABLE, verified(gm.to_garden(gm.chosen(solver)), cards), time.perf_counter() - start)
+    if has_loop(cards):
+        garden = rings_first(cards, mode, catalog, control)
+        if garden is not None:
+            return Solved(SOLVABLE, garden, time.perf_counter() - start)
         gm = GardenModel(cards, mode, _tiles(mode, catalog))
     for card in cards:
         post(gm, card, gm.model.new_constant(1))
@@ -155,6 +177,13 @@ class _Oracle:
             self._gm = gm
         return self._gm
 
+    def _solved(self, subset: frozenset[int], garden: Garden) -> str:
+        report = check(garden, self.cards)
+        happy = frozenset(i for i, v in enumerate(report.verdicts) if v.status == SATISFIED)
+        self.solvable_sets.append(happy)
+        self.gardens[subset] = garden
+        return SOLVABLE
+
     def __call__(self, subset: frozenset[int]) -> str:
         if any(subset <= s for s in self.solvable_sets):
             return SOLVABLE
@@ -162,17 +191,19 @@ class _Oracle:
             return UNSOLVABLE
         if subset in self.unknown:
             return UNKNOWN
+        chosen = [self.cards[i] for i in sorted(subset)]
+        if has_loop(chosen):
+            # the fast path `solve` takes first: without it the one model below can spend its whole
+            # limit on a set that rectangular rings solve at once
+            garden = rings_first(chosen, self.mode, self.catalog, self.control)
+            if garden is not None:
+                return self._solved(subset, garden)
         gm = self._model()
         gm.model.clear_assumptions()
         gm.model.add_assumptions([self._lits[i] for i in sorted(subset)])
         status, solver = self.control.solve(gm.model, tuned_solver(self.control))
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            garden = verified(gm.to_garden(gm.chosen(solver)), [self.cards[i] for i in sorted(subset)])
-            report = check(garden, self.cards)
-            happy = frozenset(i for i, v in enumerate(report.verdicts) if v.status == SATISFIED)
-            self.solvable_sets.append(happy)
-            self.gardens[subset] = garden
-            return SOLVABLE
+            return self._solved(subset, verified(gm.to_garden(gm.chosen(solver)), chosen))
         if status == cp_model.INFEASIBLE:
             index = {lit.index: i for i, lit in enumerate(self._lits)}
             core = frozenset(index[v] for v in solver.sufficient_assumptions_for_infeasibility() if v in index)
@@ -198,8 +229,11 @@ def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveContr
     everything = frozenset(range(len(cards)))
     whole = oracle(everything)
     if whole != UNSOLVABLE:
+        # unknown: the whole set is the one subset left undecided, so nothing is listed and
+        # nothing is complete
         return Explanation(whole, oracle.gardens.get(everything), seconds=time.perf_counter() - start,
-                           complete=whole == SOLVABLE)
+                           complete=whole == SOLVABLE, unknown_subsets=int(whole == UNKNOWN),
+                           discards_complete=whole == SOLVABLE)
     if len(cards) > MAX_ENUMERATED_CARDS:
         return _explain_one(cards, mode, catalog, control, oracle, start)
     limit = len(cards)
@@ -240,9 +274,10 @@ def explain(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveContr
 
 def _explain_one(cards, mode, catalog, control, oracle, start) -> Explanation:
     """Many cards: one minimal conflicting subset (the solver's core for the whole set, shrunk by a
-    deletion loop, each step re-solved), and the single cards whose discard is proven to make the rest solvable. The lists
-    are not complete (complete=False); a subset whose verdict stayed unknown keeps its card, and
-    then the subset is not reported as minimal."""
+    deletion loop, each step re-solved), and the single cards of it whose discard is proven to make the
+    rest solvable. The conflicts are not complete (complete=False); the discards are proven complete
+    only when every card of that conflict is one (`discards_complete`). A subset whose verdict stayed
+    unknown keeps its card, and then the subset is not reported as minimal."""
     core = min(oracle.unsolvable_sets, key=len)   # the core CP-SAT named for the whole set
     mus, unknown = set(core), 0
     for i in sorted(core):
@@ -252,9 +287,18 @@ def _explain_one(cards, mode, catalog, control, oracle, start) -> Explanation:
         elif verdict == UNKNOWN:
             unknown += 1
     everything = frozenset(range(len(cards)))
-    discards = [[cards[i].id] for i in sorted(mus) if oracle(everything - {i}) == SOLVABLE]
     conflicts = [[cards[i].id for i in sorted(mus)]] if unknown == 0 else []
-    return Explanation(UNSOLVABLE, None, conflicts, discards, False, unknown, time.perf_counter() - start)
+    discards = []
+    for i in sorted(mus):
+        verdict = oracle(everything - {i})
+        if verdict == SOLVABLE:
+            discards.append([cards[i].id])
+        elif verdict == UNKNOWN:
+            unknown += 1
+    # `mus` is a proven conflict however the deletions ended, so every discard set holds one of its
+    # cards: when each of them alone is a discard set, no other minimal discard set exists.
+    return Explanation(UNSOLVABLE, None, conflicts, discards, False, unknown, time.perf_counter() - start,
+                       discards_complete=len(discards) == len(mus))
 
 
 @dataclass

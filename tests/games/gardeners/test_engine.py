@@ -197,3 +197,39 @@ def test_many_cards_give_one_proven_minimal_conflict():
         assert engine.solve(rest, NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
     for (card_id,) in ex.discards:                         # each offered discard really fixes the set
         assert engine.solve([c for c in cards if c.id != card_id], NORMAL, CAT, ctl()).verdict == engine.SOLVABLE
+
+
+def test_explain_takes_the_rings_fast_path_that_solve_takes():
+    """A set that the rectangular-rings fast path solves at once but the one-model oracle does not
+    settle within its limit: CheckSolvable must say solvable whenever Solve does (deterministic
+    limits, so the test does not depend on load)."""
+    cards = [DECK.get(i) for i in ("S36", "S18", "S57", "S09", "S53", "S28", "S59", "S58")]
+    control = SolveControl(deterministic_limit=2.0)
+    assert engine.solve(cards, NORMAL, CAT, control).verdict == engine.SOLVABLE
+    ex = engine.explain(cards, NORMAL, CAT, SolveControl(deterministic_limit=2.0))
+    assert ex.verdict == engine.SOLVABLE and check(ex.garden, cards).valid
+    assert ex.complete and ex.discards_complete and ex.unknown_subsets == 0
+
+
+def test_a_whole_set_left_unknown_counts_as_one_unknown_subset():
+    cards = [DECK.get(i) for i in ("S36", "S18", "S09", "S53", "S28", "S58")]
+    ex = engine.explain(cards, NORMAL, CAT, SolveControl(deterministic_limit=1e-6))
+    assert ex.verdict == engine.UNKNOWN
+    assert ex.unknown_subsets == 1 and not ex.complete and not ex.discards_complete
+    assert ex.conflicts == [] and ex.discards == []
+
+
+def test_many_cards_discards_are_complete_only_when_proven():
+    # 9 cards, past enumeration: the core is S59+S42, but S42+S45 conflicts too, so {S59, S45} is a
+    # minimal discard set the single-card list cannot show: the list must not claim completeness.
+    ids = ["S59", "S02", "S49", "S34", "S20", "S42", "S06", "S45", "S17"]
+    cards = [DECK.get(i) for i in ids]
+    beginner = MODES["beginner"]
+    ex = engine.explain(cards, beginner, CAT, ctl())
+    assert ex.verdict == engine.UNSOLVABLE and not ex.complete
+    assert engine.solve([DECK.get("S42"), DECK.get("S45")], beginner, CAT, ctl()).verdict == engine.UNSOLVABLE
+    assert ["S59", "S45"] not in ex.discards and not ex.discards_complete
+    # and where every card of the conflict is a discard alone, the list is complete (and says so)
+    ids = ["S01", "S04", "S08", "S16", "S20", "S25", "S33", "S39", "S47", "S55"]
+    ex = engine.explain([DECK.get(i) for i in ids], NORMAL, CAT, ctl())
+    assert ex.conflicts == [["S04", "S08"]] and ex.discards == [["S04"], ["S08"]] and ex.discards_complete
