@@ -193,6 +193,25 @@ def test_validate_move(stub):
     assert "state.garden[0].tile" in invalid(stub.ValidateMove, pb.ValidateMoveRequest(state=bad_state, move=add))
 
 
+def test_validate_move_refuses_malformed_moves_by_field(stub):
+    empty = pb.GameState(supplies=[pb.PlayerSupply(stack=["A02"])])
+    add = pb.Move(kind=pb.MOVE_KIND_ADD, tile="A02")                   # no cell
+    bad = invalid(stub.ValidateMove, pb.ValidateMoveRequest(state=empty, move=add))
+    assert list(bad) == ["move.cell"] and "missing" in bad["move.cell"] and "None" not in bad["move.cell"]
+    solo = pb.GameState(mode=pb.GAME_MODE_SOLO, garden=[common_pb2.Placement(tile="A01")], pool=["A02"])
+    for kind in (pb.MOVE_KIND_REMOVE, pb.MOVE_KIND_ROTATE):
+        bad = invalid(stub.ValidateMove, pb.ValidateMoveRequest(state=solo, move=pb.Move(kind=kind)))
+        assert list(bad) == ["move.cell"] and "None" not in bad["move.cell"]
+    cell = common_pb2.Cell(row=0, col=1)
+    turned = pb.Move(kind=pb.MOVE_KIND_ADD, tile="A02", cell=cell, rotation=9)
+    assert "move.rotation" in invalid(stub.ValidateMove, pb.ValidateMoveRequest(state=_state_msg(), move=turned))
+    nobody = pb.Move(kind=pb.MOVE_KIND_ADD, player=-1, tile="A02", cell=cell)
+    assert "move.player" in invalid(stub.ValidateMove, pb.ValidateMoveRequest(state=_state_msg(), move=nobody))
+    away = pb.Move(kind=pb.MOVE_KIND_REMOVE, cell=common_pb2.Cell(row=0, col=0), to_player=7)
+    bad = invalid(stub.ValidateMove, pb.ValidateMoveRequest(state=_state_msg(), move=away))
+    assert "player 7 does not exist" in bad["move.to_player"]
+
+
 def _hard_domain(started: list):
     """The real domain API, except check_solvable runs a search that only ends when stopped."""
     def check_solvable(card_ids, mode, control, **_):

@@ -78,7 +78,12 @@ def legal_moves(state: dict, catalog: str | None = None) -> list[moves.Move]:
 
 
 def validate_move(state: dict, move: dict, catalog: str | None = None) -> moves.MoveVerdict:
-    return moves.validate_move(moves.parse_state(state, load_catalog(catalog)), moves.parse_move(move))
+    """Legal or not with the reason; a malformed move (a missing cell, rotation 9, a player the state
+    does not have) is an InputError naming the move's field instead."""
+    cat = load_catalog(catalog)
+    st, mv = moves.parse_state(state, cat), moves.parse_move(move)
+    moves.check_move_fields(st, mv, cat)
+    return moves.validate_move(st, mv)
 
 
 # ---- hints (solver.games.gardeners.hints / deduction) ----------------------------------------

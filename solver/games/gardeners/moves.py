@@ -229,6 +229,39 @@ def parse_move(doc) -> Move:
                 doc.get("to_player"), cell("other"))
 
 
+def check_move_fields(state, move: Move, catalog: Catalog | None = None) -> None:
+    """InputError for a move that is malformed rather than illegal: a field its kind needs is missing,
+    or a value is out of range (a rotation outside 0..3, a player the state does not have, an unknown
+    tile). Legality (`validate_move`) is only judged on well-formed moves."""
+    needs = {ADD: "the empty cell to lay the tile on", REMOVE: "the cell of the tile to take off",
+             SWAP: "the first of the two cells", ROTATE: "the cell of the tile to turn"}
+    if move.cell is None:
+        raise InputError("move.cell", f"missing: a {move.kind} move names {needs[move.kind]}")
+    if move.kind == SWAP and move.other is None:
+        raise InputError("move.other", "missing: a swap names its second cell")
+    if move.kind == ADD and not move.tile:
+        raise InputError("move.tile", "missing: an add move names the tile to lay")
+    if move.tile and catalog is not None and move.tile not in catalog.by_id:
+        raise InputError("move.tile", "unknown tile id", move.tile)
+    if isinstance(move.rotation, bool) or not isinstance(move.rotation, int) or not 0 <= move.rotation <= 3:
+        raise InputError("move.rotation", "must be an integer from 0 to 3 (quarter turns clockwise)", move.rotation)
+    for name in ("player", "to_player"):
+        p = getattr(move, name)
+        if p is None:
+            continue
+        if isinstance(p, bool) or not isinstance(p, int) or p < 0:
+            raise InputError(f"move.{name}", "must be a player index >= 0", p)
+        if isinstance(state, SoloState):
+            if name == "player" and p != 0:
+                raise InputError("move.player", "Solo mode has one player, 0", p)
+        elif p >= len(state.supplies):
+            k = len(state.supplies)
+            raise InputError(f"move.{name}", f"player {p} does not exist: the state has {k} "
+                                             f"player{'s' if k != 1 else ''} (0 to {k - 1})", p)
+    if isinstance(state, NormalState) and move.kind == REMOVE and move.to_player is None:
+        raise InputError("move.to_player", "missing: a removed tile goes to another player's supply")
+
+
 def validate_move(state, move: Move) -> MoveVerdict:
     return validate_solo(state, move) if isinstance(state, SoloState) else validate_normal(state, move)
 

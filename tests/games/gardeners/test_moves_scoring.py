@@ -100,6 +100,32 @@ def test_malformed_states(doc, field):
     assert err.value.field == field
 
 
+@pytest.mark.parametrize("mode, move, field, words", [
+    ("normal", {"kind": "add", "tile": "A01"}, "move.cell", "missing"),
+    ("normal", {"kind": "remove", "to_player": 1}, "move.cell", "missing"),
+    ("solo", {"kind": "remove"}, "move.cell", "missing"),
+    ("solo", {"kind": "rotate", "rotation": 1}, "move.cell", "missing"),
+    ("solo", {"kind": "swap", "cell": [0, 0]}, "move.other", "missing"),
+    ("normal", {"kind": "add", "cell": [0, 1]}, "move.tile", "missing"),
+    ("normal", {"kind": "add", "tile": "ZZ", "cell": [0, 1]}, "move.tile", "unknown tile"),
+    ("normal", {"kind": "add", "tile": "A01", "cell": [0, 1], "rotation": 9}, "move.rotation", "0 to 3"),
+    ("solo", {"kind": "rotate", "cell": [0, 0], "rotation": -1}, "move.rotation", "0 to 3"),
+    ("normal", {"kind": "add", "player": -1, "tile": "A01", "cell": [0, 1]}, "move.player", ">= 0"),
+    ("normal", {"kind": "add", "player": 2, "tile": "A01", "cell": [0, 1]}, "move.player",
+     "player 2 does not exist: the state has 2 players"),
+    ("normal", {"kind": "remove", "cell": [0, 0], "to_player": 7}, "move.to_player",
+     "player 7 does not exist: the state has 2 players"),
+    ("normal", {"kind": "remove", "cell": [0, 0]}, "move.to_player", "missing"),
+    ("solo", {"kind": "remove", "cell": [0, 0], "player": 1}, "move.player", "one player"),
+])
+def test_malformed_moves_name_the_field_and_never_say_none(mode, move, field, words):
+    garden = {(0, 0): "C01"} if mode == "normal" else {(0, 0): "A01"}
+    st = state(garden, mode=mode, pool=["A02"])
+    with pytest.raises(InputError) as err:
+        api.validate_move(st, move)
+    assert err.value.field == field and words in str(err.value) and "None" not in str(err.value)
+
+
 def test_scoring_and_result_tables():
     assert scoring.final_score(scored=9, discarded=3) == 7     # rulebook: 3 discards lose 2 points
     assert scoring.final_score(5, 0) == 5 and scoring.final_score(5, 1) == 5
