@@ -237,9 +237,13 @@ def check_discard(public: dict, answer: dict, discard_ids) -> dict:
     if isinstance(discard_ids, str) or not isinstance(discard_ids, (list, tuple)):
         raise InputError("discard_card_ids", "must be a list of card ids", discard_ids)
     in_play = set(public["card_ids"])
+    seen: set = set()
     for i, cid in enumerate(discard_ids):
         if cid not in in_play:
             raise InputError(f"discard_card_ids[{i}]", "not a card of this puzzle", cid)
+        if cid in seen:
+            raise InputError(f"discard_card_ids[{i}]", "card given twice", cid)
+        seen.add(cid)
     named = frozenset(discard_ids)
     minimal = [frozenset(d) for d in answer["discards"]]
     if named in minimal:

@@ -135,7 +135,8 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         wanted = {"decree": "garden", "impossible": "discard", "holding": "gartenbau_garden",
                   "tiles": "versailles_garden", "nursery": "horticulture_game"}.get(pid.variant)
         if kind != wanted:
-            raise InputError(wanted or "answer", f"a {pid.variant} puzzle is answered with `{wanted}`")
+            article = "an" if pid.variant[:1] in "aeiou" else "a"
+            raise InputError(wanted or "answer", f"{article} {pid.variant} puzzle is answered with `{wanted}`")
         if kind == "garden":
             doc = convert.garden(request.garden, self.rt.config)
             with convert.fields_under(_GARDEN):

@@ -87,6 +87,18 @@ def test_the_window_never_leaks_the_future(stub, db):
     assert code_of(stub.CheckAnswer, unseen) == grpc.StatusCode.NOT_FOUND
 
 
+def violations(call, request) -> dict[str, str]:
+    """The BadRequest field violations of an INVALID_ARGUMENT answer, without the quoted bad value."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+    with pytest.raises(grpc.RpcError) as err:
+        call(request, timeout=TIMEOUT)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, err.value.details()
+    bad = error_details_pb2.BadRequest()
+    assert rpc_status.from_call(err.value).details[0].Unpack(bad)
+    return {v.field: v.description.split(" (got ")[0] for v in bad.field_violations}
+
+
 @pytest.mark.parametrize("request_", [
     pb.GetDailyPuzzleRequest(difficulty=EASY),
     pb.GetDailyPuzzleRequest(game=GARDENERS),
@@ -132,6 +144,11 @@ def test_impossible_decree_answers(open_stub, db):
     assert none.outcome == pb.ANSWER_OUTCOME_WRONG
     stranger = pb.CheckAnswerRequest(puzzle_id=puzzle.id, discard=common_pb2.CardSet(card_ids=["S99"]))
     assert code_of(open_stub.CheckAnswer, stranger) == grpc.StatusCode.INVALID_ARGUMENT
+    # a card named twice is an input error, as in every other RPC (it was CORRECT)
+    twice = pb.CheckAnswerRequest(puzzle_id=puzzle.id, discard=common_pb2.CardSet(card_ids=right + right[-1:]))
+    assert violations(open_stub.CheckAnswer, twice) == {f"discard.card_ids[{len(right)}]": "card given twice"}
+    garden = pb.CheckAnswerRequest(puzzle_id=puzzle.id, garden=common_pb2.Garden())
+    assert violations(open_stub.CheckAnswer, garden) == {"discard": "an impossible puzzle is answered with `discard`"}
 
 
 def test_list_puzzles_pages(open_stub, db):
