@@ -245,6 +245,38 @@ def test_floating_hint_and_repair_over_the_wire(stub):
     assert moved[(1 + rep.shift_rows, 1 + rep.shift_cols)] == tree.id
 
 
+def test_a_floating_hints_move_can_be_laid_and_sent_again(stub):
+    """GetHint with `floating` gives the move in the request's coordinates, which may be negative: the
+    garden with that tile laid is accepted again (it was refused: col must be from 0 to 5)."""
+    laid = [common_pb2.Placement(tile="A01"), common_pb2.Placement(tile="A02", col=1)]
+    for _ in range(3):
+        req = pb.GetHintRequest(garden=common_pb2.Garden(placements=laid), card_ids=["S01"], floating=True)
+        hint = stub.GetHint(req, timeout=60)
+        assert hint.status == pb.HINT_STATUS_MOVE and hint.move.kind == gpb.MOVE_KIND_ADD
+        m = hint.move
+        cells = {(p.row, p.col) for p in laid}
+        assert (m.cell.row, m.cell.col) not in cells and (m.cell.row, m.cell.col) in {(c.row, c.col) for c in hint.cells}
+        assert f"({m.cell.row}, {m.cell.col})" in hint.text
+        laid.append(common_pb2.Placement(tile=m.tile, row=m.cell.row, col=m.cell.col, rotation=m.rotation))
+    assert min(p.col for p in laid) < 0 or min(p.row for p in laid) < 0   # the case the test is about
+    garden = common_pb2.Garden(placements=laid)
+    progress = stub.CheckProgress(pb.CheckProgressRequest(garden=garden, card_ids=["S01"], floating=True), timeout=60)
+    moved = {(p.row, p.col): p.tile for p in progress.witness.placements}
+    assert all(moved[(p.row + progress.shift_rows, p.col + progress.shift_cols)] == p.tile for p in laid)
+    rep = stub.SuggestRepair(pb.SuggestRepairRequest(garden=garden, card_ids=["S01"], floating=True), timeout=60)
+    moved = {(p.row, p.col): p.tile for p in rep.witness.placements}
+    assert all(moved[(p.row + rep.shift_rows, p.col + rep.shift_cols)] == p.tile for p in laid)
+    # without `floating` the frame is fixed, and a garden wider than the frame is refused either way
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetHint(pb.GetHintRequest(garden=garden, card_ids=["S01"]), timeout=30)
+    assert any(f.endswith((".row", ".col")) for f in field_violations(err.value))
+    wide = [common_pb2.Placement(tile="A01", col=-3), common_pb2.Placement(tile="A02", col=3)]
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetHint(pb.GetHintRequest(garden=common_pb2.Garden(placements=wide), card_ids=["S01"], floating=True),
+                     timeout=30)
+    assert "must fit within 6 x 6" in field_violations(err.value)["garden.placements"]
+
+
 def test_hint_with_supplies_over_the_wire(stub, solution):
     """The move is the asking player's own (top of their stack or a loose tile), legal in the game state."""
     doc = partial(solution, 20)

@@ -95,27 +95,44 @@ def _hint_args(garden: dict, card_ids, mode: str | None, catalog: str | None, ca
     return _parse(garden, cat, m), _cards(card_ids, cards, allow_empty=False), m, cat
 
 
+def floating_args(garden: dict, card_ids, mode: str | None, catalog: str | None, cards: str | None,
+                  floating: bool):
+    """_hint_args for a garden that may float: with `floating` its tiles may lie anywhere on the table
+    (hints.frame), slid into the frame; returns the args and the offset to slide the answer back by."""
+    from solver.games.gardeners.hints import frame
+    offset = (0, 0)
+    if floating:
+        garden, offset = frame.into_frame(garden, get_mode(mode).size)
+    return _hint_args(garden, card_ids, mode, catalog, cards), offset
+
+
 def check_progress(garden: dict, card_ids, mode: str | None = None, control: SolveControl | None = None,
                    catalog: str | None = None, cards: str | None = None, floating: bool = False):
     from solver.games.gardeners import hints
-    return hints.check_progress(*_hint_args(garden, card_ids, mode, catalog, cards), control, floating=floating)
+    from solver.games.gardeners.hints import frame
+    args, offset = floating_args(garden, card_ids, mode, catalog, cards, floating)
+    return frame.progress_back(hints.check_progress(*args, control, floating=floating), offset)
 
 
 def repair(garden: dict, card_ids, mode: str | None = None, removal_rules: bool = False,
            control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None,
            floating: bool = False):
     from solver.games.gardeners import hints
-    return hints.repair(*_hint_args(garden, card_ids, mode, catalog, cards), control, removal_rules=removal_rules,
-                        floating=floating)
+    from solver.games.gardeners.hints import frame
+    args, offset = floating_args(garden, card_ids, mode, catalog, cards, floating)
+    return frame.repair_back(hints.repair(*args, control, removal_rules=removal_rules, floating=floating), offset)
 
 
 def hint(garden: dict, card_ids, mode: str | None = None, rules: str = "normal", removal_rules: bool = True,
          control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None,
          floating: bool = False):
-    """The next move with the card it serves; `Hint.at_level(1..3)` gives the progressive views."""
+    """The next move with the card it serves; `Hint.at_level(1..3)` gives the progressive views. With
+    `floating` the garden may lie anywhere on the table and the move is in its coordinates."""
     from solver.games.gardeners import hints
-    return hints.next_move(*_hint_args(garden, card_ids, mode, catalog, cards), control, rules=rules,
-                           removal_rules=removal_rules, floating=floating)
+    from solver.games.gardeners.hints import frame
+    args, offset = floating_args(garden, card_ids, mode, catalog, cards, floating and rules == "normal")
+    return frame.hint_back(hints.next_move(*args, control, rules=rules, removal_rules=removal_rules,
+                                           floating=floating), offset)
 
 
 def forced_placements(garden: dict, card_ids, mode: str | None = None, control: SolveControl | None = None,

@@ -283,9 +283,11 @@ def hint(garden: dict, card_ids, mode: str | None = None, supplies=None, player:
          floating: bool = False):
     """api.hint with the players' supplies (plain data, as the service and CLI pass them)."""
     from solver.games.gardeners import api, hints
-    g, chosen, m, cat = api._hint_args(garden, card_ids, mode, catalog, cards)
+    from solver.games.gardeners.hints import frame
+    (g, chosen, m, cat), offset = api.floating_args(garden, card_ids, mode, catalog, cards,
+                                                    floating and rules == "normal")
     if rules != "normal":
         raise InputError("supplies", "supplies are for the Normal rules (Solo has a pool)", rules)
     parsed = parse_supplies(supplies, g, m, cat, player)
-    return hints.next_move(g, chosen, m, cat, control, rules=rules, removal_rules=removal_rules, floating=floating,
-                           supplies=parsed, player=player)
+    return frame.hint_back(hints.next_move(g, chosen, m, cat, control, rules=rules, removal_rules=removal_rules,
+                                           floating=floating, supplies=parsed, player=player), offset)

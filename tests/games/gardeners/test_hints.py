@@ -371,3 +371,35 @@ def test_floating_hint_adds_where_a_slid_garden_is_completable():
     assert slid.move.kind == moves.ADD and slid.proven and slid.route_length == 35
     state = hints.state_for(garden, NORMAL, CAT, hints.NORMAL_RULES)
     assert moves.validate_move(state, slid.move).legal
+
+
+def test_floating_gardens_may_lie_anywhere_on_the_table_and_answers_stay_in_their_coordinates():
+    """api.hint / supplies.hint / check_progress / repair with `floating`: a garden off the frame whose
+    tiles fit n x n is accepted, and the move, cells and texts are given in its coordinates, the
+    same answer as for the garden slid into the frame, moved back."""
+    from solver.games.gardeners import api, supplies
+
+    def doc(offset):
+        return {"placements": [{"tile": "A01", "row": offset[0], "col": offset[1]},
+                               {"tile": "A02", "row": offset[0], "col": offset[1] + 1}]}
+    inside = api.hint(doc((0, 0)), ["S01"], floating=True)
+    for off in ((0, -3), (-5, 0), (-2, -4)):      # slid into the frame, each lies where doc((0, 0)) does
+        out = api.hint(doc(off), ["S01"], floating=True)
+        assert out.move.cell == (inside.move.cell[0] + off[0], inside.move.cell[1] + off[1])
+        assert out.move.tile == inside.move.tile and out.move.rotation == inside.move.rotation
+        assert out.cells == tuple((r + off[0], c + off[1]) for r, c in inside.cells)
+        assert f"{out.move.cell}" in out.reason
+        p = api.check_progress(doc(off), ["S01"], floating=True)
+        assert p.witness.get((off[0] + p.shift[0], off[1] + p.shift[1])).tile.id == "A01"
+        rest = [t.id for t in CAT.tiles if t.id not in ("A01", "A02")]
+        s = supplies.hint(doc(off), ["S01"], "normal", [{"loose": rest}, {}], 0, floating=True)
+        assert s.status == "move" and s.move.cell in {(off[0] + dr, off[1] + dc) for dr in (-1, 0, 1)
+                                                      for dc in (-1, 0, 1, 2)}
+    assert api.hint(doc((3, 5)), ["S01"], floating=True).status == "move"   # off the frame's right side too
+    with pytest.raises(InputError) as err:
+        api.hint(doc((0, -1)), ["S01"])             # a fixed frame: inside 0..n-1 only
+    assert err.value.field == "placements[0].col"
+    with pytest.raises(InputError) as err:
+        api.repair({"placements": [{"tile": "A01", "col": -1, "row": 0}, {"tile": "A02", "col": 5, "row": 0}]},
+                   ["S01"], floating=True)
+    assert err.value.field == "placements" and "fit within 6 x 6" in str(err.value)
