@@ -1,10 +1,13 @@
 """HintService over a real channel on a real server: every RPC against the domain hint functions, and bad input."""
 from __future__ import annotations
 
+import time
+
 import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+from ortools.sat.python import cp_model
 
 from conftest import as_doc
 from gardens.v1 import common_pb2, gardeners_pb2 as gpb, hints_pb2 as pb, hints_pb2_grpc
@@ -277,6 +280,19 @@ def test_a_floating_hints_move_can_be_laid_and_sent_again(stub):
     assert "must fit within 6 x 6" in field_violations(err.value)["garden.placements"]
 
 
+def test_get_hint_refuses_a_split_garden_like_suggest_repair(stub):
+    split = [common_pb2.Garden(placements=[common_pb2.Placement(tile="A01"), common_pb2.Placement(tile="A02", col=2)]),
+             common_pb2.Garden(placements=[common_pb2.Placement(tile="A01"), common_pb2.Placement(tile="A02", col=1),
+                                           common_pb2.Placement(tile="A03", row=3, col=3)])]
+    for garden in split:
+        for call, req in ((stub.GetHint, pb.GetHintRequest(garden=garden, card_ids=["S08"])),
+                          (stub.SuggestRepair, pb.SuggestRepairRequest(garden=garden, card_ids=["S08"],
+                                                                       removal_rules=True))):
+            with pytest.raises(grpc.RpcError) as err:
+                call(req, timeout=60)
+            assert "one piece" in field_violations(err.value)["garden"]
+
+
 def test_hint_with_supplies_over_the_wire(stub, solution):
     """The move is the asking player's own (top of their stack or a loose tile), legal in the game state."""
     doc = partial(solution, 20)
@@ -326,3 +342,109 @@ def test_solo_hint_reports_its_bound_over_the_wire(stub, solution):
     assert three.status == pb.HINT_STATUS_MOVE and three.HasField("route_bound")
     assert three.route_bound <= three.route_length and (three.route_bound == three.route_length) == three.proven
     assert three.move.kind in (gpb.MOVE_KIND_SWAP, gpb.MOVE_KIND_ROTATE, gpb.MOVE_KIND_ADD)
+
+
+# ---- deadlines: no step of a hint starts once the call's budget is gone ----------------------
+
+TESTER_CARDS = ["S36", "S18", "S57", "S09", "S53", "S28", "S59", "S58"]   # 8 cards: no quick answer
+TESTER_GARDEN = common_pb2.Garden(placements=[common_pb2.Placement(tile="A01")])
+
+
+class _SpentAfterFirst(SolveControl):
+    """A control whose budget (`ends_at`, the client's deadline less the margin) is gone once its first
+    search returns; no wall clock decides anything. With `fake_first` that search stands for one that
+    used the whole budget (it hits its limit: UNKNOWN) without running CP-SAT. Records what the call
+    does after it: searches asked for and Gardeners models built."""
+
+    fake_first = True
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.spent, self.searches_after, self.models_after = False, 0, 0
+
+    def solve(self, model, solver=None, callback=None):
+        if self.spent:
+            self.searches_after += 1
+            return super().solve(model, solver, callback)
+        self.spent = True
+        try:
+            if self.fake_first:
+                return cp_model.UNKNOWN, solver or self.new_solver()
+            return super().solve(model, solver, callback)
+        finally:
+            self.ends_at = time.monotonic()
+
+
+@pytest.fixture
+def spent_server(start_server, monkeypatch):
+    """A server whose calls get a _SpentAfterFirst control (limit 60 s, `ends_at` 60 s away until the first
+    search ends), and a count of the Gardeners models built after that search."""
+    from solver.games.gardeners import model as gmodel
+    srv = start_server(with_probe=False)
+    made = []
+
+    def control(context):
+        made.append(_SpentAfterFirst(time_limit_s=60, num_workers=1, ends_at=time.monotonic() + 60))
+        return made[-1]
+    monkeypatch.setattr(srv.runtime, "control", control)
+    build = gmodel.GardenModel.__init__
+
+    def counted(self, *args, **kwargs):
+        for c in made:
+            c.models_after += c.spent
+        build(self, *args, **kwargs)
+    monkeypatch.setattr(gmodel.GardenModel, "__init__", counted)
+    return hints_pb2_grpc.HintServiceStub(srv.channel()), made
+
+
+@pytest.mark.parametrize("method", ["GetHint", "CheckProgress", "SuggestRepair"])
+def test_nothing_runs_after_the_budget_is_gone(spent_server, method):
+    """The tester's GetHint (8 Standard cards, A01 laid; `--time-cap-s 5`, client deadline 0.8 s) ended
+    DEADLINE_EXCEEDED: its first search took the budget (deadline - 0.5 s margin), and then CheckProgress's
+    one completion per open card (8, a loop card's two) and the repair's two went on, each building its
+    model (20-130 ms) for a search cut to 1 ms: ~0.5 s past the budget, the whole margin. Now a step is not
+    started once the budget is gone: the answer says unknown, and nothing is searched or built after."""
+    stub, made = spent_server
+    if method == "GetHint":
+        resp = stub.GetHint(pb.GetHintRequest(garden=TESTER_GARDEN, card_ids=TESTER_CARDS), timeout=60)
+        assert resp.status == pb.HINT_STATUS_UNKNOWN
+    elif method == "CheckProgress":
+        resp = stub.CheckProgress(pb.CheckProgressRequest(garden=TESTER_GARDEN, card_ids=TESTER_CARDS), timeout=60)
+        assert resp.completable == common_pb2.SOLVABILITY_UNKNOWN
+        assert {c.status for c in resp.cards} <= {pb.PROGRESS_STATUS_UNKNOWN, pb.PROGRESS_STATUS_SATISFIED,
+                                                  pb.PROGRESS_STATUS_BROKEN}
+        assert pb.PROGRESS_STATUS_UNKNOWN in {c.status for c in resp.cards}
+    else:
+        resp = stub.SuggestRepair(pb.SuggestRepairRequest(garden=TESTER_GARDEN, card_ids=TESTER_CARDS), timeout=60)
+        assert resp.verdict == pb.REPAIR_VERDICT_UNKNOWN
+    [control] = made
+    assert control.spent and (control.searches_after, control.models_after) == (0, 0)
+
+
+def test_forced_placements_stop_testing_cells_when_the_budget_is_gone(spent_server, solution, monkeypatch):
+    """ListForcedPlacements: a real first completion, then the budget is gone: the cells it did not get to
+    test are undecided (verdict UNKNOWN), not tested one by one with 1 ms each."""
+    stub, made = spent_server
+    monkeypatch.setattr(_SpentAfterFirst, "fake_first", False)
+    resp = stub.ListForcedPlacements(pb.ListForcedPlacementsRequest(garden=msg(partial(solution, 20)),
+                                                                    card_ids=CARDS, mode=NORMAL), timeout=60)
+    assert resp.verdict == common_pb2.SOLVABILITY_UNKNOWN and len(resp.undecided) == 16 and not resp.forced
+    [control] = made
+    assert control.spent and (control.searches_after, control.models_after) == (0, 0)
+
+
+@pytest.mark.serial  # wall-clock: the answer must come before a 1.2 s deadline
+@pytest.mark.parametrize("method", ["GetHint", "CheckProgress"])
+def test_the_testers_call_answers_before_a_short_deadline(start_server, method):
+    """The tester's request over a real server (`--time-cap-s 5`, margin 0.5 s): at a 0.8-1.5 s deadline it
+    ended DEADLINE_EXCEEDED (server log: 0.78-1.53 s spent). Now it answers in time, unknown if need be."""
+    srv = start_server(with_probe=False, time_cap_s=5, call_time_cap_s=20, deadline_margin_s=0.5)
+    stub = hints_pb2_grpc.HintServiceStub(srv.channel())
+    for _ in range(3):
+        if method == "GetHint":
+            resp = stub.GetHint(pb.GetHintRequest(garden=TESTER_GARDEN, card_ids=TESTER_CARDS), timeout=1.2)
+            assert resp.status in (pb.HINT_STATUS_UNKNOWN, pb.HINT_STATUS_MOVE, pb.HINT_STATUS_UNSOLVABLE)
+        else:
+            resp = stub.CheckProgress(pb.CheckProgressRequest(garden=TESTER_GARDEN, card_ids=TESTER_CARDS),
+                                      timeout=1.2)
+            assert len(resp.cards) == len(TESTER_CARDS)

@@ -210,6 +210,12 @@ def solo_route(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
         if best_len <= bound:
             # the heuristic route meets the proven bound: no search needed
             return _done("optimal", cur, pool, best, best_len, bound, start, 0.0, 0)
+    from solver.games.gardeners.hints.progress import out_of_time
+    if out_of_time(control):
+        # the call's budget is gone: no search (it would get nothing), the layout's route if there is one
+        if best is None:
+            return SoloRoute("unknown", bound=bound, seconds=time.perf_counter() - start)
+        return _done("feasible", cur, pool, best, best_len, bound, start, 0.0, 0)
     for card in cards:
         post(gm, card, m.new_constant(1))
     cells = list(gm.cells)

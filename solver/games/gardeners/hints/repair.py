@@ -17,7 +17,7 @@ from solver.games.gardeners.garden import Garden
 from solver.games.gardeners.model import GardenModel
 from solver.games.gardeners.modes import Mode
 from solver.games.gardeners.tiles import Catalog
-from solver.games.gardeners.hints.progress import _check_garden, _tiles, complete_floating, offsets
+from solver.games.gardeners.hints.progress import _check_garden, _tiles, complete_floating, offsets, out_of_time
 
 MAX_REPAIR_ROUNDS = 25   # re-solves after refusing a removal set that cannot be removed in order
 MAX_ORDER_SEARCH = 20000  # states explored when looking for a legal removal order
@@ -48,10 +48,11 @@ class OrderSearchLimit(Exception):
     """The search for a legal removal order gave up: neither an order nor a proof of none."""
 
 
-def removal_order(garden_cells: set[Cell], remove: set[Cell]) -> list[Cell] | None:
+def removal_order(garden_cells: set[Cell], remove: set[Cell],
+                  control: SolveControl | None = None) -> list[Cell] | None:
     """An order in which `remove` can leave the garden one tile at a time under the Normal-mode rules
     (from the edge, never splitting), or None when there is none (exhaustive search over subsets;
-    OrderSearchLimit past MAX_ORDER_SEARCH states)."""
+    OrderSearchLimit past MAX_ORDER_SEARCH states, or once `control`'s end is near)."""
     failed: set[frozenset] = set()
     budget = [MAX_ORDER_SEARCH]
 
@@ -60,7 +61,7 @@ def removal_order(garden_cells: set[Cell], remove: set[Cell]) -> list[Cell] | No
             return []
         if left in failed:
             return None
-        if budget[0] <= 0:
+        if budget[0] <= 0 or (control is not None and budget[0] % 64 == 0 and out_of_time(control)):
             raise OrderSearchLimit()
         budget[0] -= 1
         for cell in sorted(left):
@@ -174,6 +175,9 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     placed = set(garden.cells)
     if removal_rules and placed and len(components(placed)) > 1:
         raise InputError("garden", "under Normal removal rules the garden must be one piece")
+    # each step below builds a model and searches it: none starts once the call's budget is gone
+    if out_of_time(control):
+        return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
     if unordered_first and not _completion_checked:
         # Most gardens can still be completed: one feasibility solve with the tiles fixed (strong
         # presolve) proves "nothing to remove" faster than the optimisation would.
@@ -182,6 +186,8 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
         if done.verdict == engine.SOLVABLE:
             return Repair("optimal", [], len(placed), 0, done.garden, removal_rules, time.perf_counter() - start,
                           shift)
+        if out_of_time(control):
+            return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
     gm, keep, shifts = _keep_model(garden, cards, mode, catalog, floating)
     if keep is None:
         return Repair("unsolvable", removal_rules=removal_rules, seconds=time.perf_counter() - start)
@@ -201,6 +207,8 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     m.maximize(cp_model.LinearExpr.sum(list(keep.values())))
     verdict, order, solver = "unknown", [], None
     for _ in range(MAX_REPAIR_ROUNDS):
+        if out_of_time(control):
+            return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
         status, solver = control.solve(m, engine.tuned_solver(control))
         if status == cp_model.INFEASIBLE:
             return Repair("unsolvable", removal_rules=removal_rules, seconds=time.perf_counter() - start)
@@ -212,7 +220,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
             order = sorted(gone)
             break
         try:
-            found = removal_order(placed, gone)
+            found = removal_order(placed, gone, control)
         except OrderSearchLimit:
             return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
         if found is not None:
