@@ -73,8 +73,11 @@ def validate(garden: Any, catalog_path: str | Path | None = None) -> dict:
 
 
 def score(garden: Any, catalog_path: str | Path | None = None) -> dict:
-    """Points of one garden on its own: largest areas, the intermediate (2 largest) and final (3
-    largest) area points, and the solo points (intermediate after the first stage's tiles + final)."""
+    """Points of one garden on its own: largest areas, the intermediate scoring (the 2 largest areas after the first
+    stage's tiles, in placement order; all tiles when there are fewer), the final scoring's area points (the 3 largest
+    of the whole garden) and the solo points (intermediate + final once the garden has more than a stage's tiles).
+    Before 7 Dec the intermediate fields looked at the whole garden, so beyond 7 tiles they did not add up to the
+    solo points."""
     catalog = _catalog(catalog_path)
     placements = _placements(garden)
     built = _garden(placements, catalog)
@@ -83,12 +86,15 @@ def score(garden: Any, catalog_path: str | Path | None = None) -> dict:
     for n, k in solo_checkpoints(len(placements), catalog) if placements else []:
         solo += area_points(largest_areas(_garden(placements[:n], catalog).fields, catalog), catalog, k)
     inter_k, final_k = catalog.setup.intermediate_areas, catalog.setup.final_areas
+    first_stage = placements[:catalog.setup.rounds_per_stage]
+    early = areas if len(first_stage) == len(placements) else largest_areas(_garden(first_stage, catalog).fields,
+                                                                             catalog)
     return {
         "tiles": len(placements),
         "areas": areas,
         "construction_site": max((areas[t] for t in catalog.construction_types), default=0),
-        "intermediate_area_points": area_points(areas, catalog, inter_k),
-        "intermediate_areas": [{"type": t, "size": s} for t, s in top_areas(areas, catalog, inter_k)],
+        "intermediate_area_points": area_points(early, catalog, inter_k),
+        "intermediate_areas": [{"type": t, "size": s} for t, s in top_areas(early, catalog, inter_k)],
         "final_area_points": area_points(areas, catalog, final_k),
         "final_areas": [{"type": t, "size": s} for t, s in top_areas(areas, catalog, final_k)],
         "solo_points": solo,

@@ -32,6 +32,24 @@ def test_score_counts_a_hand_checked_garden():
     assert out["areas"]["Y"] == 2 and out["areas"]["R"] == 2
 
 
+def test_the_intermediate_fields_are_the_scoring_after_the_first_stage():
+    """Beyond 7 tiles the intermediate scoring is the one after the 7th placement: its fields plus the final area
+    points make the solo points (before 7 Dec they looked at the whole garden: 14 + 20 against 32)."""
+    nine = [{"tile": 4, "x": 2, "y": 1}, {"tile": 5, "x": 2, "y": 3}, {"tile": 7, "x": 3, "y": 5},
+            {"tile": 9, "x": 4, "y": 1, "rotation": 2}, {"tile": 10, "x": 0, "y": 3, "rotation": 1},
+            {"tile": 11, "x": 6, "y": 0}, {"tile": 12, "x": 4, "y": 3, "rotation": 1}, {"tile": 13, "x": 0, "y": 1},
+            {"tile": 14, "x": 1, "y": 5}]
+    assert api.validate(nine)["valid"]
+    out, seven = api.score(nine), api.score(nine[:7])
+    assert out["intermediate_area_points"] + out["final_area_points"] == out["solo_points"]
+    assert (out["intermediate_area_points"], out["intermediate_areas"]) == (seven["intermediate_area_points"],
+                                                                          seven["intermediate_areas"])
+    assert seven["solo_points"] == seven["intermediate_area_points"]
+    # the whole garden's two largest areas score more than the 7th placement's did
+    whole = sorted((s for t, s in out["areas"].items() if t != "C"), reverse=True)
+    assert whole[0] + whole[1] > out["intermediate_area_points"]
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: api.score({"placements": [{"tile": 999, "x": 0, "y": 0}]}), r"placements\[0\]\.tile: unknown tile id 999"),
     (lambda: api.score({"placements": "nope"}), r"placements: expected a list"),
