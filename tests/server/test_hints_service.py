@@ -280,6 +280,19 @@ def test_a_floating_hints_move_can_be_laid_and_sent_again(stub):
     assert "must fit within 6 x 6" in field_violations(err.value)["garden.placements"]
 
 
+def test_get_hint_refuses_a_split_garden_like_suggest_repair(stub):
+    split = [common_pb2.Garden(placements=[common_pb2.Placement(tile="A01"), common_pb2.Placement(tile="A02", col=2)]),
+             common_pb2.Garden(placements=[common_pb2.Placement(tile="A01"), common_pb2.Placement(tile="A02", col=1),
+                                           common_pb2.Placement(tile="A03", row=3, col=3)])]
+    for garden in split:
+        for call, req in ((stub.GetHint, pb.GetHintRequest(garden=garden, card_ids=["S08"])),
+                          (stub.SuggestRepair, pb.SuggestRepairRequest(garden=garden, card_ids=["S08"],
+                                                                       removal_rules=True))):
+            with pytest.raises(grpc.RpcError) as err:
+                call(req, timeout=60)
+            assert "one piece" in field_violations(err.value)["garden"]
+
+
 def test_hint_with_supplies_over_the_wire(stub, solution):
     """The move is the asking player's own (top of their stack or a loose tile), legal in the game state."""
     doc = partial(solution, 20)

@@ -403,3 +403,20 @@ def test_floating_gardens_may_lie_anywhere_on_the_table_and_answers_stay_in_thei
         api.repair({"placements": [{"tile": "A01", "col": -1, "row": 0}, {"tile": "A02", "col": 5, "row": 0}]},
                    ["S01"], floating=True)
     assert err.value.field == "placements" and "fit within 6 x 6" in str(err.value)
+
+
+def test_normal_hints_refuse_a_split_garden_whether_or_not_a_removal_is_needed():
+    """No Normal game reaches a split garden (tiles are added next to it, never split off): GetHint under
+    removal rules refuses one as SuggestRepair does; it used to answer whenever no removal was needed."""
+    from solver.games.gardeners import api
+    completable = {"placements": [{"tile": "A01", "row": 0, "col": 0}, {"tile": "A02", "row": 0, "col": 2}]}
+    needs_removal = {"placements": [{"tile": "A01", "row": 0, "col": 0}, {"tile": "A02", "row": 0, "col": 1},
+                                    {"tile": "A03", "row": 3, "col": 3}]}
+    for doc in (completable, needs_removal):
+        for call in (lambda d: api.hint(d, ["S08"]), lambda d: api.repair(d, ["S08"], removal_rules=True)):
+            with pytest.raises(InputError) as err:
+                call(doc)
+            assert err.value.field == "garden" and "one piece" in str(err.value)
+    # without the removal rules, and under Solo rules, a split garden is a position like any other
+    assert api.hint(completable, ["S08"], removal_rules=False).status == "move"
+    assert api.hint(completable, ["S08"], rules="solo").status == "move"

@@ -5,7 +5,7 @@ import time
 from dataclasses import dataclass
 
 
-from solver.core.grid import DIRECTIONS, Cell, step
+from solver.core.grid import DIRECTIONS, Cell, components, step
 from solver.core.solve import SolveControl
 from solver.errors import InputError
 from solver.games.gardeners import engine, moves
@@ -123,6 +123,10 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         raise InputError("rules", "must be 'normal' or 'solo'", rules)
     control = control or SolveControl()
     start = time.perf_counter()
+    if rules == NORMAL_RULES and removal_rules and garden.cells and len(components(set(garden.cells))) > 1:
+        # tiles are added next to the garden and never split off it: no Normal game reaches a split
+        # garden (refused whether or not the hint would need a removal, as SuggestRepair does)
+        raise InputError("garden", "under Normal removal rules the garden must be one piece")
     floating = floating and rules == NORMAL_RULES   # a Solo garden has a fixed frame
     progress = check_progress(garden, cards, mode, catalog, control, floating=floating)
     if progress.valid:
