@@ -18,34 +18,35 @@ def impossible(gm: GardenModel, card: Card) -> str | None:
     spec, n = card.spec, gm.size
     if card.kind == "proximity":
         if gm.count(spec.element) == 1:
-            return f"only one tile has {spec.element.describe()}"
+            return f"there is only {spec.element.counted(1)}"
     elif card.kind == "agglomeration":
         k = gm.count(spec.element)
         if k < spec.min:
-            return f"only {k} tiles have {spec.element.describe()}, {spec.min} are needed"
+            return f"there are only {spec.element.counted(k)}, {spec.min} are needed"
     elif card.kind == "link":
         k = gm.count(spec.element)
         if k < n:
-            return f"a link across {n} rows or columns needs {n} tiles; only {k} have {spec.element.describe()}"
+            return f"a link across {n} rows or columns needs {n} tiles; there are only {spec.element.counted(k)}"
     elif card.kind == "border":
         k = gm.count(spec.element)
         room = sum(1 for c in gm.cells if is_border(c, n) == (spec.region == "edge"))
         if k > room:
-            return f"{k} tiles have {spec.element.describe()}, the {spec.region} holds only {room}"
+            return (f"there {'is' if k == 1 else 'are'} {spec.element.counted(k)}, the {spec.region} "
+                    f"holds only {room} tiles")
     elif card.kind == "geometry":
         if not spec.placements(n):
             return "the arrangement does not fit the garden"
     elif card.kind == "path":
         paths = [t for t in gm.tiles if t.path]
         if spec.shape == "route" and len(paths) < spec.min:
-            return f"only {len(paths)} tiles have a path, {spec.min} are needed"
+            return f"there are only {len(paths)} path tiles, {spec.min} are needed"
         if spec.shape == "loop":
             two = [t for t in paths if len(t.path) == 2]
             corners = [t for t in two if t.path not in (frozenset("NS"), frozenset("EW"))]
             if len(two) < 8 or len(corners) < 4 or n < 3:
                 return "a closed route around a tile needs at least 8 path tiles, 4 of them corners"
             if not any(spec.around.matches(t) for t in gm.tiles):
-                return f"no tile has {spec.around.describe()}"
+                return f"there are no {spec.around.describe()} to surround"
     return None
 
 

@@ -50,6 +50,19 @@ class Selector:
     def describe(self, plural: bool = True) -> str:
         return " and/or ".join(self._nouns(plural))
 
+    def counted(self, k: int) -> str:
+        """k tiles the selector matches, as words: "6 Soil tiles", "1 tile with a fountain",
+        "7 tiles with green trees", "9 Soil tiles or tiles with trees"."""
+        parts = []
+        for (kind, colour), noun in zip(self.atoms, self._nouns(k != 1)):
+            if kind in BACKGROUNDS or kind == "path":
+                parts.append(noun)
+            elif k == 1:
+                parts.append(f"tile with {'an' if noun[0] in 'aeiou' else 'a'} {noun}")
+            else:
+                parts.append(f"tiles with {noun}")
+        return f"{k} " + " or ".join(parts)
+
     def describe_one(self, other: str = "") -> str:
         """One thing the selector matches, with its article: "a fuchsia tree", "an orange flower or a
         fountain"; `other` names a kind that must be another tile's ("another bench")."""

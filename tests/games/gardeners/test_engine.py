@@ -233,3 +233,18 @@ def test_many_cards_discards_are_complete_only_when_proven():
     ids = ["S01", "S04", "S08", "S16", "S20", "S25", "S33", "S39", "S47", "S55"]
     ex = engine.explain([DECK.get(i) for i in ids], NORMAL, CAT, ctl())
     assert ex.conflicts == [["S04", "S08"]] and ex.discards == [["S04"], ["S08"]] and ex.discards_complete
+
+
+@pytest.mark.parametrize("params, reason", [
+    ({"kind": "agglomeration", "params": {"element": "soil", "min": 30}}, "there are only 11 Soil tiles, 30 are needed"),
+    ({"kind": "agglomeration", "params": {"element": "flower:orange", "min": 8}},
+     "there are only 7 tiles with orange flowers, 8 are needed"),
+])
+def test_counting_reasons_read_as_sentences(params, reason):
+    """The refutation's reason names what is counted (it said "only 6 tiles have Soil tiles")."""
+    card = parse_card({"id": "X", "deck": "standard", **params})
+    tiles = engine._tiles(NORMAL, CAT)
+    soil = sum(t.background == "soil" for t in tiles)
+    result = engine.solve([card], NORMAL, CAT, ctl())
+    assert result.verdict == engine.UNSOLVABLE
+    assert result.reason == "X: " + reason.replace("11 Soil", f"{soil} Soil")
