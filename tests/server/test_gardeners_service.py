@@ -212,6 +212,14 @@ def test_validate_move_refuses_malformed_moves_by_field(stub):
     assert "player 7 does not exist" in bad["move.to_player"]
 
 
+def test_game_state_refuses_the_other_modes_field(stub):
+    solo = pb.GameState(mode=pb.GAME_MODE_SOLO, pool=["A01"], supplies=[pb.PlayerSupply(stack=["A02"])])
+    assert "state.supplies" in invalid(stub.ListLegalMoves, pb.ListLegalMovesRequest(state=solo))
+    normal = pb.GameState(mode=NORMAL, pool=["A01"], supplies=[pb.PlayerSupply(stack=["A02"])])
+    add = pb.Move(kind=pb.MOVE_KIND_ADD, tile="A02", cell=common_pb2.Cell())
+    assert "state.pool" in invalid(stub.ValidateMove, pb.ValidateMoveRequest(state=normal, move=add))
+
+
 def _hard_domain(started: list):
     """The real domain API, except check_solvable runs a search that only ends when stopped."""
     def check_solvable(card_ids, mode, control, **_):

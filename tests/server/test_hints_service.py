@@ -293,6 +293,22 @@ def test_get_hint_refuses_a_split_garden_like_suggest_repair(stub):
             assert "one piece" in field_violations(err.value)["garden"]
 
 
+def test_floating_is_refused_under_solo_rules_and_in_solo_mode(stub):
+    garden = common_pb2.Garden(placements=[common_pb2.Placement(tile="A01", row=1, col=1)])
+    calls = [(stub.GetHint, pb.GetHintRequest(garden=garden, card_ids=["S01"], rules=pb.MOVE_RULES_SOLO,
+                                              floating=True)),
+             (stub.GetHint, pb.GetHintRequest(garden=garden, card_ids=["S01"], mode=gpb.GAME_MODE_SOLO,
+                                              floating=True)),
+             (stub.CheckProgress, pb.CheckProgressRequest(garden=garden, card_ids=["S01"], mode=gpb.GAME_MODE_SOLO,
+                                                          floating=True)),
+             (stub.SuggestRepair, pb.SuggestRepairRequest(garden=garden, card_ids=["S01"], mode=gpb.GAME_MODE_SOLO,
+                                                          floating=True))]
+    for call, req in calls:
+        with pytest.raises(grpc.RpcError) as err:
+            call(req, timeout=60)
+        assert list(field_violations(err.value)) == ["floating"]
+
+
 def test_hint_with_supplies_over_the_wire(stub, solution):
     """The move is the asking player's own (top of their stack or a loose tile), legal in the game state."""
     doc = partial(solution, 20)

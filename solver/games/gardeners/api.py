@@ -101,6 +101,9 @@ def floating_args(garden: dict, card_ids, mode: str | None, catalog: str | None,
     (hints.frame), slid into the frame; returns the args and the offset to slide the answer back by."""
     from solver.games.gardeners.hints import frame
     offset = (0, 0)
+    if floating and get_mode(mode).name == "solo":
+        raise InputError("floating", "a Solo garden stays in its frame (tiles are moved freely within it); "
+                                     "floating is for the modes played by the Normal rules", floating)
     if floating:
         garden, offset = frame.into_frame(garden, get_mode(mode).size)
     return _hint_args(garden, card_ids, mode, catalog, cards), offset
@@ -130,7 +133,10 @@ def hint(garden: dict, card_ids, mode: str | None = None, rules: str = "normal",
     `floating` the garden may lie anywhere on the table and the move is in its coordinates."""
     from solver.games.gardeners import hints
     from solver.games.gardeners.hints import frame
-    args, offset = floating_args(garden, card_ids, mode, catalog, cards, floating and rules == "normal")
+    if floating and rules == "solo":
+        raise InputError("floating", "Solo rules keep the garden in its frame; floating is for the Normal rules",
+                         floating)
+    args, offset = floating_args(garden, card_ids, mode, catalog, cards, floating)
     return frame.hint_back(hints.next_move(*args, control, rules=rules, removal_rules=removal_rules,
                                            floating=floating), offset)
 

@@ -187,6 +187,11 @@ def parse_state(doc, catalog: Catalog):
         if (r, c) in garden:
             raise InputError(where, f"cell ({r}, {c}) is used twice")
         garden[(r, c)] = (tile_id(p.get("tile"), f"{where}.tile"), rot)
+    # the other mode's field is a contradiction, not something to ignore
+    if mode == "solo" and doc.get("supplies"):
+        raise InputError("state.supplies", "Solo mode has a pool, not players' supplies")
+    if mode == "normal" and doc.get("pool"):
+        raise InputError("state.pool", "Normal mode has the players' supplies, not a pool")
     if mode == "solo":
         for (r, c) in garden:
             if not (0 <= r < size and 0 <= c < size):

@@ -420,3 +420,18 @@ def test_normal_hints_refuse_a_split_garden_whether_or_not_a_removal_is_needed()
     # without the removal rules, and under Solo rules, a split garden is a position like any other
     assert api.hint(completable, ["S08"], removal_rules=False).status == "move"
     assert api.hint(completable, ["S08"], rules="solo").status == "move"
+
+
+def test_floating_is_refused_where_the_garden_cannot_float():
+    """Solo mode / Solo rules keep the garden in its frame: `floating` there is a contradiction (it was
+    silently ignored under Solo rules). Training modes are played by the Normal rules: it floats there."""
+    from solver.games.gardeners import api
+    doc = {"placements": [{"tile": "A01", "row": 1, "col": 1}]}
+    for call in (lambda: api.hint(doc, ["S01"], rules="solo", floating=True),
+                 lambda: api.hint(doc, ["S01"], mode="solo", floating=True),
+                 lambda: api.check_progress(doc, ["S01"], mode="solo", floating=True),
+                 lambda: api.repair(doc, ["S01"], mode="solo", floating=True)):
+        with pytest.raises(InputError) as err:
+            call()
+        assert err.value.field == "floating"
+    assert api.check_progress(doc, ["A1"], mode="training-a", floating=True).completable == engine.SOLVABLE

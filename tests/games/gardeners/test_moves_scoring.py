@@ -140,3 +140,16 @@ def test_scoring_and_result_tables():
         scoring.solo_score([1, 2, 3], 0)
     with pytest.raises(InputError):
         scoring.final_score(-1, 0)
+
+
+def test_the_other_modes_field_is_refused_not_ignored():
+    solo = {"mode": "solo", "garden": [], "pool": ["A01"], "supplies": [{"stack": ["A02"]}]}
+    with pytest.raises(InputError) as err:
+        api.legal_moves(solo)
+    assert err.value.field == "state.supplies" and "pool" in str(err.value)
+    normal = {"mode": "normal", "garden": [], "pool": ["A01"], "supplies": [{"stack": ["A02"]}]}
+    with pytest.raises(InputError) as err:
+        api.validate_move(normal, {"kind": "add", "tile": "A02", "cell": [0, 0]})
+    assert err.value.field == "state.pool"
+    # empty lists of the other mode's field are what a wire message always carries: fine
+    assert api.legal_moves({**solo, "supplies": []}) and api.legal_moves({**normal, "pool": []})
