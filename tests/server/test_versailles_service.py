@@ -185,6 +185,12 @@ def test_every_bad_tile_and_placement_is_reported_at_once(stub):
      "garden.placements[0]"),
     (lambda s: s.ScoreGame(record_msg(_bad_record())), "stages[0].rounds[1].cards.Ann"),
     (lambda s: s.ScoreGame(pb.VersaillesScoreGameRequest(players=["Ann"])), "players"),
+    # a placement is named by its index in the round, as in the request (not by its player)
+    (lambda s: s.ScoreGame(record_msg({"players": ["A", "B"], "stages": [{"rounds": [{"placements": [
+        {"player": "A", "tile": 1}, {"player": "B", "tile": -5}]}]}]})), "stages[0].rounds[0].placements[1].tile"),
+    (lambda s: s.ScoreGame(record_msg({"players": ["A", "B"], "stages": [{"rounds": [{"placements": [
+        {"player": "A", "tile": 1}, {"player": "B", "tile": 2, "rotation": 6}]}]}]})),
+     "stages[0].rounds[0].placements[1].rotation"),
     (lambda s: s.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 4])), "tiles[1]"),
     (lambda s: s.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 999])), "tiles[1]"),
     (lambda s: s.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 5], board=99)), "board"),

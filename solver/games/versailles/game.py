@@ -100,14 +100,16 @@ def play(record: Mapping[str, Any], catalog: Catalog) -> GameResult:
         stage_cards: set[int] = set()
         for r, rnd in enumerate(rounds, start=1):
             where = f"{where_s}.rounds[{r - 1}]"
-            for player, plc in _round_order(rnd, where, players, seats, row, r, catalog, stage_cards):
+            for player, plc, at in _round_order(rnd, where, players, seats, row, r, catalog, stage_cards):
                 if plc.tile in used_tiles:
-                    raise ValueError(f"{where}: tile {plc.tile} was already taken by {used_tiles[plc.tile]}")
-                tile = catalog.tile(plc.tile)
+                    raise ValueError(f"{at}.tile: tile {plc.tile} was already taken by {used_tiles[plc.tile]}")
+                if plc.tile not in catalog.tiles:
+                    raise ValueError(f"{at}.tile: unknown tile id {plc.tile!r}")
+                tile = catalog.tiles[plc.tile]
                 try:
                     gardens[player].place(tile, plc)
                 except IllegalPlacement as exc:
-                    raise IllegalPlacement(f"{where}: {player}: {exc}") from None
+                    raise IllegalPlacement(f"{at}: {player}: {exc}") from None
                 used_tiles[plc.tile] = player
                 areas[player] = largest_areas(gardens[player].fields, catalog)
                 majorities.after_placement(player, areas, s, r)
@@ -138,13 +140,14 @@ def _check_row(row: Any, where: str, length: int, catalog: Catalog, used: Mappin
 
 def _round_order(rnd: Any, where: str, players: list[str], seats: list[str], row: list | None,
                  r: int, catalog: Catalog, stage_cards: set[int]):
-    """Yield (player, placement) in placing order for one round."""
+    """Yield (player, placement, its field path) in placing order for one round."""
     if not isinstance(rnd, Mapping):
         raise ValueError(f"{where}: expected an object with placements")
     raw = rnd.get("placements")
     if not isinstance(raw, list):
         raise ValueError(f"{where}.placements: expected a list, got {raw!r}")
     by_player: dict[str, dict] = {}
+    index: dict[str, str] = {}  # each player's placement's field path
     for i, p in enumerate(raw):
         if not isinstance(p, Mapping) or p.get("player") not in players:
             raise ValueError(f"{where}.placements[{i}].player: expected one of {players}, got "
@@ -152,6 +155,7 @@ def _round_order(rnd: Any, where: str, players: list[str], seats: list[str], row
         if p["player"] in by_player:
             raise ValueError(f"{where}.placements[{i}].player: {p['player']} places twice this round")
         by_player[p["player"]] = dict(p)
+        index[p["player"]] = f"{where}.placements[{i}]"
     missing = [p for p in players if p not in by_player]
     if missing:
         raise ValueError(f"{where}.placements: no placement for {', '.join(missing)}")
@@ -182,7 +186,7 @@ def _round_order(rnd: Any, where: str, players: list[str], seats: list[str], row
             for seat, tile in given:
                 if seat in by_player:
                     if by_player[seat].get("tile", tile) != tile:
-                        raise ValueError(f"{where}.placements: {seat} takes tile {tile} by the cards, "
+                        raise ValueError(f"{index[seat]}.tile: {seat} takes tile {tile} by the cards, "
                                          f"not tile {by_player[seat]['tile']}")
                     by_player[seat]["tile"] = tile
         else:
@@ -192,5 +196,5 @@ def _round_order(rnd: Any, where: str, players: list[str], seats: list[str], row
     for seat in order:
         plc = {k: v for k, v in by_player[seat].items() if k != "player"}
         if "tile" not in plc:
-            raise ValueError(f"{where}.placements: {seat}: missing field 'tile'")
-        yield seat, parse_placement(plc, f"{where}.placements.{seat}")
+            raise ValueError(f"{index[seat]}.tile: {seat}: missing field 'tile'")
+        yield seat, parse_placement(plc, index[seat]), index[seat]

@@ -58,7 +58,7 @@ def _base():
     (lambda r: r["stages"][0].update(row=list(range(1, 21))), r"stages\[0\]\.row: expected a list of 21 tile ids"),
     (lambda r: r["stages"][0]["row"].__setitem__(4, 99), r"stages\[0\]\.row\[4\]: unknown tile id 99"),
     (lambda r: r["stages"][0]["rounds"].append(r["stages"][0]["rounds"][0]), r"rounds: expected a list of 1 to 7"),
-    (lambda r: r["stages"][0]["rounds"][3]["placements"][1].update(x=99), r"rounds\[3\]: Ben: .*does not touch"),
+    (lambda r: r["stages"][0]["rounds"][3]["placements"][1].update(x=99), r"rounds\[3\]\.placements\[1\]: Ben: .*does not touch"),
     (lambda r: r["stages"][0]["rounds"][0].pop("cards"), r"rounds\[0\]\.cards: a stage with a row needs the played cards"),
 ])
 def test_bad_records_are_refused_naming_the_field(change, message):

@@ -108,5 +108,5 @@ def test_two_player_ludwig_variant_has_no_second_places():
 def test_illegal_placement_in_a_record_names_round_and_player():
     rec = record(stages=1)
     rec["stages"][0]["rounds"][1]["placements"][0]["x"] = 5  # Sophie's 2nd tile floats away
-    with pytest.raises(ValueError, match=r"rounds\[1\]: Sophie: .*does not touch"):
+    with pytest.raises(ValueError, match=r"rounds\[1\]\.placements\[\d+\]: Sophie: .*does not touch"):
         play(rec, CATALOG)
