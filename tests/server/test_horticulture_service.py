@@ -231,6 +231,10 @@ def test_squares_are_named_by_column_and_row_and_a_missing_plan_is_named_missing
     with pytest.raises(grpc.RpcError) as err:
         stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**fields, nursery=NURSERY[:2]))
     assert field_violations(err.value)["plan"] == "missing; expected an object"
+    fields = {k: v for k, v in setup_fields(SETUP).items() if k != "gnome"}
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Score(pb.HorticultureScoreRequest(**fields))
+    assert field_violations(err.value)["gnome"] == "missing; expected a square"
 
 
 def test_every_bad_setup_field_and_the_nursery_are_reported_together(stub):
@@ -239,6 +243,11 @@ def test_every_bad_setup_field_and_the_nursery_are_reported_together(stub):
     with pytest.raises(grpc.RpcError) as err:
         stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**fields, nursery=NURSERY[:3]))
     assert set(field_violations(err.value)) == {"gnome", "plan.border", "nursery"}
+    fields["plan"] = pb.HorticulturePlan(border="rose", path="x", companions=["a", "topiary"])
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Validate(pb.HorticultureValidateRequest(**fields, nursery=[NURSERY[0], NURSERY[0], 999]))
+    assert set(field_violations(err.value)) == {"gnome", "plan.border", "plan.path", "plan.companions[0]",
+                                                "nursery"}
     with pytest.raises(grpc.RpcError) as err:
         stub.SolveBestPlan(pb.HorticultureSolveBestPlanRequest(side="Z", nursery=[NURSERY[0], 999]))
     assert set(field_violations(err.value)) == {"side", "path", "nursery[1]"}

@@ -57,6 +57,8 @@ def _intv(value: Any, f: str) -> int:
 
 
 def parse_cell(value: Any, sheet: SheetSide, f: str) -> Cell:
+    if value is None:  # (a gRPC Cell left unset: "got None" read as a Python leak)
+        raise ValueError(f"{f}: missing; expected a square")
     if not isinstance(value, (list, tuple)) or len(value) != 2:
         raise ValueError(f"{f}: expected [column, row], got {value!r}")
     c, r = _intv(value[0], f"{f}[0]"), _intv(value[1], f"{f}[1]")
@@ -80,11 +82,17 @@ def parse_drawing(value: Any, f: str = "path") -> PathDrawing:
 
 def parse_plan(value: Any, catalog: Catalog, f: str = "plan") -> Plan:
     d = _obj(value, f)
+    gather = Gather()  # every bad plant at once
+    border = gather(catalog.plant, d.get("border"), f"{f}.border")
+    path = gather(catalog.plant, d.get("path"), f"{f}.path")
     comp = d.get("companions")
     if not isinstance(comp, (list, tuple)) or len(comp) != 2:
-        raise ValueError(f"{f}.companions: expected [first, second], got {comp!r}")
-    return Plan(catalog.plant(d.get("border"), f"{f}.border"), catalog.plant(d.get("path"), f"{f}.path"),
-                (catalog.plant(comp[0], f"{f}.companions[0]"), catalog.plant(comp[1], f"{f}.companions[1]")))
+        gather.errors.append(InputError(f"{f}.companions", f"expected [first, second], got {comp!r}"))
+    else:
+        comp = (gather(catalog.plant, comp[0], f"{f}.companions[0]"), gather(catalog.plant, comp[1],
+                                                                              f"{f}.companions[1]"))
+    gather.check()
+    return Plan(border, path, comp)
 
 
 def parse_setup(value: Any, catalog: Catalog) -> Setup:
