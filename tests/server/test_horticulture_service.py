@@ -278,6 +278,19 @@ def test_every_bad_day_card_and_planting_is_reported_together(stub):
     assert set(field_violations(err.value)) == {"garden[0].plant", "garden[1].at", "window_box[1]"}
 
 
+def test_a_nursery_longer_than_the_largest_local_nursery_is_refused_by_every_rpc(stub):
+    """The rulebook's nurseries hold 30 to 36 cards. Before 7 Dec 48 cards were taken: SolveOptimal answered
+    INFEASIBLE (the sheet has 47 places) while Hint answered UNKNOWN for both of today's cards."""
+    cards = list(range(1, 39))
+    with pytest.raises(grpc.RpcError) as err:
+        stub.SolveOptimal(pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=cards))
+    assert "at most 36" in field_violations(err.value)["nursery"]
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=cards[:2],
+                                             future=pb.HorticultureNursery(cards=cards[2:])))
+    assert "at most 36 and 2 were flipped already" in field_violations(err.value)["future.cards"]
+
+
 # ---- docs/games-service.md -----------------------------------------------------------------
 
 SERVICE = "HorticultureService"

@@ -32,13 +32,14 @@ def refused(call, request) -> list[tuple[str, str]]:
 
 def test_a_record_longer_than_the_deck_allows_is_refused_before_the_replay(stub):
     """Before: a 60 KB record of 1,817 copies of one day answered 3,633 violations (274 KB), and one day of
-    4,994 plantings 4,994 (453 KB). A day flips two of the deck's 54 cards and plants its card's two plants."""
+    4,994 plantings 4,994 (453 KB). A day flips two cards of a nursery of at most 36 (6 gardeners; the deck holds
+    54) and plants its card's two plants."""
     request = json_format.ParseDict({**SETUP, "days": [DAY]}, pb.HorticultureValidateRequest())
     while request.ByteSize() < 60_000:
         request.days.add().CopyFrom(request.days[0])
     [(field, why)] = refused(stub.Validate, request)
-    assert field == "days" and "at most 27" in why
-    del request.days[27:]
+    assert field == "days" and "at most 18" in why
+    del request.days[18:]
     answer = stub.Validate(request, timeout=30)  # at the limit: judged, and the answer stays small
     assert not answer.legal and answer.ByteSize() < 20_000
     one = json_format.ParseDict({**SETUP, "days": [DAY]}, pb.HorticultureValidateRequest())

@@ -64,11 +64,15 @@ def _violations(vs: list) -> list[dict]:
     return [{"where": v.where, "reason": v.reason} for v in vs]
 
 
-def _nursery(value: Any, catalog: Catalog, f: str = "nursery") -> list[int]:
+def _nursery(value: Any, catalog: Catalog, f: str = "nursery", flipped: int = 0) -> list[int]:
+    """The cards in draw order, two a day; with the `flipped` cards of the days before it they fit a nursery."""
     if not isinstance(value, list):
         raise ValueError(f"{f}: expected a list of card ids in draw order")
     if len(value) % 2:
         raise ValueError(f"{f}: {len(value)} cards; each day flips two, so the count must be even")
+    if len(value) > catalog.deck.largest_nursery - flipped:
+        raise ValueError(f"{f}: {len(value)} cards; a local nursery holds at most {catalog.deck.largest_nursery} "
+                         + (f"and {flipped} were flipped already" if flipped else "(the rulebook's deck sizes)"))
     seen: set[int] = set()
     gather = Gather()  # every unknown or repeated card at once
     for i, cid in enumerate(value):
@@ -269,7 +273,9 @@ def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | 
     today = gather(_today, req.get("today"), cat)
     future = req.get("future")
     known = future is not None
-    rest = gather(_nursery, future, cat, "future") if known else []
+    # (today's two cards and the days before it came from the same nursery)
+    flipped = 2 * (len(req["days"]) if isinstance(req.get("days"), list) else 0) + 2
+    rest = gather(_nursery, future, cat, "future", flipped) if known else []
     if setup is not None:
         gather(_legal_setup, setup, cat)
     gather.check()

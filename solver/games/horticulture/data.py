@@ -41,6 +41,11 @@ class Deck:
     cards: dict[int, Card]
     size_by_gardeners: dict[str, int]
 
+    @property
+    def largest_nursery(self) -> int:
+        """The most cards a local nursery holds (36 for 6 gardeners in the rulebook): no game flips more."""
+        return max(self.size_by_gardeners.values())
+
     def size_for(self, gardeners: int) -> int:
         if not isinstance(gardeners, int) or isinstance(gardeners, bool) or gardeners < 1:
             raise ValueError(f"gardeners: expected a positive integer, got {gardeners!r}")

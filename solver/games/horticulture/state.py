@@ -120,12 +120,12 @@ def parse_days(value: Any, sheet: SheetSide, catalog: Catalog, f: str = "days") 
     """The days played; every bad field of every day is reported at once."""
     if not isinstance(value, list):
         raise ValueError(f"{f}: expected a list of days")
-    # Each day flips two cards of the deck, and each card holds two plants: longer lists are refused
+    # Each day flips two cards of the nursery, and each card holds two plants: longer lists are refused
     # before anything is replayed (a 60 KB record of 1,817 days answered 3,633 violations, 274 KB).
-    most = len(catalog.deck.cards) // 2
+    most = catalog.deck.largest_nursery // 2
     if len(value) > most:
-        raise ValueError(f"{f}: {len(value)} days; at most {most} (each day flips two of the deck's "
-                         f"{len(catalog.deck.cards)} cards)")
+        raise ValueError(f"{f}: {len(value)} days; at most {most} (each day flips two cards of a nursery of at "
+                         f"most {catalog.deck.largest_nursery})")
     gather = Gather()
 
     def cards_of(cards: Any, fd: str) -> tuple[int, ...] | None:
