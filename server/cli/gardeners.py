@@ -139,19 +139,23 @@ def cmd_solve(args) -> int:
     return _exit_code(r.verdict)
 
 
-def _conflicts_text(conflicts: list[list[str]], discards: list[list[str]], complete: bool) -> str:
+def _conflicts_text(conflicts: list[list[str]], discards: list[list[str]], complete: bool,
+                    discards_complete: bool) -> str:
     if not conflicts:
         return ""
+    note = "" if complete and discards_complete else \
+        "\n(the conflicting sets may be incomplete: limit reached)" if discards_complete else \
+        "\n(the discards may be incomplete: not every one was proven)" if complete else \
+        "\n(the lists may be incomplete: limit reached)"
     return ("\nminimal conflicting sets: " + "; ".join("+".join(c) for c in conflicts)
-            + "\ndiscard one of: " + "; ".join("+".join(d) for d in discards)
-            + ("" if complete else "\n(the lists may be incomplete: limit reached)"))
+            + "\ndiscard one of: " + "; ".join("+".join(d) for d in discards) + note)
 
 
 def _remote_explain_text(answer: dict, ms: float, args) -> str:
     return (_verdict_text(_name(answer["verdict"], "SOLVABILITY_"), ms) + _rendered(answer.get("witness"), args)
             + _conflicts_text([c["card_ids"] for c in answer["conflicts"]],
                               [d["card_ids"] for d in answer["discard_sets"]],
-                              answer["conflicts_complete"]))
+                              answer["conflicts_complete"], answer["discard_sets_complete"]))
 
 
 def cmd_explain(args) -> int:
@@ -160,11 +164,12 @@ def cmd_explain(args) -> int:
         return remote
     r = api.check_solvable(_ids(args.cards), args.mode, _control(args), args.catalog, args.card_file)
     data = {"verdict": r.verdict, "garden": r.garden.to_dict() if r.garden else None, "conflicts": r.conflicts,
-            "discards": r.discards, "complete": r.complete, "seconds": round(r.seconds, 4)}
+            "discards": r.discards, "complete": r.complete, "discards_complete": r.discards_complete,
+            "seconds": round(r.seconds, 4)}
     text = _verdict_text(r.verdict, r.seconds * 1000)
     if r.garden:
         text += "\n" + r.garden.render(detail=True)
-    text += _conflicts_text(r.conflicts, r.discards, r.complete)
+    text += _conflicts_text(r.conflicts, r.discards, r.complete, r.discards_complete)
     _out(args, data, text)
     return _exit_code(r.verdict)
 

@@ -21,6 +21,16 @@ def test_explain_names_the_conflict_and_the_discards(capsys):
     assert main(["explain", "--cards", "S04,S08,S01"]) == 1
     out = capsys.readouterr().out
     assert "minimal conflicting sets: S04+S08" in out and "discard one of: S04; S08" in out
+    assert "incomplete" not in out  # 3 cards: both lists enumerated
+    # 9 Beginner cards, past the enumeration: S42+S45 conflicts too, so {S59, S45} is a discard set not shown
+    assert main(["explain", "--cards", "S59,S02,S49,S34,S20,S42,S06,S45,S17", "--mode", "beginner"]) == 1
+    assert "(the lists may be incomplete: limit reached)" in capsys.readouterr().out
+    # 10 cards whose one conflict's cards are each a discard alone: the discards are complete, the conflicts not
+    assert main(["explain", "--cards", "S01,S04,S08,S16,S20,S25,S33,S39,S47,S55"]) == 1
+    assert "(the conflicting sets may be incomplete: limit reached)" in capsys.readouterr().out
+    assert main(["explain", "--cards", "S01,S04,S08,S16,S20,S25,S33,S39,S47,S55", "--json"]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["complete"], answer["discards_complete"]) == (False, True)
 
 
 def test_bad_input_is_an_error_naming_the_field(capsys, tmp_path):
