@@ -45,8 +45,21 @@ def _garden(placements: Sequence[Placement], catalog: Catalog, where: str = "pla
             garden.place(tile, p)
         except ValueError as exc:
             gather.errors.append(InputError(f"{where}[{i}]", str(exc)))
+            continue
+        if len(garden.placements) == _most_tiles(catalog) + 1:
+            gather.errors.append(InputError(f"{where}[{i}]", _too_many(catalog)))
     gather.check()
     return garden
+
+
+def _most_tiles(catalog: Catalog) -> int:
+    """The tiles a player receives in a game: one a round (7 rounds a stage, 2 stages: 14)."""
+    return catalog.setup.rounds_per_stage * catalog.setup.stages
+
+
+def _too_many(catalog: Catalog) -> str:
+    return (f"a garden holds at most {_most_tiles(catalog)} tiles (one a round, {catalog.setup.rounds_per_stage} "
+            f"rounds a stage, {catalog.setup.stages} stages)")
 
 
 def validate(garden: Any, catalog_path: str | Path | None = None) -> dict:
@@ -69,6 +82,8 @@ def validate(garden: Any, catalog_path: str | Path | None = None) -> dict:
             violations.append({"index": i, "field": f"placements[{i}]", "reason": reason})
             continue
         built.place(catalog.tiles[p.tile], p)
+        if len(built.placements) == _most_tiles(catalog) + 1:
+            violations.append({"index": i, "field": f"placements[{i}]", "reason": _too_many(catalog)})
     return {"valid": not violations, "violations": violations}
 
 

@@ -50,6 +50,18 @@ def test_the_intermediate_fields_are_the_scoring_after_the_first_stage():
     assert whole[0] + whole[1] > out["intermediate_area_points"]
 
 
+def test_a_garden_of_more_tiles_than_a_player_receives_is_not_valid():
+    """7 rounds a stage, 2 stages: 14 tiles. Before 7 Dec 20 tiles in a row were valid and scored, while Hint
+    refused a 14-tile garden as full."""
+    row = [{"tile": i, "x": 2 * (i - 1), "y": 0} for i in range(1, 21)]
+    assert api.validate(row[:14]) == {"valid": True, "violations": []}
+    out = api.validate(row)
+    assert not out["valid"] and [(v["index"], v["field"]) for v in out["violations"]] == [(14, "placements[14]")]
+    assert "at most 14 tiles" in out["violations"][0]["reason"]
+    with pytest.raises(ValueError, match=r"placements\[14\]: a garden holds at most 14 tiles"):
+        api.score(row)
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: api.score({"placements": [{"tile": 999, "x": 0, "y": 0}]}), r"placements\[0\]\.tile: unknown tile id 999"),
     (lambda: api.score({"placements": "nope"}), r"placements: expected a list"),
