@@ -225,7 +225,7 @@ def random_game(rng, catalog: dict[int, str]):
                 small[t] = tied[0]
         best = max(a[p]["C"] for p in players)
         tied = [p for p in players if a[p]["C"] == best]
-        if best > 0 and len(tied) == 1:
+        if n > 2 and best > 0 and len(tied) == 1:  # the site award is a small token: none with Ludwig
             small["C"] = tied[0]
         for p in players:
             final[p] = (top(a[p], 3) + 5 * sum(h == p for h in holder.values())

@@ -118,7 +118,7 @@ def play(record: Mapping[str, Any], catalog: Catalog) -> GameResult:
     final: dict[str, StageScore] = {}
     small: dict[str, str | None] = {}
     if len(stages) == setup.stages and setup.stages > 1:
-        small = small_token_winners(areas, majorities, second_places=not ludwig)
+        small = small_token_winners(areas, majorities, small_tokens=not ludwig)
         final = {p: final_score(p, areas[p], majorities, small) for p in players}
     results = {p: PlayerResult(inter.get(p), final.get(p), areas[p]) for p in players}
     largest = {p: max(areas[p][t] for t in catalog.garden_types) for p in players}

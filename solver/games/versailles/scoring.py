@@ -164,20 +164,25 @@ def intermediate_score(player: str, areas: Mapping[str, int], majorities: Majori
 
 
 def small_token_winners(areas: Mapping[str, Mapping[str, int]], majorities: Majorities,
-                        second_places: bool) -> dict[str, str | None]:
+                        small_tokens: bool) -> dict[str, str | None]:
     """Who gets each small token at the end. A garden type's token goes to the single player with
-    the largest area among all but the large token's holder (nobody if that is tied, if nobody holds
-    the large token, or if `second_places` is off, as in the 2-player game). The Construction Site
-    token goes to the single player with the largest Construction Site; ties award nothing."""
+    the largest area among all but the large token's holder (nobody if that is tied or if nobody holds
+    the large token). The Construction Site token goes to the single player with the largest Construction Site;
+    ties award nothing. With `small_tokens` off (the 2-player game) nobody gets any: "The Small Majority Tokens
+    (worth 3 points) are not used in a 2-player game", and the site award is one of the six small tokens (until
+    7 Dec it was still given there)."""
     cat = majorities.catalog
     winners: dict[str, str | None] = {}
     for tok in cat.tokens.small:
+        if not small_tokens:
+            winners[tok.type] = None
+            continue
         kind = cat.field_types[tok.type].kind
         if kind == "construction":
             contenders = list(areas)
         else:
             holder = majorities.holders.get(tok.type)
-            if not second_places or holder is None:
+            if holder is None:
                 winners[tok.type] = None
                 continue
             contenders = [p for p in areas if p != holder]

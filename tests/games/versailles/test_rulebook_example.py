@@ -97,10 +97,12 @@ def test_final_scoring_with_small_tokens_and_construction_site():
     assert result.winners == ["Alexander"]
 
 
-def test_two_player_ludwig_variant_has_no_second_places():
+def test_two_player_ludwig_variant_has_no_small_tokens():
     result = play(record(stages=2, players=("Sophie", "Alexander")), CATALOG)
-    # only the Construction Site token is still awarded (Alexander 3 > Sophie 2)
-    assert result.small_tokens == {"G": None, "B": None, "W": None, "R": None, "Y": None, "C": "Alexander"}
+    # "The Small Majority Tokens (worth 3 points) are not used in a 2-player game": no second places, and no
+    # Construction Site award either, though Alexander's site (3) is larger than Sophie's (2)
+    assert result.small_tokens == {"G": None, "B": None, "W": None, "R": None, "Y": None, "C": None}
+    assert result.players["Alexander"].final.small_tokens == []
     s = result.players["Sophie"]
     assert s.final.total == (9 + 7 + 6) + 2 * 5
 

@@ -18,11 +18,11 @@ def test_no_small_token_for_an_area_of_nothing():
     majorities = Majorities(CAT)
     majorities.after_placement("Ann", areas)
     assert majorities.holders["G"] == "Ann"
-    assert small_token_winners(areas, majorities, second_places=True)["G"] is None
+    assert small_token_winners(areas, majorities, small_tokens=True)["G"] is None
     areas["Ben"]["G"] = 1
-    assert small_token_winners(areas, majorities, second_places=True)["G"] == "Ben"
+    assert small_token_winners(areas, majorities, small_tokens=True)["G"] == "Ben"
     alone = {"Ann": {t: 0 for t in types}}
-    assert small_token_winners(alone, Majorities(CAT), second_places=True)["C"] is None
+    assert small_token_winners(alone, Majorities(CAT), small_tokens=True)["C"] is None
 
 
 
