@@ -10,7 +10,7 @@ from solver.games.versailles.data import Catalog, default_catalog, load_catalog
 from solver.games.versailles.game import play
 from solver.games.versailles.hint import rank_placements
 from solver.games.versailles.rules import Garden, Placement, parse_placement, refusal
-from solver.games.versailles.scoring import area_points, largest_areas, solo_checkpoints, top_areas
+from solver.games.versailles.scoring import area_points, counted_areas, largest_areas, solo_checkpoints
 from solver.games.versailles.solo import solve_solo
 
 MAX_TIME_LIMIT = 600.0
@@ -109,9 +109,9 @@ def score(garden: Any, catalog_path: str | Path | None = None) -> dict:
         "areas": areas,
         "construction_site": max((areas[t] for t in catalog.construction_types), default=0),
         "intermediate_area_points": area_points(early, catalog, inter_k),
-        "intermediate_areas": [{"type": t, "size": s} for t, s in top_areas(early, catalog, inter_k)],
+        "intermediate_areas": [{"type": t, "size": s} for t, s in counted_areas(early, catalog, inter_k)],
         "final_area_points": area_points(areas, catalog, final_k),
-        "final_areas": [{"type": t, "size": s} for t, s in top_areas(areas, catalog, final_k)],
+        "final_areas": [{"type": t, "size": s} for t, s in counted_areas(areas, catalog, final_k)],
         "solo_points": solo,
     }
 

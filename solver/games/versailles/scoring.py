@@ -58,6 +58,12 @@ def top_areas(areas: Mapping[str, int], catalog: Catalog, k: int) -> list[tuple[
     return ranked[:k]
 
 
+def counted_areas(areas: Mapping[str, int], catalog: Catalog, k: int) -> list[tuple[str, int]]:
+    """The areas a scoring counts, as answers list them: top_areas without the empty ones (a type the garden lacks
+    scores nothing; listed, it read as "counted")."""
+    return [(t, size) for t, size in top_areas(areas, catalog, k) if size > 0]
+
+
 def area_points(areas: Mapping[str, int], catalog: Catalog, k: int) -> int:
     """1 point per field of the k largest garden types."""
     return sum(size for _, size in top_areas(areas, catalog, k))
@@ -157,7 +163,7 @@ class StageScore:
 
 def intermediate_score(player: str, areas: Mapping[str, int], majorities: Majorities) -> StageScore:
     cat = majorities.catalog
-    counted = top_areas(areas, cat, cat.setup.intermediate_areas)
+    counted = counted_areas(areas, cat, cat.setup.intermediate_areas)
     held = majorities.held_by(player)
     points = {tok.type: tok.stage1_points for tok in cat.tokens.large}
     return StageScore(counted, sum(s for _, s in counted), held, sum(points[t] for t in held))
@@ -195,7 +201,7 @@ def small_token_winners(areas: Mapping[str, Mapping[str, int]], majorities: Majo
 def final_score(player: str, areas: Mapping[str, int], majorities: Majorities,
                 small_winners: Mapping[str, str | None]) -> StageScore:
     cat = majorities.catalog
-    counted = top_areas(areas, cat, cat.setup.final_areas)
+    counted = counted_areas(areas, cat, cat.setup.final_areas)
     held = majorities.held_by(player)
     large_points = {tok.type: tok.stage2_points for tok in cat.tokens.large}
     small_points = {tok.type: tok.points for tok in cat.tokens.small}

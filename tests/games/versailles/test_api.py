@@ -27,6 +27,9 @@ def test_score_counts_a_hand_checked_garden():
     out = api.score({"placements": [{"tile": 4, "x": 0, "y": 0}, {"tile": 5, "x": 2, "y": 0}]})
     assert out["areas"] == {"G": 2, "B": 2, "W": 0, "R": 2, "Y": 2, "C": 0}
     assert (out["intermediate_area_points"], out["final_area_points"], out["solo_points"]) == (4, 6, 4)
+    # one tile: two types, so the final scoring's third place is empty and not listed
+    one = api.score([{"tile": 4, "x": 0, "y": 0}])
+    assert one["final_areas"] == [{"type": "B", "size": 2}, {"type": "Y", "size": 2}] and one["final_area_points"] == 4
     # turned half-way tile 5 puts its Red row on top: "RR/GG" -- no change in sizes
     out = api.score([{"tile": 4, "x": 0, "y": 0}, {"tile": 5, "x": 0, "y": 2, "rotation": 2}])
     assert out["areas"]["Y"] == 2 and out["areas"]["R"] == 2
