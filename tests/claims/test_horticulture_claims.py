@@ -168,8 +168,8 @@ def test_hint_refuses_a_card_that_already_came_up():
                                                        {"plant": "sweet_potato", "at": [2, 4]}]}]
     for request, where in ((dict(req, today=[4, 5], future=[4, 6]), "future[0]:"),
                            (dict(req, today=[4, 4]), "today[1]:"),
-                           (dict(req, days=past, today=[4, 6]), "today:"),
-                           (dict(req, days=past, today=[7, 6], future=[4, 8]), "future:")):
+                           (dict(req, days=past, today=[4, 6]), "today[0]:"),
+                           (dict(req, days=past, today=[7, 6], future=[4, 8]), "future[0]:")):
         try:
             api.hint(request, control=control(0, 0.5))
         except ValueError as exc:
