@@ -13,6 +13,12 @@ class Cancelled(Exception):
     """The caller cancelled the work before or while it was solving."""
 
 
+# A step (a model built, then searched) is not started with less than this left before a control's end: building
+# a model takes 20-130 ms (a Gardeners model of 8 Standard cards), so its search would be cut to nothing, and a
+# hint runs up to ~15 such steps, which spent the whole margin and ended calls DEADLINE_EXCEEDED (7 Dec).
+MIN_STEP_S = 0.05
+
+
 @dataclass
 class SolveControl:
     """Limits for one request, and a thread-safe way to stop its running searches.
@@ -53,6 +59,12 @@ class SolveControl:
             raise ValueError(f"random_seed: expected an integer in [0, 2^31), got {self.random_seed!r}")
         if self.ends_at is not None and not number(self.ends_at):
             raise ValueError(f"ends_at: expected a time.monotonic() instant, got {self.ends_at!r}")
+
+    def out_of_time(self, step: float = MIN_STEP_S) -> bool:
+        """Whether the call's budget is gone: less than `step` left before `ends_at` (a client's deadline less the
+        margin), too little to start a step that builds a model before it searches. Never for a control without an
+        end or a deterministic one (its answers must not depend on the clock)."""
+        return self.ends_at is not None and self.deterministic_limit is None and self.ends_at - time.monotonic() < step
 
     def seconds_left(self) -> float:
         """Wall-clock seconds until `ends_at` (never below 0), or the time limit when there is none."""

@@ -210,8 +210,7 @@ def solo_route(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
         if best_len <= bound:
             # the heuristic route meets the proven bound: no search needed
             return _done("optimal", cur, pool, best, best_len, bound, start, 0.0, 0)
-    from solver.games.gardeners.hints.progress import out_of_time
-    if out_of_time(control):
+    if control.out_of_time():
         # the call's budget is gone: no search (it would get nothing), the layout's route if there is one
         if best is None:
             return SoloRoute("unknown", bound=bound, seconds=time.perf_counter() - start)

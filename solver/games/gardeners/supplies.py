@@ -190,10 +190,9 @@ def targets(kept: Garden, first: Garden, cards: list[Card], mode: Mode, catalog:
 
     from solver.games.gardeners import engine
     from solver.games.gardeners.encodings import post
-    from solver.games.gardeners.hints.progress import out_of_time
     from solver.games.gardeners.model import GardenModel
     yield first
-    if out_of_time(control):   # the call's budget is gone: no other target is searched for
+    if control.out_of_time():   # the call's budget is gone: no other target is searched for
         return
     dr, dc = shift
     gm = GardenModel(cards, mode, catalog.tiles_of(mode.tile_sets), rotation_free=False)
@@ -217,7 +216,7 @@ def targets(kept: Garden, first: Garden, cards: list[Card], mode: Mode, catalog:
         if not lits:
             return
         gm.model.add_bool_or(lits)
-        if out_of_time(control):
+        if control.out_of_time():
             return
         status, solver = control.solve(gm.model, engine.tuned_solver(control))
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from ortools.sat.python import cp_model
 
 from solver.core.grid import transforms
-from solver.core.solve import SolveControl
+from solver.core.solve import MIN_STEP_S, SolveControl
 from solver.errors import Gather, InputError
 
 from .bound import counting_plan
@@ -418,10 +418,6 @@ def placements(garden: Garden, catalog: Catalog, tile_id: str) -> list[tuple[dic
     return out
 
 
-# a hint stops searching when less than this is left of its wall-clock time (each search also builds a model)
-HINT_MIN_SECONDS = 0.05
-
-
 def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control: SolveControl | None = None,
          margin: int = 2, top: int | None = None) -> list[Option]:
     """Placements of the newly acquired `tile_id`, ranked by the best final prestige reachable with the
@@ -478,7 +474,8 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
         # what quick options leave over goes to the later ones; on the wall clock, once the call's time (or its
         # deadline, `ends_at`) is spent the options not solved yet are "unknown" below the ceiling, not searched
         seconds = min(control.seconds_left(), control.time_limit_s - (time.perf_counter() - began))
-        if option is None and control.deterministic_limit is None and seconds < HINT_MIN_SECONDS:
+        if option is None and control.deterministic_limit is None and (control.out_of_time()
+                                                                        or seconds < MIN_STEP_S):
             option = Option(placement, "unknown", None, ceiling)
         if option is None:
             share = max(min(0.2, seconds), seconds / max(1, left))

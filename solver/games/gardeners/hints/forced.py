@@ -15,7 +15,7 @@ from solver.games.gardeners.garden import Garden
 from solver.games.gardeners.model import GardenModel
 from solver.games.gardeners.modes import Mode
 from solver.games.gardeners.tiles import Catalog
-from solver.games.gardeners.hints.progress import _check_garden, _tiles, out_of_time
+from solver.games.gardeners.hints.progress import _check_garden, _tiles
 
 DIVERSE_DETERMINISTIC_TIME = 0.3  # forced placements: budget of the search for a very different completion
 
@@ -52,7 +52,7 @@ def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
     control = control or SolveControl()
     _check_garden(garden, mode, catalog)
     start = time.perf_counter()
-    if out_of_time(control):   # the call's budget is gone: no model is built
+    if control.out_of_time():   # the call's budget is gone: no model is built
         return Forced(engine.UNKNOWN, seconds=time.perf_counter() - start)
     gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
     if any(impossible(gm, c) for c in cards):
@@ -72,7 +72,7 @@ def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
     # A short search for a completion differing from the witness on as many candidates as possible
     # clears most non-forced cells at once; only feasible solutions are used, nothing is claimed.
     for _ in range(2):
-        if not candidates or out_of_time(control):
+        if not candidates or control.out_of_time():
             break
         m.minimize(cp_model.LinearExpr.sum([gm.y[(c, s)] for c, s in candidates.items()]))
         diverse = engine.tuned_solver(control, DIVERSE_DETERMINISTIC_TIME)
@@ -91,7 +91,7 @@ def forced_placements(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
     for cell in sorted(candidates):
         if cell not in candidates:
             continue
-        if out_of_time(control):
+        if control.out_of_time():
             # the call's budget is gone: the cells left are not tested (each search would get nothing)
             undecided.append(cell)
             del candidates[cell]

@@ -48,20 +48,6 @@ class Progress:
     shift: tuple[int, int] | None = None  # how the witness shifted the garden (always (0, 0) unless floating)
 
 
-# A step (a model built, then searched) is not started with less than this left before the control's
-# end (`ends_at`: the client's deadline less the margin): building a Gardeners model takes 20-130 ms
-# (8 Standard cards), so its search would be cut to nothing, and a hint runs up to ~15 such steps,
-# which spent the whole margin and ended the call DEADLINE_EXCEEDED. Its answer is then unknown.
-MIN_STEP_S = 0.05
-
-
-def out_of_time(control: SolveControl) -> bool:
-    """Whether the call's budget is gone (too little left before `ends_at` to start a step). Never for
-    a control without an end or a deterministic one (its answers must not depend on the clock)."""
-    return (control.ends_at is not None and control.deterministic_limit is None
-            and control.ends_at - time.monotonic() < MIN_STEP_S)
-
-
 def _tiles(mode: Mode, catalog: Catalog):
     return catalog.tiles_of(mode.tile_sets)
 
@@ -79,7 +65,7 @@ def _check_garden(garden: Garden, mode: Mode, catalog: Catalog) -> None:
 def _complete(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl) -> engine.Solved:
     """engine.complete, after a short try with closed routes restricted to rectangular rings (as in
     engine.solve): a ring witness is a real, checked completion; failing to find one proves nothing."""
-    if out_of_time(control):
+    if control.out_of_time():
         return engine.Solved(engine.UNKNOWN, None, 0.0)
     if any(c.kind == "path" and c.spec.shape == "loop" for c in cards):
         start = time.perf_counter()
@@ -95,7 +81,7 @@ def _complete(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
                 if any(witness.get(c) != p for c, p in garden.cells.items()):
                     raise engine.EngineError("a ring completion moved a tile of the garden")
                 return engine.Solved(engine.SOLVABLE, witness, time.perf_counter() - start)
-    if out_of_time(control):
+    if control.out_of_time():
         return engine.Solved(engine.UNKNOWN, None, 0.0)
     return engine.complete(garden, cards, mode, catalog, control)
 
@@ -121,7 +107,7 @@ def complete_floating(garden: Garden, cards: list[Card], mode: Mode, catalog: Ca
     """A completion of the garden slid anywhere in the frame (Normal mode: the garden floats on the
     table until it is a full square), one model with a literal per shift; or a proof that none exists."""
     control = control or SolveControl()
-    if out_of_time(control):
+    if control.out_of_time():
         return engine.Solved(engine.UNKNOWN, None, 0.0), None
     start = time.perf_counter()
     gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)

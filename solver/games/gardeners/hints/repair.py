@@ -17,7 +17,7 @@ from solver.games.gardeners.garden import Garden
 from solver.games.gardeners.model import GardenModel
 from solver.games.gardeners.modes import Mode
 from solver.games.gardeners.tiles import Catalog
-from solver.games.gardeners.hints.progress import _check_garden, _tiles, complete_floating, offsets, out_of_time
+from solver.games.gardeners.hints.progress import _check_garden, _tiles, complete_floating, offsets
 
 MAX_REPAIR_ROUNDS = 25   # re-solves after refusing a removal set that cannot be removed in order
 MAX_ORDER_SEARCH = 20000  # states explored when looking for a legal removal order
@@ -61,7 +61,7 @@ def removal_order(garden_cells: set[Cell], remove: set[Cell],
             return []
         if left in failed:
             return None
-        if budget[0] <= 0 or (control is not None and budget[0] % 64 == 0 and out_of_time(control)):
+        if budget[0] <= 0 or (control is not None and budget[0] % 64 == 0 and control.out_of_time()):
             raise OrderSearchLimit()
         budget[0] -= 1
         for cell in sorted(left):
@@ -176,7 +176,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     if removal_rules and placed and len(components(placed)) > 1:
         raise InputError("garden", "under Normal removal rules the garden must be one piece")
     # each step below builds a model and searches it: none starts once the call's budget is gone
-    if out_of_time(control):
+    if control.out_of_time():
         return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
     if unordered_first and not _completion_checked:
         # Most gardens can still be completed: one feasibility solve with the tiles fixed (strong
@@ -186,7 +186,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
         if done.verdict == engine.SOLVABLE:
             return Repair("optimal", [], len(placed), 0, done.garden, removal_rules, time.perf_counter() - start,
                           shift)
-        if out_of_time(control):
+        if control.out_of_time():
             return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
     gm, keep, shifts = _keep_model(garden, cards, mode, catalog, floating)
     if keep is None:
@@ -207,7 +207,7 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     m.maximize(cp_model.LinearExpr.sum(list(keep.values())))
     verdict, order, solver = "unknown", [], None
     for _ in range(MAX_REPAIR_ROUNDS):
-        if out_of_time(control):
+        if control.out_of_time():
             return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
         status, solver = control.solve(m, engine.tuned_solver(control))
         if status == cp_model.INFEASIBLE:
