@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         # StoreError: a puzzle store that is not one, or a damaged row (was a traceback)
         print(f"gardens: error: {exc}", file=sys.stderr)
         return 2
-    except sqlite3.OperationalError as exc:  # a full disk, an I/O error: nothing half-written (was a traceback)
+    except sqlite3.DatabaseError as exc:  # a full disk, an I/O error, a lock, bad pages ("database disk image
+        # is malformed"): nothing half-written (each was a traceback, exit 1)
         print(f"gardens: error: the puzzle store cannot be used: {exc}", file=sys.stderr)
         return 2
 

@@ -6,7 +6,7 @@ import sys
 
 from generators import batch, daily
 from generators.identity import parse_date, parse_id
-from generators.store import Store, default_path
+from generators.store import Store, StoreError, default_path
 
 from .files import dumps
 
@@ -77,6 +77,10 @@ def _summary(public: dict) -> str:
 def cmd_verify(args) -> int:
     """Exit 1 when any stored puzzle fails its hash or its answer check."""
     store = Store(_db(args))
+    problems = store.integrity_problems()  # bad pages: the rows cannot all be read (a StoreError: exit 2)
+    if problems:
+        raise StoreError(f"{store.path}: damaged (SQLite's quick_check: {'; '.join(problems)}); "
+                         "restore it from a backup")
     damaged, rows = store.read_all()  # one read: the damaged ids, and the puzzles whose hashes match
     bad = len(damaged)
     for pid in damaged:

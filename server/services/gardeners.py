@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
 from pathlib import Path
 
 from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
@@ -19,6 +20,8 @@ SERVICE = gardeners_pb2.DESCRIPTOR.services_by_name["GardenersService"].full_nam
 SOLVE_METHODS = ["Solve", "CheckSolvable", "ClosestSolution", "CountSolutions"]
 LIGHT_METHODS = ["ListTiles", "ListCards", "CheckGarden", "ListLegalMoves", "ValidateMove"]
 
+ATLAS_BUSY_S = 0.25  # the atlas is a cache: a store locked by another process longer than this is a miss
+
 # The domain names garden fields relative to the garden; on the wire they sit under `garden`.
 _GARDEN = {"garden": "garden", "placements": "garden.placements", "size": "garden.size"}
 
@@ -33,6 +36,8 @@ class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceService
         self.tiles = {"catalog": config.tiles_file or None}
         self.data = {"catalog": config.tiles_file or None, "cards": config.cards_file or None}
         self._atlas_store: Store | None = None  # opened once the puzzle store's file exists
+        self._atlas_trouble: str | None = None  # the atlas failure last logged (logged once, until it reads again)
+        self._atlas_lock = threading.Lock()
 
     def check_data_files(self) -> None:
         """Loads the configured data files once, so a broken file stops the server at start-up
@@ -70,25 +75,48 @@ class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceService
                                            garden=convert.garden_msg(result.garden), reason=result.reason)
 
     def _atlas(self) -> Store | None:
-        """The puzzle store holding the solvability atlas (`gardens atlas build`), if there is one."""
+        """The puzzle store holding the solvability atlas (`gardens atlas build`), if there is one.
+        Opened as a cache: it never creates or initialises the file (the puzzle service does), and
+        a read waits ATLAS_BUSY_S at most for another process's lock."""
         if self._atlas_store is None:
             path = Path(settings_for(self.config).db)
             if path.is_file():
-                self._atlas_store = Store(path)
+                self._atlas_store = Store(path, create=False, busy_s=ATLAS_BUSY_S)
         return self._atlas_store
+
+    def _atlas_lookup(self, args):
+        """The atlas's answer, or None: then the engine answers. The atlas is a cache of the
+        engine's answers, so a damaged row is not one, nor is a store that cannot be read now (any
+        SQLite failure: locked, damaged, removed, replaced); each kind of failure is logged once
+        (no trace, not once per call) until the atlas reads again."""
+        try:
+            result = atlas.lookup(*args, store=self._atlas(), **self.data)
+        except StoreDamaged as exc:
+            self._atlas_failed(str(exc), "atlas row damaged, asking the engine instead: %s", exc)
+            return None
+        except (StoreError, sqlite3.DatabaseError) as exc:
+            self._atlas_failed(getattr(exc, "sqlite_errorname", "") or str(exc),
+                               "atlas in the puzzle store %s cannot be read (%s): CheckSolvable asks the engine "
+                               "instead until it can", settings_for(self.config).db, exc)
+            return None
+        if self._atlas_trouble is not None:
+            with self._atlas_lock:
+                if self._atlas_trouble is not None:
+                    self._atlas_trouble = None
+                    log.info("atlas readable again: CheckSolvable answers from it")
+        return result
+
+    def _atlas_failed(self, kind: str, message: str, *args) -> None:
+        with self._atlas_lock:
+            first = self._atlas_trouble != kind
+            self._atlas_trouble = kind
+        (log.error if first else log.debug)(message, *args)
 
     def CheckSolvable(self, request, context):
         args = (convert.card_ids(request.card_ids, self.config), convert.mode(request.mode))
         # Pairs and triples of the Standard deck are answered from the atlas when it holds them for
         # the data files in use (same digest); everything else goes to the engine.
-        try:
-            result = atlas.lookup(*args, store=self._atlas(), **self.data)
-        except StoreDamaged as exc:  # a cache of the engine's answers: a damaged row is not one
-            log.error("atlas row damaged, asking the engine instead: %s", exc)
-            result = None
-        except (StoreError, sqlite3.OperationalError) as exc:  # nor is a store that cannot be read now
-            log.error("atlas cannot be read, asking the engine instead: %s", exc)
-            result = None
+        result = self._atlas_lookup(args)
         if result is None:
             result = self._fn("check_solvable")(*args, control=self.rt.control(context), **self.data)
         return gardeners_pb2.CheckSolvableResponse(

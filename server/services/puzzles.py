@@ -15,6 +15,7 @@ import os
 import sqlite3
 import tempfile
 import threading
+import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -26,7 +27,8 @@ from google.protobuf import json_format
 from gardens.v1 import gardeners_pb2, puzzles_pb2 as pb, puzzles_pb2_grpc
 from generators import daily
 from generators.identity import PuzzleId, parse_date, parse_id
-from generators.store import Puzzle, Store, StoreDamaged, StoreError, default_path
+from generators import store as store_mod
+from generators.store import Puzzle, Store, StoreDamaged, StoreError, default_path, file_state
 from server import convert
 from server.errors import ServiceError
 from server.runtime import Runtime
@@ -76,10 +78,13 @@ def _today() -> dt.date:
 
 
 class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
-    def __init__(self, runtime: Runtime, settings: PuzzleSettings, today=_today):
+    def __init__(self, runtime: Runtime, settings: PuzzleSettings, today=_today, create_store: bool = True):
         self.rt = runtime
         self.settings = settings
         self.today = today
+        # False when the file existed at start-up: if it is gone by its first use, that is a removed
+        # store (UNAVAILABLE, see _store_errors), not a new one to create
+        self.create_store = create_store
         self._lock = threading.Lock()
         self._generation: daily.Generation | None = None
 
@@ -87,8 +92,19 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         # The file is opened on first use: servers that never serve a puzzle create no database.
         with self._lock:
             if self._generation is None:
-                self._generation = daily.Generation(Store(self.settings.db))
+                self._generation = daily.Generation(Store(self.settings.db, create=self.create_store))
             return self._generation
+
+    @contextmanager
+    def _store(self, context):
+        """Store failures as statuses (`_store_errors`), and the store's waits for another
+        process's lock bounded by the call's deadline less the margin: a locked store ends the call
+        UNAVAILABLE in time instead of holding its slot for SQLite's 60 s busy timeout."""
+        remaining = context.time_remaining() if context is not None else None
+        ends_at = (None if remaining is None
+                   else time.monotonic() + remaining - self.rt.config.deadline_margin_s)
+        with _store_errors(self.settings.db), store_mod.until(ends_at):
+            yield
 
     def last_served(self) -> dt.date:
         return self.today() + dt.timedelta(days=self.settings.future_days)
@@ -112,7 +128,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         return gen.get(pid)[0]
 
     def GetDailyPuzzle(self, request, context):
-        with _store_errors(self.settings.db):
+        with self._store(context):
             return self._get_daily(request)
 
     def _get_daily(self, request):
@@ -128,7 +144,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
 
     def CheckAnswer(self, request, context):
         pid = parse_id(request.puzzle_id, "puzzle_id")
-        with convert.fields_under({"puzzle": "puzzle_id", "difficulty": "puzzle_id"}), _store_errors(self.settings.db):
+        with convert.fields_under({"puzzle": "puzzle_id", "difficulty": "puzzle_id"}), self._store(context):
             # answers are for puzzles someone has seen: never generate here (a light slot)
             puzzle = self._get(pid, "puzzle_id", generate=False)
         kind = request.WhichOneof("answer")
@@ -176,7 +192,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         date_to = min(parse_date(request.date_to, "date_to"), last) if request.date_to else last
         filters = [game, request.variant, difficulty, date_from, date_to.isoformat()]
         after = _read_token(request.page_token, filters) if request.page_token else None
-        with _store_errors(self.settings.db):
+        with self._store(context):
             rows = self.generation().store.list(game, request.variant, difficulty, date_from, date_to.isoformat(),
                                                 after, size + 1)
         more = len(rows) > size
@@ -185,46 +201,89 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         return pb.ListPuzzlesResponse(puzzles=[puzzle_msg(p) for p in rows], next_page_token=token)
 
 
+_told: set[tuple[str, str]] = set()  # (path, what became of the file) already logged at length
+
+
 @contextmanager
 def _store_errors(path: str):
     """A damaged stored puzzle is DATA_LOSS (never served, never blamed on the request). A store
-    that cannot be used now (a full disk, an I/O error, a file made read-only or removed while
-    serving, a lock held past the 60 s timeout) is RESOURCE_EXHAUSTED for a full disk (gRPC's code
-    for "the file system is out of space") and UNAVAILABLE otherwise, both worth a retry later;
-    nothing half-written is left (the write was one transaction). The store's path and SQLite's
-    words stay in the server log, under the reference the client sees."""
+    that cannot be used now is RESOURCE_EXHAUSTED for a full disk (gRPC's code for "the file system
+    is out of space") and UNAVAILABLE otherwise (any SQLite failure: an I/O error, a lock held past
+    the call's deadline, a file damaged, removed or replaced while serving), with words for what
+    happened; nothing half-written is left (a write is one transaction). The store's path and
+    SQLite's words stay in the server log, under the reference the client sees; a file removed,
+    replaced or damaged is also logged once at length, with what to do (again after it served)."""
     try:
         yield
+        if _told:
+            _told.difference_update({(path, state) for state in _STATE_LOG})
     except StoreDamaged as exc:
         ref = uuid.uuid4().hex[:12]
         log.error("puzzle store damaged (ref %s): %s", ref, exc)
         raise ServiceError(grpc.StatusCode.DATA_LOSS, f"a stored puzzle is damaged; it is not served (ref {ref})") from None
-    except (StoreError, sqlite3.OperationalError) as exc:
+    except (StoreError, sqlite3.DatabaseError) as exc:  # not InterfaceError/ProgrammingError: a bug, INTERNAL
         ref = uuid.uuid4().hex[:12]
         log.error("puzzle store %s cannot be used (ref %s): %s", path, ref, exc)
-        if getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL":
+        name = getattr(exc, "sqlite_errorname", "")
+        if name == "SQLITE_FULL":
             raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                f"the puzzle store's disk is full: no new puzzle can be stored now (ref {ref})") from None
+        state = file_state(path)
+        if state is None and name in ("SQLITE_CORRUPT", "SQLITE_NOTADB"):
+            state = "damaged"
+        if state is not None:
+            if (path, state) not in _told:
+                _told.add((path, state))
+                log.error("puzzle store %s %s while the server runs: every puzzle call answers UNAVAILABLE "
+                          "until %s. The server does not create a new store under itself.", path,
+                          _STATE_LOG[state], _STATE_FIX[state])
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE, f"{_STATE_CLIENT[state]} (ref {ref})") from None
+        if name in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                               f"the puzzle store is locked by another process; retry later (ref {ref})") from None
         raise ServiceError(grpc.StatusCode.UNAVAILABLE,
                            f"the puzzle store cannot be used now; retry later (ref {ref})") from None
 
 
-def check_store(path: str) -> None:
-    """At start-up: the puzzle store at `path` can be used, or ValueError naming it. An existing file
-    must open as a puzzle store (a file that is not one made every PuzzleService call and every
-    GardenersService.CheckSolvable INTERNAL); a missing one must be creatable, tried with a temporary
+_STATE_LOG = {"removed": "was removed", "not a store": "was replaced by a file that is not a puzzle store",
+              "damaged": "is damaged (SQLite cannot read it)"}
+_STATE_FIX = {"removed": "the store is restored to that path (served again at once) or the server is restarted "
+                         "(which starts a new, empty store there)",
+              "not a store": "the store is restored to that path (served again at once) or the server is restarted "
+                             "(an empty file then becomes a new, empty store; another file is refused)",
+              "damaged": "it is restored from a backup (served again at once); `gardens puzzles verify --db "
+                         "PATH` checks a copy"}
+_STATE_CLIENT = {"removed": "the puzzle store's file was removed while the server runs; it needs a restore "
+                            "or a restart by the operator",
+                 "not a store": "the puzzle store's file was replaced by one that is not a puzzle store; it "
+                                "needs a restore or a restart by the operator",
+                 "damaged": "the puzzle store's file is damaged; it needs a restore by the operator"}
+
+
+def check_store(path: str) -> bool:
+    """At start-up: the puzzle store at `path` can be used, or ValueError naming it; True when the
+    file exists. An existing file must open as a puzzle store (a file that is not one made every
+    PuzzleService call and every GardenersService.CheckSolvable INTERNAL): an empty file is
+    initialised, another application's SQLite database is refused unchanged, and every page must be
+    well-formed (`PRAGMA quick_check`: a file with bad pages opened and then failed every call; ~35 ms
+    for a 40 MB store in the page cache). A missing one must be creatable, tried with a temporary
     file in the nearest existing directory (nothing is left behind: a server that never serves a
-    puzzle still creates no database)."""
+    puzzle still creates no database); that a new store will be made is logged."""
     db = Path(path)
     what = f"puzzles_db {path} (GARDENS_PUZZLES_DB)"
     if db.exists():
         if not db.is_file():
             raise ValueError(f"{what}: not a file")
         try:
-            Store(db)
+            problems = Store(db).integrity_problems()
         except StoreError as exc:
             raise ValueError(f"{what}: {exc}") from None
-        return
+        except sqlite3.DatabaseError as exc:  # busy past the timeout, an I/O error while checking
+            raise ValueError(f"{what}: cannot be checked (SQLite: {exc})") from None
+        if problems:
+            raise ValueError(f"{what}: damaged (SQLite's quick_check: {'; '.join(problems)}); "
+                             "restore it from a backup")
+        return True
     parent = db.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
@@ -235,6 +294,9 @@ def check_store(path: str) -> None:
             pass
     except OSError as exc:
         raise ValueError(f"{what}: cannot create files in {parent}: {exc.strerror or exc}") from None
+    log.warning("puzzle store %s does not exist: a new, empty store is created there on first use "
+                "(if a store was there before, stop and restore it instead)", path)
+    return False
 
 
 def _name(table: dict, value: int, field: str, optional: bool = False) -> str:
@@ -344,8 +406,8 @@ def settings_for(config, env=None) -> PuzzleSettings:
 
 def register(server, runtime: Runtime) -> None:
     settings = settings_for(runtime.config)
-    check_store(settings.db)
-    servicer = PuzzleServicer(runtime, settings)
+    existed = check_store(settings.db)
+    servicer = PuzzleServicer(runtime, settings, create_store=not existed)
     runtime.puzzles = servicer  # for the background preparer (server/prepare.py)
     puzzles_pb2_grpc.add_PuzzleServiceServicer_to_server(servicer, server)
     runtime.add_service(SERVICE, solve_methods=SOLVE_METHODS, light_methods=LIGHT_METHODS)

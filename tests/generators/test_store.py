@@ -178,3 +178,95 @@ def test_an_error_after_sqlite_rolled_back_itself_surfaces_as_itself(tmp_path):
                 conn.execute("ROLLBACK")  # what SQLite does by itself on SQLITE_FULL
                 raise RuntimeError("the real error")
         assert not conn.in_transaction
+
+
+def test_another_applications_database_is_refused_unchanged(tmp_path):
+    """Opening a non-empty SQLite file of something else added the store's tables and user_version
+    2 to it (and switched its journal mode). Now it is refused before anything is written; a new or
+    empty file is still initialised."""
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY)")
+    conn.close()
+    versioned = tmp_path / "versioned.sqlite"
+    with sqlite3.connect(versioned) as conn:
+        conn.execute("CREATE TABLE orders (id INTEGER)")
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    for db, message in [(foreign, "holds customers"), (versioned, "user_version 1 but no puzzles table")]:
+        before = db.read_bytes()
+        with pytest.raises(StoreError, match=message):
+            Store(db)
+        assert db.read_bytes() == before
+    with sqlite3.connect(foreign) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["customers"]
+    conn.close()
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    Store(empty).put(fake("2027-01-01"))
+    assert len(Store(empty).list()) == 1
+
+
+def test_an_operation_never_creates_the_file_and_a_cache_open_never_initialises_one(tmp_path):
+    """Only the opening of a Store may create its file: an operation on a store whose file was
+    removed created an empty database under the running server (then "no such table")."""
+    from generators.store import file_state
+
+    db = tmp_path / "p.sqlite"
+    store = Store(db)
+    store.put(fake("2027-01-01"))
+    db.unlink()
+    with pytest.raises(sqlite3.OperationalError, match="unable to open"):
+        store.get(fake("2027-01-01").id)
+    assert not db.exists() and file_state(db) == "removed"
+    db.write_bytes(b"")
+    with pytest.raises(StoreError, match="no schema"):
+        Store(db, create=False)
+    assert db.read_bytes() == b"" and file_state(db) == "not a store"
+    with pytest.raises(StoreError):
+        Store(tmp_path / "missing.sqlite", create=False)
+    assert not (tmp_path / "missing.sqlite").exists()
+
+
+def test_bad_pages_are_found_by_the_integrity_check(tmp_path):
+    """A file with zeroed pages opens (its header reads), then fails every read."""
+    from generators.store import file_state
+
+    db = tmp_path / "p.sqlite"
+    store = Store(db)
+    for day in range(1, 29):
+        store.put(fake(f"2027-02-{day:02d}", cards=("S01",) * 30))
+    assert store.integrity_problems() == []
+    data = bytearray(db.read_bytes())
+    data[5000:9000] = bytes(4000)
+    db.write_bytes(bytes(data))
+    assert Store(db).integrity_problems() != []
+    with pytest.raises(sqlite3.DatabaseError, match="malformed"):
+        store.list()
+    assert file_state(db) is None  # the header and schema still read: only the check finds it
+
+
+def test_a_lock_held_elsewhere_is_waited_for_until_the_call_deadline_only(tmp_path):
+    """Inside `until`, an operation waits for another process's lock up to that time (at least
+    MIN_BUSY_S), not SQLite's 60 s busy timeout; a write that gives up writes nothing."""
+    import time
+
+    from generators.store import until
+
+    db = tmp_path / "p.sqlite"
+    store = Store(db)
+    locker = sqlite3.connect(db, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        for operation in (lambda: store.get(fake("2027-01-01").id), lambda: store.put(fake("2027-01-01"))):
+            start = time.monotonic()
+            with until(time.monotonic() + 0.5), pytest.raises(sqlite3.OperationalError, match="locked"):
+                operation()
+            assert 0.4 < time.monotonic() - start < 5
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert store.get(fake("2027-01-01").id) is None  # nothing half-written
+    assert store.put(fake("2027-01-01")) == fake("2027-01-01")
