@@ -8,6 +8,7 @@ import signal
 import ssl
 import sys
 import threading
+import time
 from concurrent import futures
 from pathlib import Path
 
@@ -53,8 +54,9 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
     config.validate()
     runtime = runtime or Runtime(config)
     # One thread per slot plus a reserve: an admitted call never waits for a thread, and health,
-    # reflection and refusals still find one while every slot is busy. The grpc-level cap is the
-    # same number, so nothing queues without bound.
+    # reflection and refusals still find one while every slot is busy. The grpc-level cap is that
+    # plus max_queued_calls, so a burst waits a moment for a thread to answer it (served, or refused
+    # by its pool: logged and counted) while nothing queues without bound.
     executor = futures.ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="rpc")
     options = [
         ("grpc.max_receive_message_length", config.max_request_bytes),
@@ -62,7 +64,7 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
         ("grpc.so_reuseport", 1 if reuse_port else 0),
     ]
     server = grpc.server(executor, interceptors=[CallInterceptor(runtime)], options=options,
-                         maximum_concurrent_rpcs=config.threads)
+                         maximum_concurrent_rpcs=config.threads + config.max_queued_calls)
 
     register_all(server, runtime)
     for register in extra_services:
@@ -79,7 +81,7 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
         [*runtime.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
 
     credentials = _tls_credentials(config) if config.tls_cert else None
-    port = _listen(server, config.address, credentials)
+    port = _listen(server, config.address, credentials, setting="--address", reuse_port=reuse_port)
     if config.metrics_port >= 0:
         runtime.metrics_port = runtime.metrics.serve_http(config.metrics_address, config.metrics_port)
     if config.health_port >= 0:
@@ -107,15 +109,30 @@ def _tls_credentials(config: ServerConfig) -> grpc.ServerCredentials:
     return grpc.ssl_server_credentials([(files["--tls-key"], files["--tls-cert"])])
 
 
-def _listen(server: grpc.Server, address: str, credentials=None) -> int:
-    """Binds `server` to `address` (TLS with `credentials`); the bound port, or OSError."""
+def _listen(server: grpc.Server, address: str, credentials=None, setting: str = "--address",
+            reuse_port: bool = False) -> int:
+    """Binds `server` to every address of `address`'s host (config.listen_hosts; TLS with
+    `credentials`), each bind checked; the bound port, or OSError naming `setting` when any
+    address cannot be bound (a server on half of `localhost` is refused, not started)."""
+    host, _, port_text = address.rpartition(":")
     try:
-        port = (server.add_secure_port(address, credentials) if credentials is not None
-                else server.add_insecure_port(address))
-    except RuntimeError as exc:  # grpc reports a failed bind this way
-        raise OSError(f"cannot listen on {address}: the address is taken or not allowed") from exc
-    if port == 0:
-        raise OSError(f"cannot listen on {address}")
+        hosts = config_mod.listen_hosts(host)
+    except OSError as exc:
+        raise OSError(f"{setting} {address}: {exc}") from None
+    port = int(port_text)
+    if port == 0 and len(hosts) > 1:
+        port = config_mod.free_port(hosts, reuse_port)
+    for host in hosts:
+        target = f"{host}:{port}"
+        try:
+            bound = (server.add_secure_port(target, credentials) if credentials is not None
+                     else server.add_insecure_port(target))
+        except RuntimeError:  # grpc reports a failed bind this way
+            bound = 0
+        if bound == 0:
+            of = f" (one of the addresses {address} names: {', '.join(hosts)})" if len(hosts) > 1 else ""
+            raise OSError(f"cannot listen on {target}{of}: the address is taken or not allowed ({setting} {address})")
+        port = bound
     return port
 
 
@@ -127,7 +144,8 @@ def _add_health_port(server: grpc.Server, runtime: Runtime, config: ServerConfig
     probe = grpc.server(futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="health-port"),
                         options=[("grpc.so_reuseport", 0)], maximum_concurrent_rpcs=64)
     health_pb2_grpc.add_HealthServicer_to_server(runtime.health, probe)
-    runtime.health_port = _listen(probe, f"{config.address.rsplit(':', 1)[0]}:{config.health_port}")
+    runtime.health_port = _listen(probe, f"{config.address.rsplit(':', 1)[0]}:{config.health_port}",
+                                  setting="--health-port")
     start, stop = server.start, server.stop
 
     def start_both():
@@ -155,6 +173,8 @@ def shutdown(server: grpc.Server, grace_s: float) -> None:
     """Health turns NOT_SERVING, in-flight calls get `grace_s` to finish, then the rest are cancelled."""
     runtime: Runtime = server.runtime
     runtime.health.enter_graceful_shutdown()
+    # before stop(): gRPC cancels the calls still running no earlier than this
+    runtime.stop_cancels_at = time.monotonic() + grace_s
     server.stop(grace_s).wait()
     runtime.metrics.close()
 
@@ -188,6 +208,11 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
         preparer.stop()
     shutdown(server, config.grace_s)  # a second signal meanwhile changes nothing
     stop.close()
+    # The calls cancelled at the end of the grace stop their searches within tens of milliseconds:
+    # up to a second for them to end and write their line (leaving at once lost it)
+    settle = time.monotonic() + 1.0
+    while server.runtime.calls_in_flight and time.monotonic() < settle:
+        time.sleep(0.01)
     running = sum(pool.in_use for pool in server.runtime.pools.values())
     preparing = preparer is not None and preparer.busy
     if preparing:

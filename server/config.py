@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import math
 import os
+import socket
 from dataclasses import dataclass, field, fields, replace
 
 
@@ -12,6 +14,14 @@ def _cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+class SettingError(ValueError):
+    """A value the server cannot run with; `setting` is the ServerConfig field's name."""
+
+    def __init__(self, setting: str, message: str):
+        super().__init__(message)
+        self.setting = setting
 
 
 @dataclass(frozen=True)
@@ -28,6 +38,13 @@ class ServerConfig:
     light_workers: int = 0  # 0 = 4 x workers
     # Extra threads kept for health, reflection and rejections, so they answer while all slots are busy.
     reserve_threads: int = 4
+    # Calls gRPC lets wait for a thread (queued, not refused) beyond the threads above. gRPC's own cap
+    # (maximum_concurrent_rpcs = threads + this) is a backstop against an unbounded queue: past it,
+    # gRPC answers RESOURCE_EXHAUSTED "Concurrent RPC limit exceeded!" before any of the server's
+    # code runs, so those refusals are not logged or counted. It was threads alone, and it counted the
+    # calls waiting to be refused: 16 clients at once on --workers 1 (9 threads) were mostly refused
+    # by gRPC, unseen (408 of 960), and the slot refusal (counted, logged) seldom got a chance.
+    max_queued_calls: int = 1000
     time_cap_s: float = 10.0  # cap on any single CP-SAT search
     call_time_cap_s: float = 60.0  # cap on a whole call, which may run many searches
     # Left before the client's deadline for CP-SAT to notice its limit (it overshoots on a loaded
@@ -42,7 +59,8 @@ class ServerConfig:
     tiles_file: str = ""  # empty = the reference catalog shipped with the solver
     cards_file: str = ""
     puzzles_db: str = ""  # the daily-puzzle SQLite file; empty = var/puzzles.sqlite
-    # PuzzleService serves dates from today - past to today + future days (UTC); -1 = its default (1)
+    # PuzzleService serves dates from today - past to today + future days (UTC), at most MAX_DAYS;
+    # -1 (only here, not as a flag or GARDENS_* value) = unset: server/services/puzzles.py's default (1)
     puzzles_past_days: int = -1
     puzzles_future_days: int = -1
     # Make the window's missing daily puzzles in a background thread at start-up and after each UTC
@@ -76,19 +94,22 @@ class ServerConfig:
         a log level or a port past 65535 failed with a traceback."""
         def number(name: str, low: float, low_ok: bool = True) -> None:
             value = getattr(self, name)
-            if not math.isfinite(value) or value < low or (value == low and not low_ok):
-                raise ValueError(f"{name} must be a finite number {'>=' if low_ok else '>'} {low:g} (got {value})")
+            if not math.isfinite(value) or value < low or (value == low and not low_ok) or value > MAX_SECONDS:
+                # past MAX_SECONDS: 1e10 s overflowed every timer (threading's TIMEOUT_MAX is ~9.2e9 s)
+                bound = f"{'>=' if low_ok else '>'} {low:g} and at most {MAX_SECONDS:,}"
+                raise SettingError(name, f"{name} must be a finite number {bound} (got {value})")
 
         def integer(name: str, low: int, high: int | None = None, what: str = "") -> None:
             value = getattr(self, name)
             if value < low or (high is not None and value > high):
                 bound = f">= {low}" if high is None else f"from {low} to {high}"
-                raise ValueError(f"{name} must be {bound}{what} (got {value})")
+                raise SettingError(name, f"{name} must be {bound}{what} (got {value})")
 
         integer("processes", 1)
         integer("workers", 1)
         integer("light_workers", 0, what=" (0 = 4 x workers)")
         integer("reserve_threads", 0)
+        integer("max_queued_calls", 0, 2 ** 20)
         number("time_cap_s", 0, low_ok=False)
         number("call_time_cap_s", 0, low_ok=False)
         number("deadline_margin_s", 0)
@@ -99,35 +120,57 @@ class ServerConfig:
         integer("max_cards", 1)
         integer("max_garden_size", 1)
         integer("max_count_cap", 1)
-        integer("puzzles_past_days", -1, what=" (-1 = the default)")
-        integer("puzzles_future_days", -1, what=" (-1 = the default)")
-        if not self.address.startswith(("unix:", "unix-abstract:")):
-            host, colon, port = self.address.rpartition(":")
-            if not colon or not host or not port.isdigit() or int(port) > 65535:
-                raise ValueError(f"address must be host:port with a port from 0 to 65535 (got {self.address!r})")
-        if not -1 <= self.metrics_port <= 65535:
-            raise ValueError(f"metrics_port must be -1 (off), 0 (any free port) or a port (got {self.metrics_port})")
+        # a date this far away overflowed (OverflowError: every PuzzleService call INTERNAL past ~739,000 days)
+        integer("puzzles_past_days", -1, MAX_DAYS, what=" (-1 = unset: the default, 1)")
+        integer("puzzles_future_days", -1, MAX_DAYS, what=" (-1 = unset: the default, 1)")
+        if self.address.startswith(("unix:", "unix-abstract:")):
+            # grpc would listen on a Unix socket, but the port printed, the health port's address and
+            # --processes all read a TCP port out of the address (LISTENING 1, a socket file named after
+            # the health port, a crash): not supported rather than half supported
+            raise SettingError("address", "address must be host:port; Unix sockets are not supported "
+                                          f"(got {self.address!r})")
+        host, colon, port = self.address.rpartition(":")
+        if not colon or not host or not port.isdigit() or int(port) > 65535:
+            raise SettingError("address", "address must be host:port with a port from 0 to 65535 "
+                                          f"(got {self.address!r})")
+        for name in ("metrics_port", "health_port"):
+            value = getattr(self, name)
+            if not -1 <= value <= 65535:
+                raise SettingError(name, f"{name} must be -1 (off), 0 (any free port) or a port (got {value})")
+            if value > 0 and value + self.processes - 1 > 65535:
+                # each process i of --processes N takes port + i: say so, with the value given (a
+                # child process used to refuse "(got 65536)", a port nobody had typed)
+                raise SettingError(name, f"{name} must be at most {65536 - self.processes} with processes "
+                                         f"{self.processes}: process i listens on {name} + i, up to "
+                                         f"{value + self.processes - 1} here (got {value})")
         if bool(self.tls_cert) != bool(self.tls_key):
-            raise ValueError("tls_cert and tls_key go together")
-        if not -1 <= self.health_port <= 65535:
-            raise ValueError(f"health_port must be -1 (off), 0 (any free port) or a port (got {self.health_port})")
+            raise SettingError("tls_cert", "tls_cert and tls_key go together")
         if self.log_level.upper() not in _LOG_LEVELS:
-            raise ValueError(f"log_level must be one of {', '.join(_LOG_LEVELS)} (got {self.log_level!r})")
+            raise SettingError("log_level",
+                               f"log_level must be one of {', '.join(_LOG_LEVELS)} (got {self.log_level!r})")
         if self.auth_token and not all("!" <= ch <= "~" for ch in self.auth_token):
             # gRPC metadata values are printable ASCII; a token no client can send locks everyone out
-            raise ValueError("auth_token must be printable ASCII without spaces")
+            raise SettingError("auth_token", "auth_token must be printable ASCII without spaces")
         from server.prepare import parse_patterns
         parse_patterns(self.prepare_puzzles)  # a kind that does not exist is refused at start-up
         return self
 
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# Largest value of a setting in seconds (time caps, margin, grace): about 11.6 days. Timers and waits
+# overflow past ~9.2e9 s (--grace-s 1e10 crashed the drain, --call-time-cap-s 1e10 every call's timer).
+MAX_SECONDS = 1_000_000
+# Largest PuzzleService window on either side of today: 100 years (dates overflow past ~739,000 days
+# back and ~2.9 million ahead; a wider window only makes more days to prepare).
+MAX_DAYS = 36_500
 
 
-def _env_overrides(env: dict[str, str]) -> dict[str, object]:
+def _env_overrides(env: dict[str, str], skip=()) -> dict[str, object]:
     out: dict[str, object] = {}
     for f in fields(ServerConfig):
         raw = env.get("GARDENS_" + f.name.upper())
+        if f.name in skip:  # given as a flag: the environment's value does not matter, even a bad one
+            continue
         if raw is None:
             continue
         out[f.name] = _coerce(f, raw)
@@ -150,6 +193,8 @@ HELP: dict[str, tuple[str, str | None]] = {
     "workers": ("solver slots: CPU-bound calls running at once; past it, RESOURCE_EXHAUSTED", "the usable cores"),
     "light_workers": ("slots for the quick calls (CheckGarden, ListTiles, Validate, ...)", "4 x workers"),
     "reserve_threads": ("threads kept for health, reflection and refusals", None),
+    "max_queued_calls": ("calls that may wait for a thread; past threads + this, gRPC itself refuses "
+                         "(RESOURCE_EXHAUSTED, not logged or counted)", None),
     "time_cap_s": ("cap in seconds on any one CP-SAT search", None),
     "call_time_cap_s": ("cap in seconds on a whole call (it may run many searches)", None),
     "deadline_margin_s": ("seconds left before a client's deadline for the answer to be checked and sent", None),
@@ -190,8 +235,105 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def from_args(args: argparse.Namespace, env: dict[str, str] | None = None) -> ServerConfig:
+    """The configuration: flags, then GARDENS_* variables for the settings no flag gave, then the
+    defaults. A refused value is named by the flag or the variable it came from."""
     env = dict(os.environ) if env is None else env
-    config = replace(ServerConfig(), **_env_overrides(env))
     flags = {f.name: getattr(args, f.name) for f in fields(ServerConfig)
              if getattr(args, f.name, None) is not None}
-    return replace(config, **flags).validate()
+    from_env = _env_overrides(env, skip=flags)
+    sources = {**{name: "GARDENS_" + name.upper() for name in from_env},
+               **{name: "--" + name.replace("_", "-") for name in flags}}
+    config = replace(ServerConfig(), **from_env, **flags)
+    try:
+        for name in ("puzzles_past_days", "puzzles_future_days"):
+            # -1 is the unset value of ServerConfig, not a value to give: GARDENS_PUZZLES_PAST_DAYS=-1 is
+            # refused by the puzzle service, so --puzzles-past-days -1 is refused too
+            if name in sources and not 0 <= getattr(config, name) <= MAX_DAYS:
+                raise SettingError(name, f"{name} must be from 0 to {MAX_DAYS} (got {getattr(config, name)})")
+        return config.validate()
+    except SettingError as exc:
+        if exc.setting in sources:
+            raise SettingError(exc.setting, f"{sources[exc.setting]}: {exc}") from None
+        raise
+
+
+def listen_hosts(host: str) -> list[str]:
+    """The addresses to listen on for the host part of an address, each as gRPC takes it ("[::1]",
+    "127.0.0.1"); OSError when the name does not resolve to an address of this machine.
+
+    An IP address (or a wildcard, "0.0.0.0", "[::]") is itself. A name is resolved here, and each of
+    its addresses is bound and checked one by one (server/app.py): gRPC, given the name, bound
+    whichever of its addresses were free, said so only in its own log ("Only 1 addresses added out
+    of total 2") and served on the rest, so `localhost` answered on [::1] while another process
+    held 127.0.0.1. "localhost" is both loopbacks, as gRPC's resolver makes it even where
+    /etc/hosts lists one. Addresses this machine does not have (no IPv6, another machine's
+    address) are left out, as gRPC left them out; every other one must be bound."""
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        ipaddress.ip_address(bare.split("%", 1)[0])
+        return [host]
+    except ValueError:
+        pass
+    found: list[tuple[int, str]] = []
+    if bare.lower() == "localhost":
+        found += [(socket.AF_INET6, "::1"), (socket.AF_INET, "127.0.0.1")]
+    try:
+        infos = socket.getaddrinfo(bare, None, socket.AF_UNSPEC, socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        if not found:
+            raise OSError(f"cannot resolve {bare}: {exc.strerror or exc}") from None
+        infos = []
+    found += [(family, sockaddr[0]) for family, _, _, _, sockaddr in infos
+              if family in (socket.AF_INET, socket.AF_INET6)]
+    hosts: list[str] = []
+    for family, ip in found:
+        name = f"[{ip}]" if family == socket.AF_INET6 else ip
+        if name not in hosts and _can_bind(family, ip):
+            hosts.append(name)
+    if not hosts:
+        raise OSError(f"{bare} resolves to no address of this machine ({', '.join(ip for _, ip in found)})")
+    return hosts
+
+
+def _can_bind(family: int, ip: str) -> bool:
+    """Whether this machine has the address `ip` (a bind to a free port of it works)."""
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.bind((ip, 0))
+        return True
+    except OSError:
+        return False
+
+
+def free_port(hosts: list[str], reuse_port: bool = False, tries: int = 50) -> int:
+    """A port free on every one of `hosts` (for port 0 with several addresses: the kernel's choice on
+    the first may be taken on another, e.g. by a client connection)."""
+    for _ in range(tries):
+        socks, port = [], 0
+        try:
+            for host in hosts:
+                sock = bound_socket(host, port, reuse_port)
+                socks.append(sock)
+                port = sock.getsockname()[1]
+            return port
+        except OSError:
+            continue
+        finally:
+            for sock in socks:
+                sock.close()
+    raise OSError(f"no port free on every address of {', '.join(hosts)} after {tries} tries")
+
+
+def bound_socket(host: str, port: int, reuse_port: bool = False) -> socket.socket:
+    """A TCP socket bound (not listening) to host:port, with SO_REUSEADDR as gRPC sets it."""
+    bare = host[1:-1] if host.startswith("[") else host
+    sock = socket.socket(socket.AF_INET6 if ":" in bare else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((bare or "0.0.0.0", port))
+    except OSError:
+        sock.close()
+        raise
+    return sock

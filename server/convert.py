@@ -62,7 +62,8 @@ def garden(msg: common_pb2.Garden, config: ServerConfig, field: str = "garden") 
 
 def count_cap(value: int, config: ServerConfig, field: str = "cap") -> int:
     if value < 0 or value > config.max_count_cap:
-        raise InputError(field, f"must be from 0 to {config.max_count_cap} (0 = 10)", value)
+        raise InputError(field, f"must be from 0 to {config.max_count_cap} (0 = {min(10, config.max_count_cap)})",
+                         value)
     return value or min(10, config.max_count_cap)
 
 

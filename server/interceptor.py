@@ -116,9 +116,19 @@ class CallInterceptor(grpc.ServerInterceptor):
             finally:
                 if acquired:
                     pool.release()
+            if ((failure is None or failure.code == grpc.StatusCode.CANCELLED) and runtime.cancelled_by_stop()
+                    and not context.is_active()):
+                # gRPC cancelled it when the stop's grace ran out, and the client saw UNAVAILABLE
+                # ("Cancelling all calls"); it was logged and counted as the client's cancel (or as OK
+                # when the stopped search still answered)
+                failure = errors.Failure(grpc.StatusCode.UNAVAILABLE, "cancelled by the server's shutdown")
+                response = None
             outcome = _outcome(response) if failure is None else None
             code = failure.code if failure else grpc.StatusCode.OK
-            self._record(method, code, time.perf_counter() - start, outcome, context, failure, request_id)
+            try:
+                self._record(method, code, time.perf_counter() - start, outcome, context, failure, request_id)
+            finally:
+                runtime.end_call()
             if failure is not None:
                 errors.send(context, failure)
             return response

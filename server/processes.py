@@ -8,26 +8,36 @@ import multiprocessing.connection
 import os
 import queue
 import signal
-import socket
 import sys
 from dataclasses import replace
 
-from server.config import ServerConfig
+from server.config import ServerConfig, bound_socket, free_port, listen_hosts
 
 log = logging.getLogger("gardens.server")
 
 
 @contextlib.contextmanager
-def _reserve_port(host: str, port: int):
-    """Holds host:port with SO_REUSEPORT so that port 0 becomes one concrete port all children share."""
-    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+def _reserve_port(address: str):
+    """Holds every address of `address`'s host (config.listen_hosts) on one port with SO_REUSEPORT,
+    so that port 0 becomes one concrete port all children share (it held only the first address
+    family's, and a taken port failed with a bare "[Errno 98] Address already in use")."""
+    host, _, port_text = address.rpartition(":")
     try:
-        sock.bind((host.strip("[]") or "0.0.0.0", port))
-        yield sock.getsockname()[1]
+        hosts = listen_hosts(host)
+        port = int(port_text) or free_port(hosts, reuse_port=True)
+    except OSError as exc:
+        raise OSError(f"--address {address}: {exc}") from None
+    socks = []
+    try:
+        for one in hosts:
+            try:
+                socks.append(bound_socket(one, port, reuse_port=True))
+            except OSError as exc:
+                raise OSError(f"cannot listen on {one}:{port}: {exc.strerror or exc} (--address {address})") from None
+        yield port
     finally:
-        sock.close()
+        for sock in socks:
+            sock.close()
 
 
 def _child(config: ServerConfig, index: int, ready) -> None:
@@ -44,9 +54,9 @@ def _child(config: ServerConfig, index: int, ready) -> None:
 
 
 def serve_processes(config: ServerConfig) -> int:
-    host, _, port_text = config.address.rpartition(":")
+    host = config.address.rpartition(":")[0]
     ctx = multiprocessing.get_context("fork")
-    with _reserve_port(host, int(port_text)) as port:
+    with _reserve_port(config.address) as port:
         ready = ctx.Queue()
         children = []
         for i in range(config.processes):

@@ -62,6 +62,9 @@ class Runtime:
     method_pools: dict[str, str] = field(default_factory=dict)
     service_names: list[str] = field(default_factory=list)
     health: Any = None
+    # time.monotonic() from which a stop cancels what still runs (shutdown(): start + grace); None
+    # while serving. A call cancelled from then on was cancelled by the server, not by its client.
+    stop_cancels_at: float | None = None
 
     def __post_init__(self) -> None:
         self.pools = {
@@ -70,6 +73,8 @@ class Runtime:
         }
         self._lock = threading.Lock()
         self._local = threading.local()  # per handler thread: the current call's budget flag
+        self.calls_in_flight = 0  # unary calls inside the interceptor, until their log line is written
+        self._in_flight_lock = threading.Lock()
 
     def domain(self, game: str):
         """The domain API module of `game` (imported on first use); UNIMPLEMENTED if it has not landed."""
@@ -100,8 +105,20 @@ class Runtime:
         kind = self.method_pools.get(method)
         return self.pools.get(kind) if kind else None
 
+    def cancelled_by_stop(self) -> bool:
+        """Whether a call cancelled now was cancelled by the server's stop (its grace has run out)."""
+        at = self.stop_cancels_at
+        return at is not None and time.monotonic() >= at
+
     def begin_call(self) -> None:
         self._local.expired = None
+        with self._in_flight_lock:
+            self.calls_in_flight += 1
+
+    def end_call(self) -> None:
+        """The call's line is logged and counted (after begin_call, once)."""
+        with self._in_flight_lock:
+            self.calls_in_flight -= 1
 
     def budget_expired(self) -> bool:
         """Whether the current call (this thread's) was cancelled because its time budget ran out."""

@@ -109,7 +109,7 @@ def test_sigint_after_and_during_solves_drains_and_exits_zero(tmp_path):
     (["--max-garden-size", "0"], "max_garden_size must be >= 1"),
     (["--max-count-cap", "-1"], "max_count_cap must be >= 1"),
     (["--metrics-port", "-5"], "metrics_port must be -1 (off)"),
-    (["--puzzles-past-days", "-5"], "puzzles_past_days must be >= -1"),  # silently the default
+    (["--puzzles-past-days", "-5"], "puzzles_past_days must be from 0 to 36500"),  # silently the default
     (["--auth-token", "s3cr\u00e9t"], "auth_token must be printable ASCII"),  # no client can send it
     # these failed with a traceback
     (["--max-request-bytes", "99999999999"], "max_request_bytes must be from 1024 to 2147483647"),

@@ -284,14 +284,78 @@ def test_calls_still_running_after_the_grace_period_are_stopped(start_server):
         future.result(timeout=5)
 
 
+def test_a_burst_is_answered_by_the_slots_logged_and_counted_not_by_grpcs_cap(start_server, caplog):
+    """gRPC's own cap (maximum_concurrent_rpcs) was the thread count (here 1 + 1 + 1) and counted the
+    calls waiting to be refused: a burst of calls at once was mostly refused by gRPC ("Concurrent RPC
+    limit exceeded!"), never logged nor counted (783 refused by gRPC vs 10 counted). Now the calls of
+    a burst wait a moment for a thread, and the light pool decides: every refusal is the pool's, each
+    call is logged and counted once."""
+    srv = start_server(workers=1, light_workers=1, reserve_threads=1)
+    channels = [srv.channel() for _ in range(4)]
+    with caplog.at_level(logging.INFO, logger="gardens.server.access"):
+        futures = [srv.probe("Echo", channels[i % 4]).future(b"sleep:0.02", timeout=30) for i in range(40)]
+        codes = []
+        for future in futures:
+            try:
+                future.result()
+                codes.append("OK")
+            except grpc.RpcError as err:
+                assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, err
+                assert err.details().startswith("all 1 light slots are busy"), err.details()
+                codes.append("RESOURCE_EXHAUSTED")
+        wait_until(lambda: len([r for r in caplog.records if r.name == "gardens.server.access"]) >= 40)
+    assert "OK" in codes
+    method = "/test.v1.Probe/Echo"
+    metrics = srv.runtime.metrics
+    refused = codes.count("RESOURCE_EXHAUSTED")
+    assert metrics.calls.labels(method, "OK")._value.get() == codes.count("OK")
+    assert metrics.calls.labels(method, "RESOURCE_EXHAUSTED")._value.get() == refused
+    assert metrics.rejected.labels(method)._value.get() == refused
+    assert len([r for r in caplog.records if r.name == "gardens.server.access"]) == 40
+
+
+def test_calls_cancelled_by_the_stop_are_logged_and_counted_as_the_servers(start_server, caplog):
+    """After the grace gRPC cancels what still runs and the client sees UNAVAILABLE ("Cancelling all
+    calls"); the server logged and counted it as CANCELLED "cancelled by the client"."""
+    srv = start_server(workers=1, time_cap_s=60)
+    future = _solve_in_flight(srv)
+    method = "/test.v1.Probe/Solve"
+    with caplog.at_level(logging.INFO, logger="gardens.server.access"):
+        shutdown(srv.server, 0.3)
+        with pytest.raises(grpc.RpcError) as err:
+            future.result(timeout=5)
+        assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+        wait_until(lambda: any("Solve" in r.getMessage() for r in caplog.records), timeout=5)
+    import json
+    [line] = [json.loads(r.getMessage()) for r in caplog.records if r.name == "gardens.server.access"]
+    assert (line["code"], line["error"]) == ("UNAVAILABLE", "cancelled by the server's shutdown")
+    assert srv.runtime.metrics.calls.labels(method, "UNAVAILABLE")._value.get() == 1
+    assert srv.runtime.metrics.calls.labels(method, "CANCELLED")._value.get() == 0
+
+
+def test_a_clients_cancel_during_the_grace_stays_the_clients(start_server):
+    srv = start_server(workers=1, time_cap_s=60)
+    future = srv.probe("Unsat").future(b"")  # raises Cancelled when stopped
+    wait_until(lambda: srv.runtime.pools["solve"].in_use == 1)
+    stopper = threading.Thread(target=shutdown, args=(srv.server, 30.0))
+    stopper.start()
+    wait_until(lambda: srv.runtime.stop_cancels_at is not None)
+    future.cancel()
+    stopper.join(10)
+    assert not stopper.is_alive()
+    cancelled = srv.runtime.metrics.calls.labels("/test.v1.Probe/Unsat", "CANCELLED")
+    wait_until(lambda: cancelled._value.get() == 1, timeout=5)  # recorded once the search has stopped
+    assert srv.runtime.metrics.calls.labels("/test.v1.Probe/Unsat", "UNAVAILABLE")._value.get() == 0
+
+
 def test_a_health_port_answers_while_the_main_ports_cap_is_full(start_server):
-    """The main port's concurrency cap (threads = workers + light slots + reserve) counts health checks:
-    with every place taken (here by three open reflection streams, which hold theirs) a probe on the main
-    port is refused; the health port (--health-port) answers from its own threads, with the same
-    statuses, and goes away with the server."""
+    """The main port's concurrency cap (threads = workers + light slots + reserve, plus max_queued_calls,
+    0 here) counts health checks: with every place taken (here by three open reflection streams, which
+    hold theirs) a probe on the main port is refused; the health port (--health-port) answers from its
+    own threads, with the same statuses, and goes away with the server."""
     from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-    srv = start_server(workers=1, light_workers=1, reserve_threads=1, health_port=0)
+    srv = start_server(workers=1, light_workers=1, reserve_threads=1, max_queued_calls=0, health_port=0)
     assert srv.runtime.health_port not in (None, 0, srv.port)
     streams, gates = [], []
     for _ in range(3):  # the cap: 1 + 1 + 1

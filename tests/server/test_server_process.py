@@ -1,10 +1,12 @@
 """The server as users run it: `python -m server` in a subprocess (SIGTERM) and over TLS."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import grpc
@@ -45,6 +47,38 @@ def test_sigterm_drains_and_exits_zero():
             proc.wait()
 
 
+def test_a_call_cancelled_after_the_grace_is_logged_as_the_servers(tmp_path):
+    """`--grace-s`, a long CountSolutions, SIGTERM: the client sees UNAVAILABLE "Cancelling all calls", and
+    the access line said CANCELLED "cancelled by the client" (or, leaving at once, nothing)."""
+    from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
+
+    env = {**os.environ, "GARDENS_PUZZLES_DB": str(tmp_path / "p.sqlite")}
+    proc = subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", "--workers", "1",
+                             "--grace-s", "0.3", "--time-cap-s", "120", "--call-time-cap-s", "300"],
+                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = _listening_port(proc)
+        with grpc.insecure_channel(f"localhost:{port}") as channel:
+            stub = gardeners_pb2_grpc.GardenersServiceStub(channel)
+            # thousands of solutions to tell apart: runs for seconds (4.5 s and more on the 2-core machine)
+            future = stub.CountSolutions.future(gardeners_pb2.CountSolutionsRequest(card_ids=["S01"], cap=1000))
+            time.sleep(0.5)
+            assert not future.done()
+            proc.send_signal(signal.SIGTERM)
+            with pytest.raises(grpc.RpcError) as err:
+                future.result(timeout=15)
+        assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert proc.wait(timeout=15) == 0
+        [line] = [json.loads(line.split(" gardens.server.access ", 1)[1]) for line in proc.stderr.read().splitlines()
+                  if " gardens.server.access " in line]
+        assert line["method"] == "/gardens.v1.GardenersService/CountSolutions"
+        assert (line["code"], line["error"]) == ("UNAVAILABLE", "cancelled by the server's shutdown")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def test_several_processes_share_the_port_and_stop_together():
     proc = subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", "--processes", "2",
                              "--workers", "1"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -68,6 +102,10 @@ def test_several_processes_share_the_port_and_stop_together():
     (["--workers", "0"], "workers must be >= 1"),
     (["--tiles-file", "/nonexistent/tiles.json"], "--tiles-file /nonexistent/tiles.json"),
     (["--processes", "2", "--tiles-file", "/nonexistent/tiles.json"], "--tiles-file /nonexistent/tiles.json"),
+    # said "(got 65536)" from a child process: a port nobody typed
+    (["--processes", "2", "--metrics-port", "65535"], "--metrics-port: metrics_port must be at most 65534"),
+    # crashed: invalid literal for int() with base 10: '/tmp/x/u.sock'
+    (["--processes", "2", "--address", "unix:/tmp/x/u.sock"], "Unix sockets are not supported"),
 ])
 def test_bad_configuration_is_refused_with_a_message(flags, message):
     proc = subprocess.run([sys.executable, "-m", "server", "--address", "localhost:0", *flags], cwd=REPO,
@@ -88,6 +126,44 @@ def test_a_taken_address_is_refused_with_a_message():
     assert proc.returncode == 2
     assert f"cannot listen on {address}" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def _ipv6_loopback() -> bool:
+    import socket
+    try:
+        with socket.socket(socket.AF_INET6) as sock:
+            sock.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback: localhost is one address here")
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_a_name_is_refused_when_one_of_its_addresses_is_taken(processes):
+    """With 127.0.0.1:P held by another process, `--address localhost:P` printed LISTENING P and served on
+    [::1]:P alone (gRPC only logged "Only 1 addresses added out of total 2"), while clients and Envoy
+    (127.0.0.1) reached the other process."""
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        try:
+            proc = subprocess.run([sys.executable, "-m", "server", "--address", f"localhost:{port}", "--workers", "1",
+                                   "--processes", processes], cwd=REPO, capture_output=True, text=True, timeout=30)
+        except subprocess.TimeoutExpired as exc:
+            raise AssertionError(f"the server started on half of localhost: {exc.stdout}") from None
+    assert proc.returncode == 2, proc.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in proc.stderr and f"--address localhost:{port}" in proc.stderr
+    assert "Traceback" not in proc.stderr and "LISTENING" not in proc.stdout
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback: localhost is one address here")
+def test_localhost_port_0_is_one_port_on_both_loopbacks(start_server):
+    srv = start_server()
+    for host in ("127.0.0.1", "[::1]"):
+        assert _health(f"{host}:{srv.port}") == SERVING
 
 
 @pytest.fixture(scope="module")
