@@ -97,6 +97,10 @@ class SolveControl:
         p.num_workers = self.num_workers
         p.random_seed = self.random_seed
         limit = self.time_limit_s if time_limit_s is None else min(time_limit_s, self.time_limit_s)
+        if check and time_limit_s is not None:
+            # a settling search keeps its own limit even above a tiny call limit (`--time-limit 0.01` cut the
+            # scoring of an already found game to 0.01 s and failed the answer as a model mismatch)
+            limit = time_limit_s
         if self.ends_at is not None and not check:
             limit = min(limit, self.ends_at - time.monotonic())
         if self.deterministic_limit is not None:
