@@ -48,12 +48,20 @@ def placed_fields(tile: Tile, placement: Placement) -> dict[Cell, str]:
     return dict(zip(footprint(placement.x, placement.y), tile.oriented(placement.rotation)))
 
 
+ANSWER_FIELDS = ("points", "reachable", "status", "bound", "optimal_on_any_board")  # hint.rank_placements
+
+
 def parse_placement(raw: Any, where: str = "placement") -> Placement:
     """A Placement from {"tile", "x", "y", "rotation"?}; ValueError naming the bad field otherwise."""
     if isinstance(raw, Placement):
         return raw
     if not isinstance(raw, Mapping):
         raise ValueError(f"{where}: expected an object with tile, x, y and rotation, got {raw!r}")
+    # a misspelt "rotaton" was read as rotation 0: other fields are refused, except those a hint's answer adds to
+    # its placements (ignored, so that an answer's placement can be sent back as it is)
+    unknown = sorted(str(k) for k in raw if k not in ("tile", "x", "y", "rotation") and k not in ANSWER_FIELDS)
+    if unknown:
+        raise ValueError(f"{where}.{unknown[0]}: unknown field; a placement has tile, x, y and rotation")
     values = {}
     for key in ("tile", "x", "y", "rotation"):
         if key not in raw:

@@ -68,6 +68,8 @@ def test_a_garden_of_more_tiles_than_a_player_receives_is_not_valid():
 @pytest.mark.parametrize("call, message", [
     (lambda: api.score({"placements": [{"tile": 999, "x": 0, "y": 0}]}), r"placements\[0\]\.tile: unknown tile id 999"),
     (lambda: api.score({"placements": "nope"}), r"placements: expected a list"),
+    # a misspelt field is refused, not read as its default (rotation 0)
+    (lambda: api.score([{"tile": 4, "x": 0, "y": 0, "rotaton": 1}]), r"placements\[0\]\.rotaton: unknown field"),
     (lambda: api.validate([{"tile": 1, "x": 0, "y": 0}] * 101), r"placements: at most 100 placements"),
     (lambda: api.solve_optimal([1, 1]), r"tiles\[1\]: each tile exists once; tile 1 is repeated \(first at \[0\]\)"),
     (lambda: api.solve_optimal([1, "2"]), r"tiles\[1\]: unknown tile id '2'"),
