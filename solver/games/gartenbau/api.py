@@ -26,15 +26,25 @@ def _score_dict(s: Score) -> dict:
             "flowers_placed": s.flowers_placed, "plants_showing": s.plants_showing}
 
 
+def _known_keys(doc: dict, keys: tuple[str, ...], where: str) -> None:
+    """A misspelt key ("seedling", "flowerpot") is refused, not read as its default (none)."""
+    unknown = sorted(str(k) for k in doc if k not in keys)
+    if unknown:
+        raise InputError(f"{where}.{unknown[0]}", f"unknown field; expected some of {', '.join(keys)}")
+
+
 def _holding(doc: Any, where: str = "holding") -> optimiser.Holding:
     if not isinstance(doc, dict):
         raise InputError(where, "must be an object", doc)
+    _known_keys(doc, ("starter", "seedlings", "plants", "flowers", "tokens"), where)
     starter = doc.get("starter")
     if not isinstance(starter, dict):
         raise InputError(f"{where}.starter", "must be an object with id and side", starter)
+    _known_keys(starter, ("id", "side"), f"{where}.starter")
     tokens = doc.get("tokens", {})
     if not isinstance(tokens, dict) or any(not isinstance(v, bool) for v in tokens.values()):
         raise InputError(f"{where}.tokens", "must map flower_pot / watering_can to booleans (true = unused)", tokens)
+    _known_keys(tokens, ("flower_pot", "watering_can"), f"{where}.tokens")
     return optimiser.Holding(starter.get("id"), starter.get("side"), doc.get("seedlings", []), doc.get("plants", []),
                              doc.get("flowers", []), tokens.get("flower_pot", False), tokens.get("watering_can", False))
 
@@ -93,9 +103,10 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
     `top` placements (the search stops once that many meet the holding's ceiling; optimiser.hint)."""
     cat = _catalog(catalog_dir)
     g = _legal(garden, cat)
-    known = known or {}
+    known = {} if known is None else known
     if not isinstance(known, dict):
         raise InputError("known", "must be an object with seedlings / plants / flowers lists", known)
+    _known_keys(known, ("seedlings", "plants", "flowers"), "known")
     if not isinstance(margin, int) or not 0 <= margin <= 6:
         raise InputError("margin", "must be an integer from 0 to 6", margin)
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_TOP):

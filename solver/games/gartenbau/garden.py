@@ -193,6 +193,10 @@ def garden_from_dict(doc: Any, catalog: Catalog, where: str = "garden") -> Garde
             raise bad[0] if len(bad) == 1 else InputErrors(bad)
         return tokens
 
+    for key in sorted(str(k) for k in doc if k not in ("starter", "seedlings", "plants", "flowers", "tokens")):
+        # (a misspelt "seedling" list was read as no seedling tiles at all)
+        gather.errors.append(InputError(f"{where}.{key}", "unknown field; a garden has starter, seedlings, plants, "
+                                                          "flowers and tokens"))
     tiles = [gather(starter)]
     tiles += [gather(seedling, t, f"{where}.seedlings[{i}]") for i, t in enumerate(doc.get("seedlings", []) or [])]
     plants = [gather(plant, x, f"{where}.plants[{i}]") for i, x in enumerate(doc.get("plants", []) or [])]

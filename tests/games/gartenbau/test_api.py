@@ -25,6 +25,23 @@ def test_validate_and_score():
         api.score(bad)
 
 
+def test_misspelt_fields_are_refused_not_read_as_their_defaults():
+    """Before 7 Dec a holding's "seedling" list and a "flowerpot" token were ignored (an optimal garden of 0), and a
+    hint's known tiles given as [] or {"seedling": [...]} were read as none."""
+    holding = {"starter": {"id": "ST1", "side": "a"}, "seedling": ["S07"], "tokens": {"flowerpot": True}}
+    with pytest.raises(InputError, match=r"holding\.seedling: unknown field"):
+        api.solve_optimal(holding, 1)
+    with pytest.raises(InputError, match=r"holding\.tokens\.flowerpot: unknown field"):
+        api.solve_optimal({"starter": {"id": "ST1", "side": "a"}, "tokens": {"flowerpot": True}}, 1)
+    with pytest.raises(InputError, match=r"garden\.seedling: unknown field"):
+        api.validate(dict(GARDEN, seedling=[]))
+    starter_only = {"starter": GARDEN["starter"]}
+    with pytest.raises(InputError, match=r"known\.seedling: unknown field"):
+        api.hint(starter_only, "S07", {"seedling": ["S01"]}, 1)
+    with pytest.raises(InputError, match=r"known: must be an object"):
+        api.hint(starter_only, "S07", [], 1)
+
+
 def test_solve_optimal_plain_data():
     holding = {"starter": {"id": "ST1", "side": "a"}, "seedlings": ["S07"], "plants": ["P-red-1", "P-yellow-1"],
                "flowers": ["B-beetle-sweet-william"], "tokens": {"flower_pot": True}}
