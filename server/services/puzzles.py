@@ -260,7 +260,7 @@ _STATE_CLIENT = {"removed": "the puzzle store's file was removed while the serve
                  "damaged": "the puzzle store's file is damaged; it needs a restore by the operator"}
 
 
-def check_store(path: str) -> bool:
+def check_store(path: str, setting: str = "GARDENS_PUZZLES_DB") -> bool:
     """At start-up: the puzzle store at `path` can be used, or ValueError naming it; True when the
     file exists. An existing file must open as a puzzle store (a file that is not one made every
     PuzzleService call and every GardenersService.CheckSolvable INTERNAL): an empty file is
@@ -270,7 +270,7 @@ def check_store(path: str) -> bool:
     file in the nearest existing directory (nothing is left behind: a server that never serves a
     puzzle still creates no database); that a new store will be made is logged."""
     db = Path(path)
-    what = f"puzzles_db {path} (GARDENS_PUZZLES_DB)"
+    what = f"puzzles_db {path} ({setting})"
     if db.exists():
         if not db.is_file():
             raise ValueError(f"{what}: not a file")
@@ -393,7 +393,6 @@ def puzzle_msg(p: Puzzle) -> pb.Puzzle:
 def settings_for(config, env=None) -> PuzzleSettings:
     """The environment, overridden by ServerConfig fields puzzles_db / puzzles_past_days /
     puzzles_future_days when the config has them (their env names are the same GARDENS_PUZZLES_*)."""
-    settings = PuzzleSettings.from_env(env)
     overrides = {}
     if getattr(config, "puzzles_db", ""):
         overrides["db"] = str(config.puzzles_db)
@@ -401,12 +400,20 @@ def settings_for(config, env=None) -> PuzzleSettings:
         value = getattr(config, f"puzzles_{name}", None)
         if isinstance(value, int) and value >= 0:
             overrides[name] = value
-    return replace(settings, **overrides)
+    # a value the config holds makes the environment's irrelevant (flags win, and the config has already read
+    # the environment): a bad GARDENS_PUZZLES_PAST_DAYS under --puzzles-past-days 2 was refused
+    env = dict(os.environ if env is None else env)
+    for name in overrides:
+        env.pop({"db": "GARDENS_PUZZLES_DB", "past_days": "GARDENS_PUZZLES_PAST_DAYS",
+                 "future_days": "GARDENS_PUZZLES_FUTURE_DAYS"}[name], None)
+    return replace(PuzzleSettings.from_env(env), **overrides)
 
 
 def register(server, runtime: Runtime) -> None:
     settings = settings_for(runtime.config)
-    existed = check_store(settings.db)
+    # where the path came from, for a refusal (it said GARDENS_PUZZLES_DB when the flag gave it)
+    existed = check_store(settings.db, "--puzzles-db / GARDENS_PUZZLES_DB" if getattr(runtime.config, "puzzles_db", "")
+                          else "the default; set --puzzles-db")
     servicer = PuzzleServicer(runtime, settings, create_store=not existed)
     runtime.puzzles = servicer  # for the background preparer (server/prepare.py)
     puzzles_pb2_grpc.add_PuzzleServiceServicer_to_server(servicer, server)

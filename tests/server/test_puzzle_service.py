@@ -266,3 +266,16 @@ def test_horticulture_day_answers(open_stub, db):
         check({"days": [dict(days[0], chosen=999)]})
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "horticulture_game.days[0].chosen" in err.value.details()
+
+
+def test_a_config_value_makes_the_environments_irrelevant():
+    """Flags win over the environment: a bad GARDENS_PUZZLES_PAST_DAYS under --puzzles-past-days 2 was refused."""
+    from server.config import ServerConfig
+    from server.services.puzzles import settings_for
+
+    env = {"GARDENS_PUZZLES_PAST_DAYS": "-1", "GARDENS_PUZZLES_FUTURE_DAYS": "x", "GARDENS_PUZZLES_DB": "/nowhere"}
+    config = ServerConfig(puzzles_past_days=2, puzzles_future_days=0, puzzles_db="/tmp/p.sqlite")
+    settings = settings_for(config, env)
+    assert (settings.past_days, settings.future_days, settings.db) == (2, 0, "/tmp/p.sqlite")
+    with pytest.raises(ValueError, match="GARDENS_PUZZLES_PAST_DAYS"):  # with no config value the variable counts
+        settings_for(ServerConfig(), env)
