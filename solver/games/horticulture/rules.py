@@ -158,10 +158,11 @@ def replay(catalog: Catalog, setup: Setup, days: list[Day]) -> tuple[Sheet, list
     flipped: dict[int, int] = {}  # card -> the day it was flipped (and chosen or discarded): each card once a game
     for d, day in enumerate(days):
         why = card_refusal(catalog, day)
-        if why is None and day.chosen in flipped:
-            why = f"card {day.chosen} was already flipped on day {flipped[day.chosen]}; each card comes up once a game"
         if why:
             violations.append(Violation(f"days[{d}].chosen", why))
+        if day.chosen in flipped:  # (also when its plants are wrong too: that hid the repeat before 7 Dec)
+            violations.append(Violation(f"days[{d}].chosen", f"card {day.chosen} was already flipped on day "
+                                                             f"{flipped[day.chosen]}; each card comes up once a game"))
         for j, card in enumerate(day.cards or ()):
             if card in flipped or card in day.cards[:j]:
                 when = f"on day {flipped[card]}" if card in flipped else "twice today"

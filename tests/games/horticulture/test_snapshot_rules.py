@@ -73,3 +73,8 @@ def test_a_record_may_not_bring_a_card_home_twice():
     assert [v["where"] for v in again["violations"]] == ["days[1].cards[0]"]
     with pytest.raises(ValueError, match="already flipped"):
         api.score({**base, "days": [day(0), day(2)]})
+    # a repeat whose plants are wrong as well is refused for both (before 7 Dec the wrong plants hid the repeat)
+    wrong = {**day(2), "plants": [{"plant": "berry", "at": [2, 2]}, {"plant": "carrot", "at": [2, 3]}]}
+    both = api.validate({**base, "days": [day(0), wrong]})
+    reasons = [v["reason"] for v in both["violations"] if v["where"] == "days[1].chosen"]
+    assert len(reasons) == 2 and "needs" in reasons[0] and "already flipped on day 0" in reasons[1], reasons
