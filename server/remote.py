@@ -72,6 +72,15 @@ def call(address: str, method: str, request: dict | str, timeout: float = 30.0,
          tls_ca: str | None = None, token: str | None = None) -> dict:
     """Calls `method` with a JSON request (dict or text); returns the response as a dict."""
     stub_cls, request_cls = methods()[resolve(method)]
+    body = request
+    if isinstance(request, str):
+        try:
+            body = json.loads(request or "{}")
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"request: not valid JSON ({exc})") from None
+    if not isinstance(body, dict):  # json_format.Parse read '[]' as an empty request ({})
+        raise ValueError(f"request: must be a JSON object {{field: value, ...}} (the {method} request message), "
+                         f"got {type(body).__name__ if body is not None else 'null'}")
     text = request if isinstance(request, str) else json.dumps(request)
     message = json_format.Parse(text or "{}", request_cls())
     with channel(address, tls_ca) as ch:

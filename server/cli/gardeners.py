@@ -7,12 +7,13 @@ import sys
 import time
 
 from solver.core.solve import SolveControl
+from solver.errors import InputError
 from solver.games.gardeners import api
 from solver.games.gardeners.garden import parse_garden
 from solver.games.gardeners.modes import MODES
 from solver.games.gardeners.tiles import load_catalog
 
-from .files import dumps, read_garden, read_json
+from .files import dumps, integer, read_garden, read_json, seconds
 
 
 def _ids(text: str) -> list[str]:
@@ -21,12 +22,28 @@ def _ids(text: str) -> list[str]:
 
 def _common(p: argparse.ArgumentParser, cards_required: bool = True) -> None:
     p.add_argument("--cards", required=cards_required, default="", help="comma-separated card ids, e.g. A1,B2")
-    p.add_argument("--mode", default="normal", choices=sorted(MODES), help="game mode (garden size, tile sets)")
-    p.add_argument("--catalog", help="tile catalog JSON (default: the reference catalog)")
-    p.add_argument("--card-file", help="card decks JSON (default: the reference decks)")
+    p.add_argument("--mode", default="normal", choices=sorted(MODES),
+                   help="game mode: the garden's size and its tiles (default normal: 6x6, all 36 tiles)")
+    p.add_argument("--catalog", help="tile catalog JSON (default: the reference catalog; not with --server)")
+    p.add_argument("--card-file", help="card decks JSON (default: the reference decks; not with --server)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument("--server", help="ADDRESS of a running gardens server: ask it instead of solving in-process")
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (with --server)")
+    p.add_argument("--timeout", type=seconds, default=30.0,
+                   help="with --server: seconds to wait for the server, the call's deadline (default 30)")
+
+
+# What the server keeps of a call's deadline for checking and sending the answer (`serve --deadline-margin-s`,
+# default 0.5, docs/service.md "Deadlines"): --time-limit T over --server is sent as the deadline T + this, so
+# the server's search ends after ~T s, as the in-process one does.
+SERVER_MARGIN_S = 0.5
+TIME_LIMIT_DEFAULT_S = 10.0
+
+
+def _time_limit(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
+                   help=f"seconds per solver run (default {TIME_LIMIT_DEFAULT_S:g}); with --server the call's "
+                        f"deadline is this + {SERVER_MARGIN_S:g} s (the server's default margin), capped by "
+                        f"--timeout, and bounds the whole call")
 
 
 def _remote(args, method: str, request: dict, text, code) -> int | None:
@@ -40,10 +57,17 @@ def _remote(args, method: str, request: dict, text, code) -> int | None:
     import grpc
 
     from server import remote
+    for option in ("catalog", "card_file"):  # the server has its own data files (serve --tiles-file/--cards-file)
+        if getattr(args, option, None):
+            raise InputError(f"--{option.replace('_', '-')}", "cannot be sent with --server: the server uses its own "
+                             "data files (serve --tiles-file, --cards-file); leave it out or solve in-process")
     request = {**request, "mode": "GAME_MODE_" + args.mode.upper().replace("-", "_")}
+    timeout = args.timeout
+    if getattr(args, "time_limit", None) is not None:  # the server's search limit is min(cap, deadline - margin)
+        timeout = min(timeout, args.time_limit + SERVER_MARGIN_S)
     started = time.perf_counter()
     try:
-        answer = remote.call(args.server, f"GardenersService.{method}", request, timeout=args.timeout)
+        answer = remote.call(args.server, f"GardenersService.{method}", request, timeout=timeout)
     except grpc.RpcError as err:
         print(remote.error_text(err), file=sys.stderr)
         return 2
@@ -79,7 +103,7 @@ def _rendered(doc: dict | None, args) -> str:
 
 
 def _control(args) -> SolveControl:
-    return SolveControl(time_limit_s=args.time_limit)
+    return SolveControl(time_limit_s=TIME_LIMIT_DEFAULT_S if args.time_limit is None else args.time_limit)
 
 
 def _out(args, data: dict, text: str) -> None:
@@ -181,12 +205,17 @@ def _count_text(count: int, complete: bool, cap: int) -> str:
 def cmd_count(args) -> int:
     remote = _remote(args, "CountSolutions", {"card_ids": _ids(args.cards), "cap": args.cap},
                      lambda answer, ms, args: _count_text(answer["count"], answer["exact"], args.cap),
-                     lambda answer: 0)
+                     lambda answer: _count_code(answer["count"], answer["exact"]))
     if remote is not None:
         return remote
     r = api.count_solutions(_ids(args.cards), args.mode, args.cap, _control(args), args.catalog, args.card_file)
     _out(args, {"count": r.count, "complete": r.complete}, _count_text(r.count, r.complete, args.cap))
-    return 0
+    return _count_code(r.count, r.complete)
+
+
+def _count_code(count: int, complete: bool) -> int:
+    """0 some solution, 1 none (proven), 3 none found within the limit (it was always 0)."""
+    return 0 if count else (1 if complete else 3)
 
 
 def _closest_text(verdict: str, kept: int, changed: int, bound: int) -> str:
@@ -203,7 +232,7 @@ def _remote_closest_text(answer: dict, ms: float, args) -> str:
 def cmd_closest(args) -> int:
     garden = read_garden(args.garden)  # once: `-` reads stdin
     remote = _remote(args, "ClosestSolution", {"garden": garden, "card_ids": _ids(args.cards)}, _remote_closest_text,
-                     lambda answer: 0 if answer["verdict"] == "SOLVABILITY_SOLVABLE" else 1)
+                     _verdict_code)
     if remote is not None:
         return remote
     r = api.closest_solution(garden, _ids(args.cards), args.mode, _control(args), args.catalog,
@@ -214,7 +243,8 @@ def cmd_closest(args) -> int:
     if r.garden:
         text += "\n" + r.garden.render(detail=True)
     _out(args, data, text)
-    return 0 if r.garden else 1
+    # 0 a garden, 1 none exists (proven), 3 none found within the limit (was 1 for both)
+    return 0 if r.garden else _exit_code("unsolvable" if r.verdict == "unsolvable" else "unknown")
 
 
 def cmd_tiles(args) -> int:
@@ -250,10 +280,51 @@ def move_text(move, solo: bool = False) -> str:
     return json.dumps(doc)
 
 
+def _move_arg(text: str) -> dict:
+    """The --move JSON, its value types checked here: the engine's parse_move converts player and rotation with
+    int() (null or a list was a TypeError, 1e400 an OverflowError, "a" a message without the field, 0.7 and true
+    were read as 0 and 1). Ranges (a rotation 0-3, a player the state has) are the engine's check_move_fields."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError("--move", f"not valid JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise InputError("--move", "must be a JSON object {\"kind\", ...}", doc)
+    for name, what in (("player", "a player index >= 0"), ("to_player", "a player index >= 0"),
+                       ("rotation", "quarter turns clockwise, 0 to 3")):
+        if name in doc and (name != "to_player" or doc[name] is not None):
+            v = doc[name]
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise InputError(f"move.{name}", f"must be an integer ({what})", v)
+    for name in ("kind", "tile"):
+        if name in doc and not isinstance(doc[name], str):
+            raise InputError(f"move.{name}", "must be a string", doc[name])
+    return doc
+
+
+def _state_shape(state) -> None:
+    """The lists of a --state document are lists (a string "A02" as a stack was read letter by letter:
+    "stack[0]: unknown tile id (got 'A')"; {"tile": ...} as the garden was read as its keys)."""
+    if not isinstance(state, dict):
+        return  # the engine's "state: must be an object"
+    lists = [("state.garden", state.get("garden"), "placements {tile, row, col, rotation}"),
+             ("state.supplies", state.get("supplies"), "supplies {stack, loose}, one per player"),
+             ("state.pool", state.get("pool"), "tile ids")]
+    supplies = state.get("supplies")
+    for i, supply in enumerate(supplies if isinstance(supplies, list) else ()):
+        if isinstance(supply, dict):
+            lists += [(f"state.supplies[{i}].{k}", supply.get(k), "tile ids, top first" if k == "stack" else "tile ids")
+                      for k in ("stack", "loose")]
+    for where, value, what in lists:
+        if value is not None and not isinstance(value, list):
+            raise InputError(where, f"must be a list of {what}", value)
+
+
 def cmd_moves(args) -> int:
-    state = read_json(args.state)
+    state = read_json(args.state, "state")
+    _state_shape(state)
     if args.move:
-        v = api.validate_move(state, json.loads(args.move), args.catalog)
+        v = api.validate_move(state, _move_arg(args.move), args.catalog)
         _out(args, {"legal": v.legal, "reason": v.reason}, "legal" if v.legal else f"illegal: {v.reason}")
         return 0 if v.legal else 1
     ms = api.legal_moves(state, args.catalog)
@@ -273,29 +344,32 @@ def register(sub) -> None:
                                  ("count", cmd_count, "count distinct solutions up to a cap")):
         p = sub.add_parser(name, help=helptext)
         _common(p)
-        p.add_argument("--time-limit", type=float, default=10.0, help="seconds per solver run")
+        _time_limit(p)
         if name == "count":
-            p.add_argument("--cap", type=int, default=10)
+            p.add_argument("--cap", type=integer(1, api.MAX_COUNT_CAP), default=10,
+                           help="count up to this many solutions, 1 to 1000 (default 10; a server's "
+                                "--max-count-cap may be lower)")
         p.set_defaults(func=func)
     p = sub.add_parser("closest", help="the valid garden that keeps most tiles of a given one in place")
-    p.add_argument("garden")
+    p.add_argument("garden", help='garden JSON {"size": 6, "placements": [...]} (or a solve/closest --json answer); '
+                                  '- for stdin')
     _common(p)
-    p.add_argument("--time-limit", type=float, default=10.0)
+    _time_limit(p)
     p.set_defaults(func=cmd_closest)
     p = sub.add_parser("tiles", help="list the tile catalog")
-    p.add_argument("--catalog")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--catalog", help="tile catalog JSON (default: the reference catalog)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=cmd_tiles)
     p = sub.add_parser("cards", help="list the constraint cards")
-    p.add_argument("--deck", help="training-a, training-b, training-c, standard or expert")
-    p.add_argument("--card-file")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--deck", help="training-a, training-b, training-c, standard or expert (default: every deck)")
+    p.add_argument("--card-file", help="card decks JSON (default: the reference decks)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=cmd_cards)
     p = sub.add_parser("moves", help="legal moves of a Normal/Solo state, or validate one move",
                        description="Without --move: the number of legal moves, then one move per line as the "
                                    "JSON that --move reads. With --move: legal, or illegal and why.")
-    p.add_argument("state", help="state JSON file")
+    p.add_argument("state", help="state JSON file (examples/state.json; - for stdin)")
     p.add_argument("--move", help='a move as JSON, e.g. {"kind": "add", "player": 0, "tile": "A01", "cell": [0, 1]}')
-    p.add_argument("--catalog")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--catalog", help="tile catalog JSON (default: the reference catalog)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=cmd_moves)

@@ -8,7 +8,12 @@ from pathlib import Path
 from solver.errors import InputError
 from solver.games.gartenbau import api
 
-from .files import dumps
+from .files import dumps, integer, seconds
+
+
+# GartenbauService's cap on --board (server/services/gartenbau.py MAX_BOARD: a model of board^2 spaces), kept here
+# so the command line needs no gRPC code; the engine's own default is used when --board is left out.
+MAX_BOARD = 24
 
 
 def _read(path: str, what: str):
@@ -16,6 +21,8 @@ def _read(path: str, what: str):
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise InputError(what, f"{path} is not valid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(what, f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def _print(doc) -> None:
@@ -38,7 +45,8 @@ def _solve(args: argparse.Namespace) -> int:
     if args.picture and "picture" in result:
         print(result.pop("picture"))
     _print(result)
-    return 0 if result["status"] in ("optimal", "feasible") else 1
+    # README "Exit codes": 0 a garden, 1 none exists (proven), 3 none found within the limit (was 1)
+    return 0 if result["status"] in ("optimal", "feasible") else 1 if result["status"] == "infeasible" else 3
 
 
 def _hint(args: argparse.Namespace) -> int:
@@ -57,33 +65,38 @@ def register(subparsers) -> None:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--catalog", help="directory with the catalog JSON files (default: the reference data)")
 
+    garden_help = "garden JSON file (docs/gartenbau.md; examples/gartenbau-garden.json)"
     p = sub.add_parser("validate", help="check a garden JSON against the placement rules (exit 1 if illegal)")
-    p.add_argument("garden")
+    p.add_argument("garden", help=garden_help)
     common(p)
     p.set_defaults(func=_validate)
 
     p = sub.add_parser("score", help="end-of-season prestige of a legal garden")
-    p.add_argument("garden")
+    p.add_argument("garden", help=garden_help)
     common(p)
     p.set_defaults(func=_score)
 
     p = sub.add_parser("solve", help="the garden of maximum prestige for a holding JSON")
-    p.add_argument("holding")
-    p.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
-    p.add_argument("--board", type=int, default=None, help="side of the square board searched")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("holding", help="holding JSON file {seedlings, plants, flowers} (examples/gartenbau-holding.json)")
+    p.add_argument("--time-limit", type=seconds, default=10.0, help="seconds (default 10)")
+    p.add_argument("--board", type=integer(2, MAX_BOARD), default=None,
+                   help=f"side of the square board searched, 2 to {MAX_BOARD} (default: the engine's for the "
+                        "holding's size; as GartenbauService's unset board)")
+    p.add_argument("--seed", type=int, default=0, help="CP-SAT random seed (default 0: deterministic)")
     p.add_argument("--picture", action="store_true", help="print a text picture of the garden first")
     common(p)
     p.set_defaults(func=_solve)
 
     p = sub.add_parser("hint", help="rank the placements of a newly acquired tile")
-    p.add_argument("garden")
+    p.add_argument("garden", help=garden_help + ": the garden so far")
     p.add_argument("--tile", required=True, help="id of the new seedling, plant or flower tile")
     p.add_argument("--known", help="JSON file: {seedlings, plants, flowers} still to come")
-    p.add_argument("--time-limit", type=float, default=10.0, help="seconds shared by all placements")
-    p.add_argument("--margin", type=int, default=2)
-    p.add_argument("--top", type=int, default=10,
-                   help="the best N placements (default 10; the search stops once N meet the holding's ceiling)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--time-limit", type=seconds, default=10.0, help="seconds shared by all placements (default 10)")
+    p.add_argument("--margin", type=integer(0, 6), default=2,
+                   help="spaces added on every side of the current garden for the board each placement is "
+                        "solved on, 0 to 6 (default 2)")
+    p.add_argument("--top", type=integer(1, 1000), default=10,
+                   help="the best N placements, 1 to 1000 (default 10; the search stops once N meet the holding's ceiling)")
+    p.add_argument("--seed", type=int, default=0, help="CP-SAT random seed (default 0: deterministic)")
     common(p)
     p.set_defaults(func=_hint)

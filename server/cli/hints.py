@@ -7,7 +7,9 @@ from solver.core.solve import SolveControl
 from solver.games.gardeners import api
 from solver.games.gardeners.modes import MODES
 
-from .files import dumps, read_garden, read_json
+from solver.errors import InputError
+
+from .files import dumps, integer, read_garden, read_json, seconds
 
 
 def _ids(text: str) -> list[str]:
@@ -25,7 +27,7 @@ def _common(p: argparse.ArgumentParser, garden: bool = True, solver: bool = True
     p.add_argument("--mode", default="normal", choices=sorted(MODES),
                    help="game mode: the garden's size and its tiles (default normal)")
     if solver:  # (deduce runs no CP-SAT search)
-        p.add_argument("--time-limit", type=float, default=10.0, help="seconds per solver run (default 10)")
+        p.add_argument("--time-limit", type=seconds, default=10.0, help="seconds per solver run (default 10)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
@@ -39,13 +41,22 @@ def cmd_progress(args) -> int:
     lines.append({"solvable": "The garden can still be completed.",
                   "unsolvable": "The garden can no longer be completed (proven)."}.get(r.completable, "Unknown."))
     _print(args, data, "\n".join(lines))
-    return 0
+    return _code(r.completable)
+
+
+def _code(verdict: str) -> int:
+    """The exit code of a verdict (README "Exit codes"): 0 an answer, 1 none exists (proven), 3 unknown within the
+    limit (progress, hint, repair and forced always exited 0)."""
+    return {"unsolvable": 1, "unknown": 3}.get(verdict, 0)
 
 
 def cmd_hint(args) -> int:
+    if args.player is not None and not args.supplies:
+        raise InputError("--player", "needs --supplies: the player is one of the supplies' owners")
     if args.supplies:
         from solver.games.gardeners import supplies
-        h = supplies.hint(read_garden(args.garden), _ids(args.cards), args.mode, read_json(args.supplies), args.player,
+        garden = read_garden(args.garden)
+        h = supplies.hint(garden, _ids(args.cards), args.mode, read_json(args.supplies, "--supplies"), args.player or 0,
                           rules=args.rules, removal_rules=args.removal_rules, control=SolveControl(args.time_limit),
                           floating=args.floating)
     else:
@@ -62,7 +73,7 @@ def cmd_hint(args) -> int:
         if m.to_player is not None:
             view["move"]["to_player"] = m.to_player
     _print(args, view, view["text"])
-    return 0
+    return _code(h.status)
 
 
 def cmd_repair(args) -> int:
@@ -71,7 +82,7 @@ def cmd_repair(args) -> int:
     data = {"verdict": r.verdict, "remove": [list(c) for c in r.remove], "removals_bound": r.bound,
             "witness": r.witness.to_dict() if r.witness else None}
     _print(args, data, f"{r.verdict}: remove {len(r.remove)} tile(s) {r.remove}")
-    return 0
+    return _code(r.verdict)
 
 
 def cmd_forced(args) -> int:
@@ -81,7 +92,7 @@ def cmd_forced(args) -> int:
                                              for f in r.cells], "undecided": [list(c) for c in r.undecided]}
     lines = [f"{f.cell}: {'/'.join(f.tiles)}" for f in r.cells] or ["no forced cell"]
     _print(args, data, "\n".join([r.verdict] + lines))
-    return 0
+    return _code(r.verdict)
 
 
 def cmd_deduce(args) -> int:
@@ -126,7 +137,8 @@ def register(sub) -> None:
     _removal_flags(p, default=True)
     p.add_argument("--supplies", help='Normal rules: JSON [{"stack": [top, ...], "loose": [...]}, ...] per player '
                                       '(every tile not in the garden once); - for stdin')
-    p.add_argument("--player", type=int, default=0, help="with --supplies: the player asking")
+    p.add_argument("--player", type=integer(0), default=None,
+                   help="with --supplies: the index of the player asking, >= 0 (default 0)")
     p.add_argument("--floating", action="store_true", help="Normal mode: the garden may still slide within the frame")
     p.set_defaults(func=cmd_hint)
     p = sub.add_parser("repair", help="the fewest tiles to remove so the garden can be completed again")

@@ -6,7 +6,7 @@ import argparse
 from solver.games.horticulture import api
 from solver.games.horticulture.data import default_catalog, load_catalog
 
-from .files import dumps, read_json
+from .files import dumps, integer, read_json, seconds
 
 LETTERS = {"topiary": "T", "turnip": "U", "carrot": "C", "sweet_potato": "S", "flower": "F", "berry": "B"}
 
@@ -154,22 +154,25 @@ def register(subparsers) -> None:
     sub = top.add_subparsers(dest="horticulture_command", metavar="COMMAND")
     sub.required = True
 
-    def command(name: str, func, help_text: str, solver: bool = False) -> argparse.ArgumentParser:
+    def command(name: str, func, help_text: str, solver: float | None = None) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text)
         p.add_argument("file", help="request JSON file ('-' for stdin); see docs/horticulture.md")
         p.add_argument("--data", help="directory of catalog JSON files (default: the reference data)")
         p.add_argument("--json", action="store_true", help="print the JSON answer instead of text")
-        if solver:
-            p.add_argument("--time-limit", type=float, default=None, help="seconds for CP-SAT (overrides the file)")
-            p.add_argument("--seed", type=int, default=None, help="CP-SAT random seed (overrides the file)")
-            p.add_argument("--work", type=float, default=None,
-                           help="deterministic work limit (CP-SAT deterministic time): same answer on any machine")
+        if solver is not None:  # the request's own default time limit
+            p.add_argument("--time-limit", type=seconds, default=None,
+                           help=f"seconds for CP-SAT (overrides the file's time_limit_s; default {solver:g})")
+            p.add_argument("--seed", type=integer(0, 2 ** 31 - 1), default=None,
+                           help="CP-SAT random seed (overrides the file's random_seed; default 0)")
+            p.add_argument("--work", type=seconds, default=None,
+                           help="deterministic work limit (CP-SAT deterministic time; overrides the file's "
+                                "deterministic_time): same answer on any machine (default none: wall clock)")
         p.set_defaults(func=func)
         return p
 
     command("path", cmd_path, "check a path {side, path: {start, moves}}; lists the next legal directions")
     command("validate", cmd_validate, "check a game record day by day and score it")
     command("score", cmd_score, "score a sheet snapshot or a game record")
-    command("solve", cmd_solve, "best solo game for a setup and nursery order (CP-SAT)", solver=True)
-    command("best-plan", cmd_best_plan, "best plan and gnome square for a path and nursery order", solver=True)
-    command("hint", cmd_hint, "rank today's two cards for a sheet in progress", solver=True)
+    command("solve", cmd_solve, "best solo game for a setup and nursery order (CP-SAT)", solver=10.0)
+    command("best-plan", cmd_best_plan, "best plan and gnome square for a path and nursery order", solver=20.0)
+    command("hint", cmd_hint, "rank today's two cards for a sheet in progress", solver=10.0)

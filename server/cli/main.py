@@ -11,6 +11,8 @@ import sys
 import server.cli as _pkg
 from generators.store import StoreError
 
+from .files import reset_stdin
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -34,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    reset_stdin()
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

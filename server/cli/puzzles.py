@@ -3,16 +3,32 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from generators import batch, daily
 from generators.identity import parse_date, parse_id
 from generators.store import Store, StoreError, default_path
 
-from .files import dumps
+from solver.errors import InputError
+
+from .files import dumps, integer
+
+ATLAS_MAX_SIZE = 3  # the atlas: single cards, pairs and triples of the Standard deck
 
 
 def _db(args) -> str:
     return str(args.db or default_path())
+
+
+def _existing(args) -> Store:
+    """The store of a read-only command (show, list, verify, atlas show): it must exist already; nothing is created
+    (`puzzles list --db /nonexistent/dir/x.sqlite` made the directory and an empty store, exit 0)."""
+    path = Path(_db(args))
+    if not path.is_file():
+        where = "--db" if args.db else ("GARDENS_PUZZLES_DB" if os.environ.get("GARDENS_PUZZLES_DB") else "the store")
+        raise StoreError(f"{where}: no puzzle store at {path} ({'not a file' if path.exists() else 'no such file'}); "
+                         "`gardens puzzles generate` or `gardens atlas build` creates one")
+    return Store(path, create=False)
 
 
 def _list(text: str | None) -> list[str] | None:
@@ -23,9 +39,30 @@ def _workers(args) -> int:
     return args.workers or max(1, len(os.sched_getaffinity(0)))
 
 
+def _kinds_chosen(games, variants, difficulties) -> None:
+    """Each of --games/--variants/--difficulties names known ones, and together they select at least one kind of
+    puzzle (`--games gardeners --variants holding` printed "generated 0" and exit 0)."""
+    kinds = list(daily.KINDS.values())
+    for option, chosen, known in (("--games", games, {k.game for k in kinds}),
+                                  ("--variants", variants, {k.variant for k in kinds}),
+                                  ("--difficulties", difficulties, {d for k in kinds for d in k.difficulties})):
+        unknown = sorted(set(chosen or ()) - known)
+        if unknown:
+            raise InputError(option, f"unknown {', '.join(unknown)}; one of {', '.join(sorted(known))}")
+    selected = [k for k in kinds if (not games or k.game in games) and (not variants or k.variant in variants)
+                and (not difficulties or set(difficulties) & set(k.difficulties))]
+    if not selected:
+        offered = "; ".join(f"{k.game}/{k.variant}: {','.join(k.difficulties)}" for k in kinds)
+        raise InputError("--variants" if variants else "--difficulties",
+                         f"no puzzle of the games chosen has it (game/variant: difficulties are {offered})")
+
+
 def cmd_generate(args) -> int:
     games, variants, difficulties = _list(args.games), _list(args.variants), _list(args.difficulties)
-    start, end = parse_date(args.date_from, "from"), parse_date(args.date_to, "to")
+    start, end = parse_date(args.date_from, "--from"), parse_date(args.date_to, "--to")
+    if end < start:
+        raise InputError("--to", f"is before --from ({args.date_from})", args.date_to)
+    _kinds_chosen(games, variants, difficulties)
     if args.ray:
         from generators.cluster import generate_range_ray
         summary = generate_range_ray(args.ray, _db(args), start, end, games, variants, difficulties)
@@ -40,7 +77,7 @@ def cmd_generate(args) -> int:
 
 
 def cmd_show(args) -> int:
-    puzzle = Store(_db(args)).get(parse_id(args.id, "id"))
+    puzzle = _existing(args).get(parse_id(args.id, "id"))
     if puzzle is None:
         print(f"{args.id}: not stored", file=sys.stderr)
         return 1
@@ -53,7 +90,13 @@ def cmd_show(args) -> int:
 
 
 def cmd_list(args) -> int:
-    for p in Store(_db(args)).list(game=args.game or "", date_from=args.date_from or "",
+    games = sorted({k.game for k in daily.KINDS.values()})
+    if args.game and args.game not in games:
+        raise InputError("--game", f"unknown; one of {', '.join(games)}", args.game)
+    for option, value in (("--from", args.date_from), ("--to", args.date_to)):
+        if value:
+            parse_date(value, option)
+    for p in _existing(args).list(game=args.game or "", date_from=args.date_from or "",
                                    date_to=args.date_to or "", limit=args.limit):
         print(f"{p.id}  {p.content_hash[:16]}  {_summary(p.public)}")
     return 0
@@ -76,7 +119,7 @@ def _summary(public: dict) -> str:
 
 def cmd_verify(args) -> int:
     """Exit 1 when any stored puzzle fails its hash or its answer check."""
-    store = Store(_db(args))
+    store = _existing(args)
     problems = store.integrity_problems()  # bad pages: the rows cannot all be read (a StoreError: exit 2)
     if problems:
         raise StoreError(f"{store.path}: damaged (SQLite's quick_check: {'; '.join(problems)}); "
@@ -95,8 +138,19 @@ def cmd_verify(args) -> int:
 
 def cmd_atlas_build(args) -> int:
     from generators import atlas
-    sizes = tuple(int(s) for s in args.sizes.split(","))
-    ids = atlas.standard_ids()[:args.first] if args.first else None
+    sizes = []
+    for text in args.sizes.split(","):
+        try:
+            size = int(text)
+        except ValueError:
+            raise InputError("--sizes", "comma-separated combination sizes, each 1, 2 or 3", args.sizes) from None
+        if not 1 <= size <= ATLAS_MAX_SIZE:
+            raise InputError("--sizes", f"each size is 1, 2 or 3 (single cards, pairs, triples)", size)
+        sizes.append(size)
+    standard = atlas.standard_ids()
+    if args.first is not None and args.first > len(standard):
+        raise InputError("--first", f"the Standard deck has {len(standard)} cards", args.first)
+    ids = standard[:args.first] if args.first else None
     if args.ray:
         from generators.cluster import build_atlas_ray
         summary = build_atlas_ray(args.ray, _db(args), sizes, ids)
@@ -107,13 +161,22 @@ def cmd_atlas_build(args) -> int:
     print(f"atlas: {summary.solved} combinations in {summary.seconds:.1f} s ({rate:.1f}/s), "
           f"{summary.skipped} already stored, {summary.witnesses} witness gardens stored"
           + (f", {summary.dropped} rows of other tile/card data dropped" if summary.dropped else ""))
+    print(f"the atlas in {_db(args)} now holds (every run so far):")
     for (size, verdict), n in sorted(counts.items()):
         print(f"  size {size} {verdict}: {n}")
     return 0
 
 
 def cmd_atlas_show(args) -> int:
-    entry = Store(_db(args)).atlas_get([c.strip() for c in args.cards.split(",")])
+    from generators import atlas
+    cards = [c.strip() for c in args.cards.split(",")]
+    standard = set(atlas.standard_ids())
+    for i, card in enumerate(cards):
+        if card not in standard:
+            raise InputError(f"cards[{i}]", "not a card of the Standard deck, which the atlas holds", card)
+        if card in cards[:i]:
+            raise InputError(f"cards[{i}]", "card given twice", card)
+    entry = _existing(args).atlas_get(cards)
     if entry is None:
         print("not in the atlas", file=sys.stderr)
         return 1
@@ -136,7 +199,7 @@ def register(subparsers) -> None:
     g.add_argument("--games", help=f"comma-separated games (default all: {sorted({k for k, _ in daily.KINDS})})")
     g.add_argument("--variants", help="comma-separated variants, e.g. decree,impossible (default all)")
     g.add_argument("--difficulties", help="comma-separated difficulties, e.g. easy,hard (default all)")
-    g.add_argument("--workers", type=int, default=0, help="local processes (default: the cores)")
+    g.add_argument("--workers", type=integer(1), default=None, help="local processes, >= 1 (default: the cores)")
     g.add_argument("--ray", help="Ray cluster address (needs the optional 'cluster' extra)")
     _common(g)
     g.set_defaults(func=cmd_generate)
@@ -152,7 +215,7 @@ def register(subparsers) -> None:
     ls.add_argument("--game", help="only this game: gardeners, gartenbau, versailles or horticulture")
     ls.add_argument("--from", dest="date_from", help="first date, YYYY-MM-DD")
     ls.add_argument("--to", dest="date_to", help="last date, YYYY-MM-DD (inclusive)")
-    ls.add_argument("--limit", type=int, default=100, help="at most this many puzzles (default 100)")
+    ls.add_argument("--limit", type=integer(1), default=100, help="at most this many puzzles, >= 1 (default 100)")
     _common(ls)
     ls.set_defaults(func=cmd_list)
 
@@ -160,9 +223,12 @@ def register(subparsers) -> None:
     asub = a.add_subparsers(dest="atlas_command", metavar="ACTION")
     asub.required = True
     b = asub.add_parser("build", help="build (or resume) the atlas in the puzzle database")
-    b.add_argument("--sizes", default="2,3", help="combination sizes (smaller ones are built first)")
-    b.add_argument("--first", type=int, default=0, help="only the first N Standard cards (quick runs)")
-    b.add_argument("--workers", type=int, default=0, help="local processes (default: the cores)")
+    b.add_argument("--sizes", default="2,3",
+                   help="comma-separated combination sizes, each 1, 2 or 3: every size up to the largest is built, "
+                        "smaller ones first (default 2,3)")
+    b.add_argument("--first", type=integer(1), default=None,
+                   help="only the first N Standard cards, N >= 1 (quick runs; default all)")
+    b.add_argument("--workers", type=integer(1), default=None, help="local processes, >= 1 (default: the cores)")
     b.add_argument("--ray", help="Ray cluster address (needs the optional 'cluster' extra)")
     _common(b)
     b.set_defaults(func=cmd_atlas_build)

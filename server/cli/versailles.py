@@ -7,7 +7,9 @@ from solver.games.versailles import api
 from solver.games.versailles.data import default_catalog, load_catalog
 from solver.games.versailles.rules import parse_placement, placed_fields
 
-from .files import dumps, read_json
+from solver.errors import InputError
+
+from .files import dumps, integer, read_json, seconds
 
 
 def render(placements: list, data: str | None) -> str:
@@ -77,13 +79,28 @@ def cmd_solve(args) -> int:
     if out["placements"]:
         text += "\n" + render(out["placements"], args.data)
     _print(args, out, text)
-    return 0
+    # README "Exit codes": 0 a garden, 1 none exists (proven), 3 none found within the limit (was always 0)
+    return 0 if out["status"] in ("optimal", "feasible") else 1 if out["status"] == "infeasible" else 3
+
+
+def _upcoming(text: str | None) -> list[int] | None:
+    """--upcoming "11,12": tile ids, each an integer ("x,y" was "invalid literal for int()", "11,,12" too)."""
+    if text is None:
+        return None
+    ids = []
+    for i, part in enumerate(text.split(",")):
+        try:
+            ids.append(int(part))
+        except ValueError:
+            raise InputError(f"--upcoming[{i}]", "comma-separated tile ids, each an integer "
+                             f"({'empty' if not part.strip() else 'not one'})", part) from None
+    return ids
 
 
 def cmd_hint(args) -> int:
     req = read_json(args.file)
     garden = req.get("garden", req) if isinstance(req, dict) else req
-    upcoming = [int(t) for t in args.upcoming.split(",")] if args.upcoming else None
+    upcoming = _upcoming(args.upcoming)
     out = api.hint(garden, args.tile, upcoming, args.time_limit, args.seed, args.top, args.data)
     lines = []
     for i, p in enumerate(out["placements"], start=1):
@@ -104,25 +121,28 @@ def register(subparsers) -> None:
         return p
 
     p = common(sub.add_parser("validate", help="check a garden's placements: GARDEN.json = {\"placements\": [...]}"))
-    p.add_argument("file")
+    p.add_argument("file", help="garden JSON file {\"placements\": [...]} ('-' for stdin)")
     p.set_defaults(func=cmd_validate)
     p = common(sub.add_parser("score", help="areas and points of one garden"))
-    p.add_argument("file")
+    p.add_argument("file", help="garden JSON file {\"placements\": [...]} ('-' for stdin)")
     p.set_defaults(func=cmd_score)
     p = common(sub.add_parser("score-game", help="replay and score a whole game with majority tokens"))
-    p.add_argument("file")
+    p.add_argument("file", help="game JSON file (docs/versailles.md; examples/versailles-game.json; '-' for stdin)")
     p.set_defaults(func=cmd_score_game)
     p = common(sub.add_parser("solve", help="optimal solo garden for tiles in order: {\"tiles\": [ids]}"))
-    p.add_argument("file")
-    p.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--board", type=int, help="fields per side of the square the garden must fit in")
+    p.add_argument("file", help="tiles JSON file {\"tiles\": [ids]} in the order received ('-' for stdin)")
+    p.add_argument("--time-limit", type=seconds, default=10.0, help="seconds (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="CP-SAT random seed (default 0: deterministic)")
+    p.add_argument("--board", type=integer(2, 24),
+                   help="fields per side of the square the garden must fit in, 2 to 24 (default 2*ceil(sqrt(n)) + 2 "
+                        "for n tiles: 6 for 2-4 tiles, 8 for 5-9, 10 for 10-16)")
     p.set_defaults(func=cmd_solve)
     p = common(sub.add_parser("hint", help="rank placements of the next tile for a garden"))
-    p.add_argument("file", help="{\"placements\": [...]} of the garden so far")
+    p.add_argument("file", help="{\"placements\": [...]} of the garden so far ('-' for stdin)")
     p.add_argument("--tile", type=int, required=True, help="id of the next tile")
-    p.add_argument("--upcoming", help="comma-separated ids of the tiles known to follow")
-    p.add_argument("--top", type=int, default=10)
-    p.add_argument("--time-limit", type=float, default=5.0)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--upcoming", help="comma-separated ids of the tiles known to follow, in order (default none)")
+    p.add_argument("--top", type=integer(1, 200), default=10,
+                   help="the best N placements, 1 to 200 (with --upcoming: re-ranked by the optimum; default 10)")
+    p.add_argument("--time-limit", type=seconds, default=5.0, help="seconds (default 5)")
+    p.add_argument("--seed", type=int, default=0, help="CP-SAT random seed (default 0: deterministic)")
     p.set_defaults(func=cmd_hint)

@@ -43,7 +43,7 @@ def test_doc_example_runs_and_answers_as_documented(start_server, capsys, method
     code = main(["call", "--server", srv.target, method, request_json])
     out, err = capsys.readouterr()
     if answer.startswith("# INVALID_ARGUMENT"):
-        assert code == 1
+        assert code == 2  # an RPC error: exit 2 (README "Exit codes")
         for line in answer.splitlines()[1:]:
             assert line[1:].strip() in err
         return
@@ -61,7 +61,7 @@ def test_cli_health_and_token(start_server, capsys):
     srv = start_server(with_probe=False, auth_token="s3cret")
     assert main(["health", "--server", srv.target]) == 0
     assert capsys.readouterr().out.strip() == "SERVING"
-    assert main(["call", "--server", srv.target, "ListCards", '{"deck": "training-c"}']) == 1
+    assert main(["call", "--server", srv.target, "ListCards", '{"deck": "training-c"}']) == 2  # refused: 2 (README "Exit codes")
     assert "UNAUTHENTICATED" in capsys.readouterr().err
     assert main(["call", "--server", srv.target, "--token", "s3cret", "ListCards", '{"deck": "training-c"}']) == 0
     assert len(json.loads(capsys.readouterr().out)["cards"]) == 5

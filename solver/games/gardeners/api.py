@@ -6,7 +6,7 @@ field, before any model is built. Catalog and card files are optional paths (ref
 from __future__ import annotations
 
 from solver.core.solve import SolveControl
-from solver.errors import InputError
+from solver.errors import InputError, InputErrors
 from solver.games.gardeners import engine, moves
 from solver.games.gardeners.cards import DECKS, Card, load_cards
 from solver.games.gardeners.checker import CheckReport, check
@@ -163,9 +163,13 @@ def deduce_card(kind: str, trials: list[dict], mode: str | None = None, garden: 
             raise InputError(f"trials[{i}]", "must be an object {garden, verdict}", t)
         try:
             g = parse_garden(t.get("garden"), cat, m)
-        except InputError as exc:
-            exc.field = f"trials[{i}].garden.{exc.field}" if exc.field != "garden" else f"trials[{i}].garden"
-            raise
+        except InputError as exc:  # the same errors under trials[i].garden (setting exc.field left the message,
+            # built when raised, naming placements[0].tile)
+            def moved(e: InputError, i=i) -> InputError:
+                return InputError(f"trials[{i}].garden" + ("" if e.field == "garden" else f".{e.field}"),
+                                  e.description, e.value)
+            raise (InputErrors([moved(e) for e in exc.errors]) if isinstance(exc, InputErrors)
+                   else moved(exc)) from None
         parsed.append(deduction.Trial(g, t.get("verdict")))
     base = parse_garden(garden, cat, m) if garden else None
     return deduction.deduce(kind, parsed, load_cards(cards).of(deck or m.deck), base)
