@@ -63,12 +63,19 @@ def _remote(args, method: str, request: dict, text, code) -> int | None:
                              "data files (serve --tiles-file, --cards-file); leave it out or solve in-process")
     request = {**request, "mode": "GAME_MODE_" + args.mode.upper().replace("-", "_")}
     timeout = args.timeout
-    if getattr(args, "time_limit", None) is not None:  # the server's search limit is min(cap, deadline - margin)
-        timeout = min(timeout, args.time_limit + SERVER_MARGIN_S)
+    limited = getattr(args, "time_limit", None) is not None and args.time_limit + SERVER_MARGIN_S < timeout
+    if limited:  # the server's search limit is min(cap, deadline - margin)
+        timeout = args.time_limit + SERVER_MARGIN_S
     started = time.perf_counter()
     try:
         answer = remote.call(args.server, f"GardenersService.{method}", request, timeout=timeout)
     except grpc.RpcError as err:
+        if limited and err.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+            # the deadline came from --time-limit: nothing proven by then, as in-process "unknown" (exit 3); the
+            # model's building and the answer's check count here too, not in-process (a short limit under load)
+            print(f"unknown: no answer within --time-limit {args.time_limit:g} s + the server's "
+                  f"{SERVER_MARGIN_S:g} s margin (DEADLINE_EXCEEDED)", file=sys.stderr)
+            return 3
         print(remote.error_text(err), file=sys.stderr)
         return 2
     ms = (time.perf_counter() - started) * 1000

@@ -58,8 +58,10 @@ def test_time_limit_is_the_deadline_over_server_and_local_data_files_are_refused
     assert main(command) == 3  # unknown within 0.05 s in-process
     here = capsys.readouterr().out
     assert main([*command, "--server", running.target]) == 3  # it was solvable after ~0.4 s: the limit was dropped
-    there = capsys.readouterr().out
-    assert here.startswith("unknown") and there.startswith("unknown"), (here, there)
+    there = capsys.readouterr()
+    # unknown by the limit; or, under load, the deadline (limit + margin) passed while the model was built
+    assert here.startswith("unknown") and (there.out.startswith("unknown") or there.err.startswith(
+        "unknown: no answer within --time-limit 0.05 s")), (here, there)
     catalog = tmp_path / "tiles.json"
     catalog.write_text("{}")
     for option in ("--catalog", "--card-file"):
