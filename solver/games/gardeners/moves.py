@@ -168,13 +168,19 @@ def parse_state(doc, catalog: Catalog):
     seen: set[str] = set()
 
     def tile_id(v, where):
-        if v not in catalog.by_id:
+        if not isinstance(v, str) or v not in catalog.by_id:
             raise InputError(where, "unknown tile id", v)
         if v in seen:
             raise InputError(where, "tile appears twice in the state", v)
         seen.add(v)
         return v
-    for i, p in enumerate(doc.get("garden", [])):
+
+    def listed(v, where):
+        # (a string was read letter by letter: "stack": "A02" answered "stack[0]: unknown tile id 'A'")
+        if not isinstance(v, list):
+            raise InputError(where, "must be a list", v)
+        return v
+    for i, p in enumerate(listed(doc.get("garden", []), "state.garden")):
         where = f"state.garden[{i}]"
         if not isinstance(p, dict):
             raise InputError(where, "a placement is an object {tile, row, col, rotation}", p)
@@ -196,7 +202,7 @@ def parse_state(doc, catalog: Catalog):
         for (r, c) in garden:
             if not (0 <= r < size and 0 <= c < size):
                 raise InputError("state.garden", f"cell ({r}, {c}) is outside the {size}x{size} garden")
-        pool = [tile_id(t, f"state.pool[{i}]") for i, t in enumerate(doc.get("pool", []))]
+        pool = [tile_id(t, f"state.pool[{i}]") for i, t in enumerate(listed(doc.get("pool", []), "state.pool"))]
         return SoloState(size, garden, pool)
     if mode != "normal":
         raise InputError("state.mode", "must be 'normal' or 'solo'", mode)
@@ -205,11 +211,13 @@ def parse_state(doc, catalog: Catalog):
     if garden and len(components(set(garden))) > 1:
         raise InputError("state.garden", "the garden is split into separate parts")
     supplies = []
-    for i, s in enumerate(doc.get("supplies", [])):
+    for i, s in enumerate(listed(doc.get("supplies", []), "state.supplies")):
         if not isinstance(s, dict):
             raise InputError(f"state.supplies[{i}]", "must be an object {stack, loose}", s)
-        stack = [tile_id(t, f"state.supplies[{i}].stack[{j}]") for j, t in enumerate(s.get("stack", []))]
-        loose = [tile_id(t, f"state.supplies[{i}].loose[{j}]") for j, t in enumerate(s.get("loose", []))]
+        stack = [tile_id(t, f"state.supplies[{i}].stack[{j}]")
+                 for j, t in enumerate(listed(s.get("stack", []), f"state.supplies[{i}].stack"))]
+        loose = [tile_id(t, f"state.supplies[{i}].loose[{j}]")
+                 for j, t in enumerate(listed(s.get("loose", []), f"state.supplies[{i}].loose"))]
         supplies.append(Supply(stack, loose))
     if not supplies:
         raise InputError("state.supplies", "Normal mode needs at least one player's supply")
@@ -230,8 +238,20 @@ def parse_move(doc) -> Move:
         if not (isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
             raise InputError(f"move.{name}", "must be [row, col]", v)
         return (v[0], v[1])
-    return Move(kind, int(doc.get("player", 0)), doc.get("tile"), cell("cell"), int(doc.get("rotation", 0)),
-                doc.get("to_player"), cell("other"))
+    def integer(name, default):
+        # (int() read 0.7 as player 0 and true as player 1, and raised TypeError on null or a list)
+        v = doc.get(name, default)
+        if v is None and default is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise InputError(f"move.{name}", "must be an integer", v)
+        return v
+
+    tile = doc.get("tile")
+    if tile is not None and not isinstance(tile, str):
+        raise InputError("move.tile", "must be a tile id", tile)
+    return Move(kind, integer("player", 0), tile, cell("cell"), integer("rotation", 0), integer("to_player", None),
+                cell("other"))
 
 
 def check_move_fields(state, move: Move, catalog: Catalog | None = None) -> None:

@@ -93,6 +93,10 @@ def test_solo_moves():
     ({"garden": [{"tile": "A01", "row": 0, "col": 0, "rotation": 7}], "supplies": [{}]}, "state.garden[0].rotation"),
     ({"garden": [], "supplies": []}, "state.supplies"),
     ({"size": 60, "garden": [], "supplies": [{}]}, "state.size"),
+    # a string is not read letter by letter, a list is not a tile id
+    ({"garden": [], "supplies": [{"stack": "A02"}]}, "state.supplies[0].stack"),
+    ({"garden": "A01", "supplies": [{}]}, "state.garden"),
+    ({"garden": [], "supplies": [{"loose": [["A02"]]}]}, "state.supplies[0].loose[0]"),
 ])
 def test_malformed_states(doc, field):
     with pytest.raises(InputError) as err:
@@ -117,6 +121,13 @@ def test_malformed_states(doc, field):
      "player 7 does not exist: the state has 2 players"),
     ("normal", {"kind": "remove", "cell": [0, 0]}, "move.to_player", "missing"),
     ("solo", {"kind": "remove", "cell": [0, 0], "player": 1}, "move.player", "one player"),
+    # types: int() read 0.7 as player 0 and true as player 1, and raised TypeError on null and lists
+    ("normal", {"kind": "add", "player": 0.7, "tile": "A01", "cell": [0, 1]}, "move.player", "integer"),
+    ("normal", {"kind": "add", "player": True, "tile": "A01", "cell": [0, 1]}, "move.player", "integer"),
+    ("normal", {"kind": "add", "player": None, "tile": "A01", "cell": [0, 1]}, "move.player", "integer"),
+    ("solo", {"kind": "rotate", "cell": [0, 0], "rotation": [1]}, "move.rotation", "integer"),
+    ("normal", {"kind": "remove", "cell": [0, 0], "to_player": "1"}, "move.to_player", "integer"),
+    ("normal", {"kind": "add", "tile": ["A01"], "cell": [0, 1]}, "move.tile", "tile id"),
 ])
 def test_malformed_moves_name_the_field_and_never_say_none(mode, move, field, words):
     garden = {(0, 0): "C01"} if mode == "normal" else {(0, 0): "A01"}
