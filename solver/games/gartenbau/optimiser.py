@@ -199,7 +199,7 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     optimal (`hint` computes it once for all its options). Without `pinned` the ceiling is computed here."""
     holding.validate(catalog)
     control = control or SolveControl(time_limit_s=10.0)
-    size = board or default_board(len(holding.seedlings))
+    size = default_board(len(holding.seedlings)) if board is None else board  # (0 was read as the default)
     if not isinstance(size, int) or size < 2:
         raise InputError("board", "must be an integer >= 2", size)
     start = time.perf_counter()

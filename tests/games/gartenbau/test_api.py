@@ -40,6 +40,8 @@ def test_misspelt_fields_are_refused_not_read_as_their_defaults():
         api.hint(starter_only, "S07", {"seedling": ["S01"]}, 1)
     with pytest.raises(InputError, match=r"known: must be an object"):
         api.hint(starter_only, "S07", [], 1)
+    with pytest.raises(InputError, match=r"board: must be an integer >= 2"):  # 0 was read as the default board
+        api.solve_optimal({"starter": {"id": "ST1", "side": "a"}}, 1, board=0)
 
 
 def test_solve_optimal_plain_data():
