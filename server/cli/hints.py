@@ -38,7 +38,8 @@ def cmd_progress(args) -> int:
         {"card": c.card_id, "status": c.status, "cells": [list(x) for x in c.cells], "reason": c.reason}
         for c in r.cards]}
     lines = [f"{c.card_id:4s} {c.status:9s} {c.reason} {list(c.cells) if c.cells else ''}".rstrip() for c in r.cards]
-    lines.append({"solvable": "The garden can still be completed.",
+    lines.append("The garden is complete and meets every card." if r.valid else  # (it said "can still be completed")
+                 {"solvable": "The garden can still be completed.",
                   "unsolvable": "The garden can no longer be completed (proven)."}.get(r.completable, "Unknown."))
     _print(args, data, "\n".join(lines))
     return _code(r.completable)

@@ -73,6 +73,8 @@ def cmd_solve(args) -> int:
         head = f"optimal: {out['points']} points"
     elif out["status"] == "feasible":
         head = f"feasible: {out['points']} points, best bound {out['bound']}"
+    elif out["status"] == "infeasible":  # a proof on this board, not a timeout
+        head = f"infeasible: no garden of these tiles fits a {out['board']}x{out['board']} board (proven)"
     else:
         head = f"{out['status']}: no garden found within the limit"
     text = head + f" (board {out['board']}x{out['board']}, {out['seconds']} s)"

@@ -204,3 +204,17 @@ def test_every_option_of_every_command_has_a_help_text():
                for a in sub._actions
                if a.help is None and a.__class__.__name__ not in ("_HelpAction", "_SubParsersAction")]
     assert not missing, missing
+
+
+def test_a_complete_garden_and_a_proof_on_a_small_board_are_said_as_such(capsys, tmp_path):
+    """`progress` on a solved garden said "can still be completed"; `versailles solve --board 3` said "infeasible: no
+    garden found within the limit", a proof read as a timeout."""
+    assert main(["solve", "--cards", "S08", "--json"]) == 0
+    garden = tmp_path / "garden.json"
+    garden.write_text(json.dumps(json.loads(capsys.readouterr().out)["garden"]))
+    assert main(["progress", str(garden), "--cards", "S08"]) == 0
+    assert capsys.readouterr().out.strip().endswith("The garden is complete and meets every card.")
+    tiles = tmp_path / "tiles.json"
+    tiles.write_text(json.dumps({"tiles": [5, 17, 23, 30, 7, 9, 10]}))
+    assert main(["versailles", "solve", str(tiles), "--board", "3", "--time-limit", "2"]) == 1
+    assert "no garden of these tiles fits a 3x3 board (proven)" in capsys.readouterr().out
