@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 
 from solver.errors import InputError
 from solver.games.gartenbau import api
 
-from .files import dumps, integer, seconds
+from .files import dumps, integer, read_json, seconds
 
 
 # GartenbauService's cap on --board (server/services/gartenbau.py MAX_BOARD: a model of board^2 spaces), kept here
@@ -17,12 +15,12 @@ MAX_BOARD = 24
 
 
 def _read(path: str, what: str):
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(what, f"{path} is not valid JSON: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(what, f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    """The JSON in `path` (stdin for -). For a garden, `gartenbau solve`'s answer is taken too (its `garden`), so
+    that solve's output chains into validate, score and hint (it was refused: "garden.starter: must be an object")."""
+    doc = read_json(path, what)
+    if what == "garden" and isinstance(doc, dict) and "status" in doc and isinstance(doc.get("garden"), dict):
+        return doc["garden"]
+    return doc
 
 
 def _print(doc) -> None:
@@ -65,7 +63,8 @@ def register(subparsers) -> None:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--catalog", help="directory with the catalog JSON files (default: the reference data)")
 
-    garden_help = "garden JSON file (docs/gartenbau.md; examples/gartenbau-garden.json)"
+    garden_help = ("garden JSON file, or a `gartenbau solve` answer; - for stdin (docs/gartenbau.md; "
+                   "examples/gartenbau-garden.json)")
     p = sub.add_parser("validate", help="check a garden JSON against the placement rules (exit 1 if illegal)")
     p.add_argument("garden", help=garden_help)
     common(p)

@@ -187,7 +187,7 @@ def test_parse_errors_name_the_option_or_file(capsys, tmp_path):
     holding = tmp_path / "holding.json"
     shutil.copy(latin, holding)
     assert main(["gartenbau", "solve", str(holding)]) == 2
-    assert f"{holding} is not UTF-8 text" in _error(capsys)
+    assert _error(capsys).startswith(f"gardens: error: {holding}: not UTF-8 text")  # as every other command says it
 
 
 def _subparsers(parser):
@@ -218,3 +218,17 @@ def test_a_complete_garden_and_a_proof_on_a_small_board_are_said_as_such(capsys,
     tiles.write_text(json.dumps({"tiles": [5, 17, 23, 30, 7, 9, 10]}))
     assert main(["versailles", "solve", str(tiles), "--board", "3", "--time-limit", "2"]) == 1
     assert "no garden of these tiles fits a 3x3 board (proven)" in capsys.readouterr().out
+
+
+def test_gartenbau_solve_chains_into_validate_score_and_reads_stdin(capsys, tmp_path, monkeypatch):
+    """`gartenbau solve > gb.json; gartenbau validate gb.json` answered "garden.starter: must be an object", and the
+    Gartenbau commands did not read stdin (-) as the other games' do."""
+    assert main(["gartenbau", "solve", str(EXAMPLES / "gartenbau-holding.json"), "--time-limit", "20"]) == 0
+    answer = capsys.readouterr().out
+    solved = tmp_path / "gb.json"
+    solved.write_text(answer)
+    assert main(["gartenbau", "validate", str(solved)]) == 0
+    assert json.loads(capsys.readouterr().out)["legal"] is True
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer))
+    assert main(["gartenbau", "score", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == json.loads(answer)["prestige"]
