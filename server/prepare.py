@@ -15,10 +15,12 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
+import sqlite3
 import threading
 import time
 
 from generators import daily
+from generators.store import StoreError
 
 log = logging.getLogger("gardens.prepare")
 
@@ -94,6 +96,12 @@ class Preparer:
                     if made:
                         self.made.append(str(pid))
                         log.info("prepared %s in %.1fs", pid, time.perf_counter() - started)
+                except (sqlite3.DatabaseError, StoreError) as exc:
+                    # the store cannot be used (damaged, locked, removed): one line, and no more tries this round
+                    # (each puzzle logged a full traceback before)
+                    log.warning("preparing %s: the puzzle store cannot be used (%s); preparing stops until the "
+                                "next day", pid, exc)
+                    break
                 except Exception:  # a failure is logged; the puzzle stays for its first request
                     log.exception("preparing %s failed", pid)
                 finally:

@@ -119,3 +119,44 @@ def test_a_stop_during_a_preparation_leaves_at_once_and_stores_nothing_of_it(tmp
             assert stored is not None and Store(str(server.db)).verify() == []
     finally:
         server.kill()
+
+
+def test_an_unusable_store_stops_the_round_with_one_line_not_a_trace_per_puzzle(caplog):
+    """The store damaged or locked: each of the day's puzzles logged a full traceback before; now one warning, and
+    the round stops (the next day's tries again)."""
+    import logging
+    import sqlite3
+    import types
+
+    from server.prepare import Preparer
+
+    today = dt.date(2026, 12, 7)
+    asked = []
+
+    class Broken:
+        def get(self, pid):
+            asked.append(pid)
+            raise sqlite3.DatabaseError("database disk image is malformed")
+
+    preparer = None
+
+    class Servicer:
+        settings = types.SimpleNamespace(past_days=0, future_days=0)
+
+        def generation(self):
+            return types.SimpleNamespace(store=Broken())
+
+        calls = 0
+
+        def today(self):
+            Servicer.calls += 1
+            if Servicer.calls > 1:  # asked again after the round: one round only
+                preparer.stop()
+            return today
+
+    preparer = Preparer(Servicer(), [("gardeners",)])
+    with caplog.at_level(logging.INFO, logger="gardens.prepare"):
+        preparer._run()
+    assert len(asked) == 1 and len(preparer.wanted(today)) > 1
+    [record] = [r for r in caplog.records if "cannot be used" in r.getMessage()]
+    assert record.levelno == logging.WARNING and record.exc_info is None
