@@ -50,7 +50,7 @@ def check_quick_example(start_server, capsys, service: str, method: str, body: s
     code = cli(["call", "--server", srv.target, f"{service}.{method}", body])
     out, err = capsys.readouterr()
     if answer.startswith("# INVALID_ARGUMENT"):
-        assert code == 1
+        assert code == 2  # README "Exit codes": an RPC error
         for line in answer.splitlines()[1:]:
             assert line[1:].strip() in err
         return
