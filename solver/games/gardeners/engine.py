@@ -104,15 +104,18 @@ def has_loop(cards: list[Card]) -> bool:
     return any(c.kind == "path" and c.spec.shape == "loop" for c in cards)
 
 
-def rings_first(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl) -> Garden | None:
+def rings_first(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl,
+                gm: GardenModel | None = None) -> Garden | None:
     """The fast path for closed routes: loops restricted to rectangular rings, within
     FAST_PATH_DETERMINISTIC_TIME. A garden found here is a real solution (checked like any other);
     None (infeasible or the limit) proves nothing. `solve` and `explain` both take it first, so
-    CheckSolvable says solvable whenever Solve does."""
-    check_fit(mode, catalog)
-    gm = GardenModel(cards, mode, _tiles(mode, catalog))
-    if any(impossible(gm, card) for card in cards):
-        return None
+    CheckSolvable says solvable whenever Solve does. `gm`: a fresh model of `cards` whose cards
+    `impossible` has already cleared (solve's; it is spent here), instead of a new one."""
+    if gm is None:
+        check_fit(mode, catalog)
+        gm = GardenModel(cards, mode, _tiles(mode, catalog))
+        if any(impossible(gm, card) for card in cards):
+            return None
     for card in cards:
         post(gm, card, gm.model.new_constant(1), rings_only=True)
     status, solver = control.solve(gm.model, tuned_solver(control, FAST_PATH_DETERMINISTIC_TIME))
@@ -132,7 +135,7 @@ def solve(cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl
         if reason:
             return Solved(UNSOLVABLE, None, time.perf_counter() - start, f"{card.id}: {reason}")
     if has_loop(cards):
-        garden = rings_first(cards, mode, catalog, control)
+        garden = rings_first(cards, mode, catalog, control, gm)  # (its model: the full one is built anew)
         if garden is not None:
             return Solved(SOLVABLE, garden, time.perf_counter() - start)
         gm = GardenModel(cards, mode, _tiles(mode, catalog))

@@ -5,7 +5,7 @@ import time
 from dataclasses import dataclass
 
 
-from solver.core.grid import DIRECTIONS, Cell, components, step
+from solver.core.grid import DIRECTIONS, Cell, step
 from solver.core.solve import SolveControl
 from solver.errors import InputError
 from solver.games.gardeners import engine, moves
@@ -15,7 +15,7 @@ from solver.games.gardeners.modes import Mode
 from solver.games.gardeners.tiles import Catalog
 from solver.games.gardeners.hints.progress import (BLOCKED, BROKEN, POSSIBLE, SATISFIED_NOW, UNKNOWN,
                                                    CardProgress, Progress, _tiles, check_progress)
-from solver.games.gardeners.hints.repair import Repair, repair
+from solver.games.gardeners.hints.repair import Repair, check_one_piece, repair
 
 NORMAL_RULES, SOLO_RULES = "normal", "solo"
 
@@ -123,10 +123,8 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         raise InputError("rules", "must be 'normal' or 'solo'", rules)
     control = control or SolveControl()
     start = time.perf_counter()
-    if rules == NORMAL_RULES and removal_rules and garden.cells and len(components(set(garden.cells))) > 1:
-        # tiles are added next to the garden and never split off it: no Normal game reaches a split
-        # garden (refused whether or not the hint would need a removal, as SuggestRepair does)
-        raise InputError("garden", "under Normal removal rules the garden must be one piece")
+    if rules == NORMAL_RULES and removal_rules:
+        check_one_piece(garden)  # whether or not the hint would need a removal, as SuggestRepair does
     floating = floating and rules == NORMAL_RULES   # a Solo garden has a fixed frame
     progress = check_progress(garden, cards, mode, catalog, control, floating=floating)
     if progress.valid:

@@ -67,7 +67,7 @@ def _complete(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     engine.solve): a ring witness is a real, checked completion; failing to find one proves nothing."""
     if control.out_of_time():
         return engine.Solved(engine.UNKNOWN, None, 0.0)
-    if any(c.kind == "path" and c.spec.shape == "loop" for c in cards):
+    if engine.has_loop(cards):
         start = time.perf_counter()
         gm = GardenModel(cards, mode, _tiles(mode, catalog), rotation_free=False)
         if not any(impossible(gm, c) for c in cards):

@@ -48,6 +48,13 @@ class OrderSearchLimit(Exception):
     """The search for a legal removal order gave up: neither an order nor a proof of none."""
 
 
+def check_one_piece(garden: Garden) -> None:
+    """Under Normal removal rules a garden is one piece: tiles are added next to it and never split off it, so
+    no Normal game reaches a split garden (repair and next_move refuse one up front)."""
+    if garden.cells and len(components(set(garden.cells))) > 1:
+        raise InputError("garden", "under Normal removal rules the garden must be one piece")
+
+
 def removal_order(garden_cells: set[Cell], remove: set[Cell],
                   control: SolveControl | None = None) -> list[Cell] | None:
     """An order in which `remove` can leave the garden one tile at a time under the Normal-mode rules
@@ -173,8 +180,8 @@ def repair(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, cont
     _check_garden(garden, mode, catalog)
     start = time.perf_counter()
     placed = set(garden.cells)
-    if removal_rules and placed and len(components(placed)) > 1:
-        raise InputError("garden", "under Normal removal rules the garden must be one piece")
+    if removal_rules:
+        check_one_piece(garden)
     # each step below builds a model and searches it: none starts once the call's budget is gone
     if control.out_of_time():
         return Repair("unknown", removal_rules=removal_rules, seconds=time.perf_counter() - start)
