@@ -9,7 +9,7 @@ from solver.errors import Gather, InputError
 
 from . import optimiser
 from .data import Catalog, load_catalog
-from .garden import Garden, garden_from_dict, garden_to_dict, render
+from .garden import Garden, garden_from_dict, garden_to_dict, render, unknown_fields
 from .rules import garden_violations
 from .scoring import Score, score as pure_score
 
@@ -27,10 +27,10 @@ def _score_dict(s: Score) -> dict:
 
 
 def _known_keys(doc: dict, keys: tuple[str, ...], where: str) -> None:
-    """A misspelt key ("seedling", "flowerpot") is refused, not read as its default (none)."""
-    unknown = sorted(str(k) for k in doc if k not in keys)
-    if unknown:
-        raise InputError(f"{where}.{unknown[0]}", f"unknown field; expected some of {', '.join(keys)}")
+    """Every key of `doc` outside `keys` refused at once (garden.unknown_fields)."""
+    gather = Gather()
+    gather.errors += unknown_fields(doc, keys, where)
+    gather.check()
 
 
 def _holding(doc: Any, where: str = "holding") -> optimiser.Holding:

@@ -137,6 +137,13 @@ def _obj(value: Any, where: str) -> dict:
     return value
 
 
+def unknown_fields(doc: dict, keys: tuple[str, ...], where: str) -> list[InputError]:
+    """An error per key of `doc` outside `keys`: a misspelt key ("seedling", "flowerpot") is refused, not read as
+    its default."""
+    return [InputError(f"{where}.{k}", f"unknown field; expected some of {', '.join(keys)}")
+            for k in sorted(str(k) for k in doc if k not in keys)]
+
+
 def garden_from_dict(doc: Any, catalog: Catalog, where: str = "garden") -> Garden:
     """Parse the plain-data garden (ids refer to the catalog); shape errors name the field."""
     doc = _obj(doc, where)
@@ -193,10 +200,8 @@ def garden_from_dict(doc: Any, catalog: Catalog, where: str = "garden") -> Garde
             raise bad[0] if len(bad) == 1 else InputErrors(bad)
         return tokens
 
-    for key in sorted(str(k) for k in doc if k not in ("starter", "seedlings", "plants", "flowers", "tokens")):
-        # (a misspelt "seedling" list was read as no seedling tiles at all)
-        gather.errors.append(InputError(f"{where}.{key}", "unknown field; a garden has starter, seedlings, plants, "
-                                                          "flowers and tokens"))
+    # (a misspelt "seedling" list was read as no seedling tiles at all)
+    gather.errors += unknown_fields(doc, ("starter", "seedlings", "plants", "flowers", "tokens"), where)
     tiles = [gather(starter)]
     tiles += [gather(seedling, t, f"{where}.seedlings[{i}]") for i, t in enumerate(doc.get("seedlings", []) or [])]
     plants = [gather(plant, x, f"{where}.plants[{i}]") for i, x in enumerate(doc.get("plants", []) or [])]

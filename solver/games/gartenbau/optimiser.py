@@ -355,21 +355,16 @@ def _twins(gardens: list[Garden]) -> list[tuple[int, Callable[[Cell], Cell]] | N
     """For each garden, (an earlier garden it is a rotation or reflection of, the map taking that one onto it), or
     None. No scoring rule or placement rule of Gartenbau has a direction (adjacency, holes, edges, rectangles,
     connected sets), so twin gardens reach the same prestige with the same tiles still to come."""
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple, tuple[int, Callable[[Cell], Cell]]] = {}  # every image of a first garden -> (it, the map)
     out = []
     for j, g in enumerate(gardens):
-        box = max(max(c[0] for c in g.filled) - min(c[0] for c in g.filled),
-                  max(c[1] for c in g.filled) - min(c[1] for c in g.filled)) + 1
-        grid = transforms(box, box)
-        images = [_layout(_mapped(g, f)) for f in grid]
-        twin = next(((seen[key], k) for k, key in enumerate(images) if key in seen), None)
-        if twin is None:
-            seen[images[0]] = j
-            out.append(None)
-        else:  # the earlier garden, under the inverse of grid[k], lands on this one
-            i, k = twin
-            back = next(f for f in grid if _layout(_mapped(gardens[i], f)) == images[0])
-            out.append((i, back))
+        own = _layout(_mapped(g, lambda c: c))
+        out.append(seen.get(own))
+        if own not in seen:
+            box = max(max(c[0] for c in g.filled) - min(c[0] for c in g.filled),
+                      max(c[1] for c in g.filled) - min(c[1] for c in g.filled)) + 1
+            for f in transforms(box, box):
+                seen.setdefault(_layout(_mapped(g, f)), (j, f))
     return out
 
 
@@ -425,8 +420,9 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
     Each option is solved on a board of the current garden plus `margin` spaces on every side, with
     an equal share of the time still left; an option not proved optimal says so, and one not searched because
     the wall-clock time (or the control's `ends_at`, a caller's deadline) ran out is "unknown", with the holding's
-    ceiling as its bound. Ties rank by the placement's text. An option whose garden is a rotation or reflection of an earlier option's is not solved again: it gets
-    that option's answer, its best garden turned the same way (checked again by the rules and the scorer).
+    ceiling as its bound. Ties rank by the placement's text. An option whose garden is a rotation or reflection of
+    an earlier option's is not solved again: it gets that option's answer, its best garden turned the same way
+    (checked again by the rules and the scorer).
 
     `top`: only the best `top` options. Every option's holding is the same tiles (the garden's, the new one, the
     known ones), so the counting ceiling of that holding bounds them all, and no option ranks above one that
