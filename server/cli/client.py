@@ -54,13 +54,10 @@ def _run_health(args) -> int:
     return 0 if status == "SERVING" else 1
 
 
-_seconds = seconds  # (the name the tests and other modules knew)
-
-
 def _connection_flags(p) -> None:
     p.add_argument("--server", default="localhost:50051", metavar="ADDRESS",
                    help="address of a running gardens server (default localhost:50051)")
-    p.add_argument("--timeout", type=_seconds, default=30.0, help="deadline in seconds (default 30)")
+    p.add_argument("--timeout", type=seconds, default=30.0, help="deadline in seconds (default 30)")
     p.add_argument("--tls-ca", default=None, help="CA certificate file: use TLS and trust this CA")
     p.add_argument("--token", default=None, help="bearer token (env GARDENS_TOKEN)")
 

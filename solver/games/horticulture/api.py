@@ -274,8 +274,8 @@ def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | 
     future = req.get("future")
     known = future is not None
     # (today's two cards and the days before it came from the same nursery)
-    flipped = 2 * (len(req["days"]) if isinstance(req.get("days"), list) else 0) + 2
-    rest = gather(_nursery, future, cat, "future", flipped) if known else []
+    drawn = 2 * (len(req["days"]) if isinstance(req.get("days"), list) else 0) + 2
+    rest = gather(_nursery, future, cat, "future", drawn) if known else []
     if setup is not None:
         gather(_legal_setup, setup, cat)
     gather.check()

@@ -97,13 +97,13 @@ def score(garden: Any, catalog_path: str | Path | None = None) -> dict:
     placements = _placements(garden)
     built = _garden(placements, catalog)
     areas = largest_areas(built.fields, catalog)
-    solo = 0
-    for n, k in solo_checkpoints(len(placements), catalog) if placements else []:
-        solo += area_points(largest_areas(_garden(placements[:n], catalog).fields, catalog), catalog, k)
+    checkpoints = solo_checkpoints(len(placements), catalog) if placements else []
+    # the areas at each scoring: the whole garden's at the last, the first stage's placements' at the intermediate
+    at = {n: areas if n == len(placements) else largest_areas(_garden(placements[:n], catalog).fields, catalog)
+          for n, _ in checkpoints}
+    solo = sum(area_points(at[n], catalog, k) for n, k in checkpoints)
+    early = at[checkpoints[0][0]] if checkpoints else areas
     inter_k, final_k = catalog.setup.intermediate_areas, catalog.setup.final_areas
-    first_stage = placements[:catalog.setup.rounds_per_stage]
-    early = areas if len(first_stage) == len(placements) else largest_areas(_garden(first_stage, catalog).fields,
-                                                                             catalog)
     return {
         "tiles": len(placements),
         "areas": areas,
@@ -195,7 +195,7 @@ def hint(garden: Any, next_tile: Any, upcoming: Any = None, time_limit: Any = 5.
     if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= 200:
         raise ValueError(f"top: expected 1 to 200 placements, got {top!r}")
     control = _control(time_limit, seed, control)
-    total = catalog.setup.stages * catalog.setup.rounds_per_stage
+    total = _most_tiles(catalog)
     if len(placements) >= total:
         raise ValueError(f"garden: already holds {len(placements)} tiles, the most a player receives")
     left = total - len(placements) - 1
