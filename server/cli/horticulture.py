@@ -121,20 +121,31 @@ def _limits(args, req: dict) -> dict:
     return req
 
 
-def cmd_solve(args) -> int:
+SETUP = ("side", "path", "gnome", "plan", "nursery")
+
+
+def _record(req: dict, out: dict) -> dict:
+    """The answer as a game record: the request's setup (the answer's plan and gnome win: best-plan chooses them)
+    first, then the answer. `validate` and `score` read it as it is, so `solve --json` chains into them."""
+    record = {k: req[k] for k in SETUP if req.get(k) is not None}
+    record.update(out)
+    return record
+
+
+def _solved(args, answer) -> int:
     cat = _catalog(args)
     req = _limits(args, read_json(args.file))
-    out = api.solve_optimal(req, cat)
-    _print(args, out, _solution_text(req, out, cat))
+    out = answer(req, cat)
+    _print(args, _record(req, out), _solution_text(req, out, cat))
     return 0 if out["status"] in ("optimal", "feasible") else 3
+
+
+def cmd_solve(args) -> int:
+    return _solved(args, api.solve_optimal)
 
 
 def cmd_best_plan(args) -> int:
-    cat = _catalog(args)
-    req = _limits(args, read_json(args.file))
-    out = api.best_plan(req, cat)
-    _print(args, out, _solution_text(req, out, cat))
-    return 0 if out["status"] in ("optimal", "feasible") else 3
+    return _solved(args, api.best_plan)
 
 
 def cmd_hint(args) -> int:

@@ -38,3 +38,26 @@ def test_bad_input_is_a_clean_error(tmp_path, capsys):
     path.write_text(json.dumps({"side": "A", "path": {"start": 3, "moves": "DX"}}))
     assert main(["horticulture", "path", str(path)]) == 2
     assert "path.moves: unknown direction letter(s) ['X']" in capsys.readouterr().err
+
+
+def test_solve_and_best_plan_answers_chain_into_validate_and_score(tmp_path, capsys):
+    """`solve --json` and `best-plan --json` print a game record (the setup, then the answer): validate and score
+    read it as it is, and best-plan's record carries the plan and gnome it chose, not the request's."""
+    request = json.loads((EXAMPLES / "solve.json").read_text())
+    request["nursery"] = request["nursery"][:6]
+    path = tmp_path / "solve.json"
+    path.write_text(json.dumps(request))
+    for command, setup in (("solve", request), ("best-plan", {k: request[k] for k in ("side", "path", "nursery")})):
+        path.write_text(json.dumps(setup))
+        assert main(["horticulture", command, str(path), "--work", "5", "--json"]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert record["side"] == "A" and record["nursery"] == request["nursery"] and len(record["days"]) == 3
+        if command == "best-plan":
+            assert "plan" not in setup and record["plan"]["border"] and len(record["gnome"]) == 2
+        answer = tmp_path / f"{command}-answer.json"
+        answer.write_text(json.dumps(record))
+        assert main(["horticulture", "validate", str(answer), "--json"]) == 0
+        checked = json.loads(capsys.readouterr().out)
+        assert checked["legal"] and checked["score"]["total"] == record["score"]
+        assert main(["horticulture", "score", str(answer), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["total"] == record["score"]
