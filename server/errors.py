@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import uuid
 from dataclasses import dataclass
 
@@ -25,6 +26,31 @@ class ServiceError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class Told:
+    """Failures already logged at length (the store's and the atlas's): each kind once, not once per call, until
+    the failing part works again (`clear`). Shared by the calls of one servicer, so it is locked."""
+
+    def __init__(self):
+        self._kinds: set = set()
+        self._lock = threading.Lock()
+
+    def first(self, kind) -> bool:
+        """True the first time `kind` is reported since the last `clear`: log it at length then."""
+        with self._lock:
+            new = kind not in self._kinds
+            self._kinds.add(kind)
+            return new
+
+    def clear(self) -> bool:
+        """It works again: True when some failure had been told (say so once). Cheap when none was."""
+        if not self._kinds:
+            return False
+        with self._lock:
+            had = bool(self._kinds)
+            self._kinds.clear()
+            return had
 
 
 @dataclass

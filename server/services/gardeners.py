@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-import threading
 from pathlib import Path
 
 from gardens.v1 import gardeners_pb2, gardeners_pb2_grpc
 from generators import atlas
 from generators.store import Store, StoreDamaged, StoreError
 from server import convert
+from server.errors import Told
 from server.runtime import GameServicer, Runtime
 from server.services.puzzles import settings_for
 
@@ -36,8 +36,7 @@ class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceService
         self.tiles = {"catalog": config.tiles_file or None}
         self.data = {"catalog": config.tiles_file or None, "cards": config.cards_file or None}
         self._atlas_store: Store | None = None  # opened once the puzzle store's file exists
-        self._atlas_trouble: str | None = None  # the atlas failure last logged (logged once, until it reads again)
-        self._atlas_lock = threading.Lock()
+        self._atlas_told = Told()  # the atlas failures logged (each once, until it reads again)
 
     def check_data_files(self) -> None:
         """Loads the configured data files once, so a broken file stops the server at start-up
@@ -99,18 +98,12 @@ class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceService
                                "atlas in the puzzle store %s cannot be read (%s): CheckSolvable asks the engine "
                                "instead until it can", settings_for(self.config).db, exc)
             return None
-        if self._atlas_trouble is not None:
-            with self._atlas_lock:
-                if self._atlas_trouble is not None:
-                    self._atlas_trouble = None
-                    log.info("atlas readable again: CheckSolvable answers from it")
+        if self._atlas_told.clear():
+            log.info("atlas readable again: CheckSolvable answers from it")
         return result
 
     def _atlas_failed(self, kind: str, message: str, *args) -> None:
-        with self._atlas_lock:
-            first = self._atlas_trouble != kind
-            self._atlas_trouble = kind
-        (log.error if first else log.debug)(message, *args)
+        (log.error if self._atlas_told.first(kind) else log.debug)(message, *args)
 
     def CheckSolvable(self, request, context):
         args = (convert.card_ids(request.card_ids, self.config), convert.mode(request.mode))

@@ -30,7 +30,7 @@ from generators.identity import PuzzleId, parse_date, parse_id
 from generators import store as store_mod
 from generators.store import Puzzle, Store, StoreDamaged, StoreError, default_path, file_state
 from server import convert
-from server.errors import ServiceError
+from server.errors import ServiceError, Told
 from server.runtime import Runtime
 from solver.errors import InputError
 
@@ -87,6 +87,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         self.create_store = create_store
         self._lock = threading.Lock()
         self._generation: daily.Generation | None = None
+        self._told = Told()  # what became of the store's file, already logged at length
 
     def generation(self) -> daily.Generation:
         # The file is opened on first use: servers that never serve a puzzle create no database.
@@ -103,7 +104,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         remaining = context.time_remaining() if context is not None else None
         ends_at = (None if remaining is None
                    else time.monotonic() + remaining - self.rt.config.deadline_margin_s)
-        with _store_errors(self.settings.db), store_mod.until(ends_at):
+        with _store_errors(self.settings.db, self._told), store_mod.until(ends_at):
             yield
 
     def last_served(self) -> dt.date:
@@ -201,11 +202,8 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         return pb.ListPuzzlesResponse(puzzles=[puzzle_msg(p) for p in rows], next_page_token=token)
 
 
-_told: set[tuple[str, str]] = set()  # (path, what became of the file) already logged at length
-
-
 @contextmanager
-def _store_errors(path: str):
+def _store_errors(path: str, told: Told):
     """A damaged stored puzzle is DATA_LOSS (never served, never blamed on the request). A store
     that cannot be used now is RESOURCE_EXHAUSTED for a full disk (gRPC's code for "the file system
     is out of space") and UNAVAILABLE otherwise (any SQLite failure: an I/O error, a lock held past
@@ -215,8 +213,7 @@ def _store_errors(path: str):
     replaced or damaged is also logged once at length, with what to do (again after it served)."""
     try:
         yield
-        if _told:
-            _told.difference_update({(path, state) for state in _STATE_LOG})
+        told.clear()
     except StoreDamaged as exc:
         ref = uuid.uuid4().hex[:12]
         log.error("puzzle store damaged (ref %s): %s", ref, exc)
@@ -232,8 +229,7 @@ def _store_errors(path: str):
         if state is None and name in ("SQLITE_CORRUPT", "SQLITE_NOTADB"):
             state = "damaged"
         if state is not None:
-            if (path, state) not in _told:
-                _told.add((path, state))
+            if told.first(state):
                 log.error("puzzle store %s %s while the server runs: every puzzle call answers UNAVAILABLE "
                           "until %s. The server does not create a new store under itself.", path,
                           _STATE_LOG[state], _STATE_FIX[state])

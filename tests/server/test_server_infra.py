@@ -409,3 +409,16 @@ def test_during_the_drain_the_health_port_says_not_serving(start_server):
     assert not stopper.is_alive()
     with pytest.raises(grpc.RpcError):  # and gone once the server has stopped
         srv.health(channel=probe, timeout=2)
+
+
+def test_told_says_each_failure_once_until_the_part_works_again():
+    """The store's and the atlas's failures are logged at length once per kind, not once per call, and again
+    after the part worked in between (server.errors.Told, shared by both)."""
+    from server.errors import Told
+
+    told = Told()
+    assert not told.clear()  # nothing told: nothing to say on success
+    assert told.first("removed") and not told.first("removed")
+    assert told.first("damaged") and not told.first("removed")
+    assert told.clear() and not told.clear()
+    assert told.first("removed")
