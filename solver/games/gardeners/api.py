@@ -148,8 +148,10 @@ def forced_placements(garden: dict, card_ids, mode: str | None = None, control: 
 
 
 def deduce_card(kind: str, trials: list[dict], mode: str | None = None, garden: dict | None = None,
-                deck: str | None = None, catalog: str | None = None, cards: str | None = None):
-    """trials: [{"garden": {...}, "verdict": "thrilled"|"angry"}]; the deck defaults to the mode's."""
+                deck: str | None = None, catalog: str | None = None, cards: str | None = None,
+                control: SolveControl | None = None):
+    """trials: [{"garden": {...}, "verdict": "thrilled"|"angry"}]; the deck defaults to the mode's. The scan for
+    the best next change stops when `control`'s time runs out (`split_complete` False)."""
     from solver.games.gardeners import deduction
     m = get_mode(mode)
     cat = load_catalog(catalog)
@@ -172,4 +174,4 @@ def deduce_card(kind: str, trials: list[dict], mode: str | None = None, garden: 
                    else moved(exc)) from None
         parsed.append(deduction.Trial(g, t.get("verdict")))
     base = parse_garden(garden, cat, m) if garden else None
-    return deduction.deduce(kind, parsed, load_cards(cards).of(deck or m.deck), base)
+    return deduction.deduce(kind, parsed, load_cards(cards).of(deck or m.deck), base, control)

@@ -85,3 +85,25 @@ def test_the_deduction_assistant_is_pure_python():
             "print(any(m.split('.')[0] in ('ortools', 'grpc') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_the_split_scan_keeps_to_the_call_time_and_says_so():
+    """DeduceCard's scan of ~740 changes stops when the call's time is spent: the best change found so far, marked
+    incomplete; a cancelled call raises Cancelled; without an end the scan is complete and the same as uncontrolled."""
+    import time
+
+    from solver.core.solve import Cancelled
+
+    garden = random_garden(random.Random(7))
+    cands = [c for c in DECK.of("standard") if c.kind == "distance"]
+    free = deduction.best_split(cands, garden)
+    assert free[2] and free[1] > 16 and free == deduction.best_split(cands, garden, SolveControl(time_limit_s=5))
+    spent = SolveControl(time_limit_s=5, ends_at=time.monotonic())
+    split, tried, complete = deduction.best_split(cands, garden, spent)
+    assert not complete and tried == 0 and split is None
+    result = deduction.deduce("distance", [], DECK.of("standard"), garden, spent)
+    assert not result.split_complete and [c.id for c in result.candidates] == [c.id for c in cands]
+    gone = SolveControl(time_limit_s=5)
+    gone.cancel()
+    with pytest.raises(Cancelled):
+        deduction.best_split(cands, garden, gone)
