@@ -64,7 +64,9 @@ def check(public: dict, answer: dict, garden) -> dict:
     if (starter.get("id"), starter.get("side")) != (holding["starter"]["id"], holding["starter"]["side"]):
         raise InputError("garden.starter", "must be the held starter tile and side", starter)
     for key in ("seedlings", "plants", "flowers"):
-        for i, tile in enumerate(garden.get(key, []) or []):
+        if not isinstance(garden.get(key) or [], list):  # a number was INTERNAL, a string was read letter by letter
+            raise InputError(f"garden.{key}", "must be a list of placed tiles", garden[key])
+        for i, tile in enumerate(garden.get(key) or []):
             tid = tile.get("id") if isinstance(tile, dict) else None
             if tid not in holding[key]:
                 raise InputError(f"garden.{key}[{i}].id", "not a tile of this holding", tid)

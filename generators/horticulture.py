@@ -28,7 +28,7 @@ from collections import Counter
 
 from generators.answers import optimum_verdict
 from generators.effort import puzzle_control
-from solver.errors import InputError
+from solver.errors import InputError, under
 
 CARDS = {"easy": 12, "medium": 18, "hard": 32}  # nursery cards (two flipped per day)
 BUILT = ("hard",)  # days built around a perfect game; the others are drawn and solved
@@ -315,15 +315,17 @@ def check(public: dict, answer: dict, game) -> dict:
     if len(days) > len(nursery) // 2:
         raise InputError("horticulture_game.days", f"the day has {len(nursery) // 2} days", len(days))
     for d, day in enumerate(days):
-        chosen = day.get("chosen") if isinstance(day, dict) else None
+        if not isinstance(day, dict):
+            raise InputError(f"horticulture_game.days[{d}]", "must be an object {chosen, plants}", day)
+        chosen = day.get("chosen")
         if chosen not in nursery[2 * d:2 * d + 2]:
             raise InputError(f"horticulture_game.days[{d}].chosen",
                              f"one of the cards flipped that day, {nursery[2 * d:2 * d + 2]}", chosen)
     full = {k: setup[k] for k in ("side", "path", "gnome", "plan", "nursery")} | {"days": days}
     try:
         verdict = api.validate(full)
-    except ValueError as exc:
-        raise InputError("horticulture_game", str(exc), None) from None
+    except ValueError as exc:  # the engine names the answer's own fields
+        raise under("horticulture_game", exc) from None
     if not verdict["legal"]:
         return optimum_verdict(answer["score"], 0, legal=False,
                                violations=[f"{v['where']}: {v['reason']}" for v in verdict["violations"]])

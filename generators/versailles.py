@@ -27,7 +27,7 @@ import random
 
 from generators.answers import optimum_verdict
 from generators.effort import puzzle_control
-from solver.errors import InputError
+from solver.errors import InputError, under
 
 TILES = {"easy": 7, "medium": 10, "hard": 14}
 BUILT = ("medium", "hard")  # days built around a perfect garden; the others are uniform draws
@@ -152,8 +152,8 @@ def check(public: dict, answer: dict, garden) -> dict:
             raise InputError(f"versailles_garden.placements[{i}].tile", f"the day's tile at this turn is {want}", tid)
     try:
         verdict = api.validate(garden)
-    except ValueError as exc:
-        raise InputError("versailles_garden", str(exc), None) from None
+    except ValueError as exc:  # the engine names the answer's own fields
+        raise under("versailles_garden", exc) from None
     if not verdict["valid"]:
         return optimum_verdict(answer["points"], 0, legal=False,
                                violations=[f"{v['field']}: {v['reason']}" for v in verdict["violations"]])

@@ -33,6 +33,21 @@ class InputErrors(InputError):
 _FIELD_MESSAGE = re.compile(r"^([A-Za-z_][\w.\[\]]*): (.+)$", re.S)
 
 
+def under(prefix: str, exc: ValueError) -> InputError:
+    """`exc` (an InputError, InputErrors, or a plain ValueError reading "field: message") with every field moved
+    under `prefix`: an engine names the fields of its own argument, the caller's request holds it at `prefix`."""
+    moved = []
+    for e in exc.errors if isinstance(exc, InputErrors) else [exc]:
+        if isinstance(e, InputError):
+            field, message, value = e.field, e.description, e.value
+        else:
+            match = _FIELD_MESSAGE.match(str(e))
+            field, message, value = (match.group(1), match.group(2), None) if match else ("", str(e), None)
+        path = prefix + ("" if not field else field if field.startswith("[") else "." + field)
+        moved.append(InputError(path, message, value))
+    return moved[0] if len(moved) == 1 else InputErrors(moved)
+
+
 class Gather:
     """Runs independent parses of one request and raises their input errors together: a request with several
     bad fields is told about all of them at once, not one per round trip.

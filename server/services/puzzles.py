@@ -337,13 +337,18 @@ def _make_token(after: tuple[str, str], filters) -> str:
     return base64.urlsafe_b64encode(raw).decode()
 
 
+MAX_TOKEN = 1024  # characters: the listing's own tokens are ~150
+
+
 def _read_token(token: str, filters) -> tuple[str, str]:
     try:
+        if len(token) > MAX_TOKEN:  # a forged token of deeply nested JSON was a RecursionError (INTERNAL)
+            raise ValueError("too long")
         doc = json.loads(base64.urlsafe_b64decode(token.encode()))
         after = doc["after"]
         ok = (isinstance(after, list) and len(after) == 2 and all(isinstance(x, str) for x in after)
               and doc["filters"] == _filters_digest(filters))
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         ok = False
     if not ok:
         raise InputError("page_token", "not a page token of this listing (the filters must stay the same)")

@@ -139,6 +139,9 @@ def test_bad_requests_name_the_field(stub):
     with pytest.raises(grpc.RpcError) as err:
         stub.DeduceCard(pb.DeduceCardRequest(kind="colour"), timeout=30)
     assert "kind" in field_violations(err.value)
+    with pytest.raises(grpc.RpcError) as err:  # the garden's fields were named without `garden.`
+        stub.DeduceCard(pb.DeduceCardRequest(kind="distance", garden=bad), timeout=30)
+    assert "garden.placements[0].tile" in field_violations(err.value)
 
 
 # ---- arbitrary requests: answered or refused with a precise status, never INTERNAL/UNKNOWN -------------

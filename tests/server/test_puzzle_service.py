@@ -170,6 +170,11 @@ def test_list_puzzles_pages(open_stub, db):
     assert code_of(open_stub.ListPuzzles, changed) == grpc.StatusCode.INVALID_ARGUMENT
     assert code_of(open_stub.ListPuzzles, pb.ListPuzzlesRequest(page_token="garbage")) == \
         grpc.StatusCode.INVALID_ARGUMENT
+    import base64
+    for forged in (b"[" * 1000, b'{"after": ' + b"[" * 600):  # deeply nested JSON was a RecursionError: INTERNAL
+        token = base64.urlsafe_b64encode(forged).decode()
+        assert violations(open_stub.ListPuzzles, pb.ListPuzzlesRequest(page_token=token)) == \
+            {"page_token": "not a page token of this listing (the filters must stay the same)"}
     ranged = open_stub.ListPuzzles(pb.ListPuzzlesRequest(date_from="2027-03-02", date_to="2027-03-03"),
                                    timeout=TIMEOUT)
     assert [p.id[-10:] for p in ranged.puzzles] == ["2027-03-02", "2027-03-03"]
@@ -210,6 +215,11 @@ def test_gartenbau_holding_answers(open_stub, db):
     with pytest.raises(grpc.RpcError) as err:
         check({"starter": {"id": "ST9", "side": "a", "cells": [[0, 0], [0, 1]]}})
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "gartenbau_garden.starter" in err.value.details()
+    for key, value in (("seedlings", 1), ("plants", True), ("flowers", 1e300), ("seedlings", "S05")):
+        # a number was INTERNAL ('int' object is not iterable); a string was read letter by letter
+        request = pb.CheckAnswerRequest(puzzle_id=puzzle.id,
+                                        gartenbau_garden=_struct({"starter": answer["garden"]["starter"], key: value}))
+        assert violations(open_stub.CheckAnswer, request) == {f"gartenbau_garden.{key}": "must be a list of placed tiles"}
 
 
 def _struct(doc: dict):
@@ -239,6 +249,10 @@ def test_versailles_day_answers(open_stub, db):
         check({"placements": list(reversed(stored.answer["garden"]["placements"]))})
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "versailles_garden.placements[0].tile" in err.value.details()
+    wrong = dict(stored.answer["garden"]["placements"][0], y="a")  # the engine's field, under the answer's name
+    assert violations(open_stub.CheckAnswer, pb.CheckAnswerRequest(
+        puzzle_id=puzzle.id, versailles_garden=_struct({"placements": [wrong]}))) == \
+        {"versailles_garden.placements[0].y": "expected an integer, got 'a'"}
     assert code_of(open_stub.CheckAnswer, pb.CheckAnswerRequest(
         puzzle_id=puzzle.id, horticulture_game=_struct({"days": []}))) == grpc.StatusCode.INVALID_ARGUMENT
 
@@ -266,6 +280,11 @@ def test_horticulture_day_answers(open_stub, db):
         check({"days": [dict(days[0], chosen=999)]})
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "horticulture_game.days[0].chosen" in err.value.details()
+    assert list(violations(open_stub.CheckAnswer, pb.CheckAnswerRequest(
+        puzzle_id=puzzle.id, horticulture_game=_struct({"days": [dict(days[0], plants=3)]})))) == \
+        ["horticulture_game.days[0].plants"]  # was the whole answer, with the path in the message
+    assert list(violations(open_stub.CheckAnswer, pb.CheckAnswerRequest(
+        puzzle_id=puzzle.id, horticulture_game=_struct({"days": [5]})))) == ["horticulture_game.days[0]"]
 
 
 def test_a_config_value_makes_the_environments_irrelevant():
