@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from gardens.v1 import (gartenbau_pb2, gartenbau_pb2_grpc, hints_pb2, hints_pb2_grpc, horticulture_pb2,
                         horticulture_pb2_grpc, puzzles_pb2, puzzles_pb2_grpc, versailles_pb2, versailles_pb2_grpc)
+from field_paths import unresolved
 from server.app import create_server
 from server.config import ServerConfig
 
@@ -198,6 +199,7 @@ def test_arbitrary_requests_get_a_deliberate_status(server, service, method):
             rpc(request, timeout=20)
         except grpc.RpcError as err:
             assert err.code() in ALLOWED, (err.code(), err.details(), request)
+            assert not (lost := unresolved(err, request_class.DESCRIPTOR)), (lost, err.details(), request)
 
     check()
     health = health_pb2_grpc.HealthStub(server).Check(health_pb2.HealthCheckRequest(), timeout=5)

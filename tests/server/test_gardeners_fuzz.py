@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from conftest import as_doc
 from gardens.v1 import common_pb2, gardeners_pb2 as pb, gardeners_pb2_grpc
 from server import convert
+from field_paths import unresolved
 from server.app import create_server
 from server.config import ServerConfig
 from solver.games.gardeners import api
@@ -93,6 +94,7 @@ def test_arbitrary_requests_get_a_deliberate_status(stub, method):
             response = rpc(request, timeout=10)
         except grpc.RpcError as err:
             assert err.code() in ALLOWED, (err.code(), err.details(), request)
+            assert not (lost := unresolved(err, request.DESCRIPTOR)), (lost, err.details(), request)
             return
         # A garden the server calls a solution survives the trip through the wire and the checker.
         solution = {"Solve": "garden", "CheckSolvable": "witness", "ClosestSolution": "garden"}.get(method)

@@ -149,6 +149,7 @@ def test_bad_requests_name_the_field(stub):
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from field_paths import unresolved  # noqa: E402
 from server.app import create_server  # noqa: E402
 from server.config import ServerConfig  # noqa: E402
 
@@ -210,6 +211,7 @@ def test_arbitrary_requests_get_a_deliberate_status(fuzz_stub, method):
             rpc(request, timeout=10)
         except grpc.RpcError as err:
             assert err.code() in ALLOWED, (err.code(), err.details(), request)
+            assert not (lost := unresolved(err, request.DESCRIPTOR)), (lost, err.details(), request)
 
     check_one()
 

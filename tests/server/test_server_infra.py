@@ -422,3 +422,18 @@ def test_told_says_each_failure_once_until_the_part_works_again():
     assert told.first("damaged") and not told.first("removed")
     assert told.clear() and not told.clear()
     assert told.first("removed")
+
+
+def test_field_paths_the_fuzz_tests_accept_are_fields_of_the_request():
+    """The fuzz tests' check on BadRequest paths (tests/server/field_paths.py) fails on the paths of 7 Dec."""
+    from field_paths import resolves
+    from gardens.v1 import hints_pb2, puzzles_pb2
+
+    deduce, answer = hints_pb2.DeduceCardRequest.DESCRIPTOR, puzzles_pb2.CheckAnswerRequest.DESCRIPTOR
+    assert resolves(deduce, "garden.placements[0].tile") and resolves(deduce, "trials[2].garden.size")
+    assert resolves(deduce, "kind") and resolves(deduce, "trials[0].verdict")
+    assert not resolves(deduce, "placements[0].tile") and not resolves(deduce, "size")  # the garden's, unprefixed
+    assert not resolves(deduce, "") and not resolves(deduce, "kind[0]") and not resolves(deduce, "kind.x")
+    assert not resolves(deduce, "garden[0]")  # not repeated
+    assert resolves(answer, "versailles_garden.placements[0].y") and resolves(answer, "gartenbau_garden")
+    assert resolves(answer, "discard.card_ids[1]") and not resolves(answer, "discard.cards")
