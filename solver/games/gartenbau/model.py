@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -659,15 +660,15 @@ class _Builder:
             total += p["base"] * self.placed[f] + p["per_seedling"] * sum(sel.values())
         return total
 
-    def build(self) -> GardenModel:
-        self.seedling_layer()
+    def build(self, stop: Callable[[], bool] | None = None) -> GardenModel:
+        layers = [self.seedling_layer]
         if self.shapes is None:  # (fixed shapes are connected: made so by shapes.py, checked on loading)
-            self.garden_connected()
-        self.plant_layer()
-        self.flower_layer()
-        self.visibility()
-        self.counting()
-        self.flower_rules()
+            layers.append(self.garden_connected)
+        layers += [self.plant_layer, self.flower_layer, self.visibility, self.counting, self.flower_rules]
+        for layer in layers:
+            if stop is not None and stop():
+                raise OutOfTime()
+            layer()
         objective = sum(self.terms)
         self.m.maximize(objective)
         layout = list(self.x.values()) + list(self.y.values()) + list(self.w.values())
@@ -675,12 +676,18 @@ class _Builder:
                            self.w, self.flowers, layout)
 
 
+class OutOfTime(Exception):
+    """`build_model`'s `stop` said so between two layers of the model."""
+
+
 def build_model(catalog: Catalog, size: int, starter: tuple[Seedling, Seedling], seedlings: list[str],
                 plants: list[str], flowers: list[str], unused_tokens: int = 0,
-                pinned: Pinned | None = None, strips: bool = False, shape=None) -> GardenModel:
+                pinned: Pinned | None = None, strips: bool = False, shape=None,
+                stop: Callable[[], bool] | None = None) -> GardenModel:
     """The model of the best garden on a `size` x `size` board for the given tiles. With `strips`, only
     gardens of upright tiles in row pairs; with `shape` (a set of spaces, or a list of such sets),
     only gardens filling exactly those spaces (of one of them): restrictions for finding good
-    gardens fast. Shapes must be connected and hold exactly the garden's number of spaces."""
+    gardens fast. Shapes must be connected and hold exactly the garden's number of spaces. `stop` is
+    asked before each layer (a layer takes up to ~0.5 s at the service's caps): True raises OutOfTime."""
     return _Builder(catalog, size, starter, seedlings, plants, flowers, TOKEN_PRESTIGE * unused_tokens,
-                    pinned, strips, shape).build()
+                    pinned, strips, shape).build(stop)

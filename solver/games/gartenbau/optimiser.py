@@ -15,7 +15,7 @@ from solver.errors import Gather, InputError
 from .bound import counting_plan
 from .data import Catalog
 from .garden import Cell, Garden, PlacedFlower, PlacedPlant, PlacedSeedlingTile, orthogonal
-from .model import GardenModel, Pinned, build_model
+from .model import GardenModel, OutOfTime, Pinned, build_model
 from .rules import flower_refusals, garden_violations, plant_refusals, seedling_refusals
 from .scoring import Score, score
 from .shapes import candidate_shapes
@@ -213,15 +213,39 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     if not pinned:  # (a pinned search gets its ceiling from the caller)
         ceiling = None if plan is None else plan.bound
 
-    def model_on(board_size: int, **restrict) -> GardenModel:
+    def spent() -> bool:
+        """No time left to build another model (the board's alone took ~1.5-3 s at the service's caps: 24 seedling
+        tiles, 24 plants, 8 flowers): the call's deadline is near, or the wall limit is used up. Never on a
+        deterministic limit, whose answers must not depend on the clock."""
+        return control.out_of_time() or (control.deterministic_limit is None
+                                          and time.perf_counter() - start > limit - MIN_STEP_S)
+
+    def model_on(board_size: int, stop: bool = True, **restrict) -> GardenModel:
+        """The model, or OutOfTime (with `stop`) when the time is spent before one of its layers."""
         gm = build_model(catalog, board_size, starter, holding.seedlings, holding.plants, holding.flowers,
-                         tokens, pinned, **restrict)
+                         tokens, pinned, stop=spent if stop else None, **restrict)
         if ceiling is not None:
             # the ceiling bounds every garden: a redundant cut, and the search stops once a garden meets it
             gm.model.add(gm.objective <= ceiling)
         return gm
+
+    def late() -> Solution | None:
+        """The answer when the time is spent before the board's search: the best small board's garden, else the
+        plain one (a pinned search: unknown). The client would otherwise wait for the board's model past its
+        deadline (the fuzzing of 7 Dec: 1.5-4.2 s past deadlines of 0.6-3 s, holding a solve slot)."""
+        if pinned is not None:
+            return Solution("unknown", size, time.perf_counter() - start, bound=ceiling)
+        garden = (_extract(best[0], best[1].value, holding, catalog, None) if best is not None
+                  else _plain_garden(holding, catalog, size))
+        if garden is None:
+            return None
+        pure = _check(garden, catalog, score(garden).total)
+        return Solution("optimal" if ceiling == pure.total else "feasible", size, time.perf_counter() - start,
+                        pure.total, ceiling, garden, pure)
+
     fallback = None
     best = None
+
     # Fixed shapes first when the ceiling counts holes: gardens of exactly those spaces (many holes,
     # room for the flower beds), where the holes are constants and the search is small. Shapes are
     # anchored top-left and fit the big board, so a garden found here also starts the big search.
@@ -231,7 +255,12 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
         side = max(max(r for r, _ in cells), max(c for _, c in cells)) + 1
         if side > size:
             continue
-        fixed = model_on(side, shape=cells)
+        try:
+            fixed = model_on(side, shape=cells)
+        except OutOfTime:
+            break
+        if spent():  # (even a search cut to 1 ms loads the model: ~0.5 s at the caps)
+            break
         status0, solver0 = control.solve(fixed.model, _share(control, share, limit))
         if status0 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             continue
@@ -248,7 +277,12 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     warm_ups = [(_strip_board(len(holding.seedlings)), True),
                 (max(3, math.ceil(math.sqrt(2 * (len(holding.seedlings) + 1)))), False)]
     for small, strips in (w for w in warm_ups if pinned is None and w[0] < size):
-        warm = model_on(small, strips=strips)
+        try:
+            warm = model_on(small, strips=strips)
+        except OutOfTime:
+            break
+        if spent():
+            break
         status0, solver0 = control.solve(warm.model, control.new_solver(0.2 * limit))
         if status0 not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             continue
@@ -258,7 +292,13 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
             return Solution("optimal", size, time.perf_counter() - start, pure.total, ceiling, garden, pure)
         if best is None or solver0.objective_value > best[1].objective_value:
             best = (warm, solver0)
-    gm = model_on(size)
+    try:
+        gm = model_on(size)
+    except OutOfTime:
+        answer = late()
+        if answer is not None:
+            return answer
+        gm = model_on(size, stop=False)  # (a board too small for the plain garden: a small model)
     if best is not None:
         settled = _hint_from(best[0], best[1], gm, control, limit)
         if settled is not None:

@@ -71,6 +71,35 @@ def test_a_search_that_finds_nothing_in_time_still_answers_a_legal_garden():
     assert out["prestige"] == api.score(out["garden"])["total"] == 2  # the unused flower pot
 
 
+def test_a_solve_out_of_time_builds_no_model_and_answers_a_legal_garden(monkeypatch):
+    """Building the board's model ignored the deadline (~1.5-4 s at the service's caps, past deadlines of 0.6-3 s,
+    holding a solve slot: the fuzzing of 7 Dec). Now no layer of a model is built once the call's time is spent:
+    the answer is the plain garden, "feasible", rechecked; a stop between layers is OutOfTime. A deterministic
+    limit never looks at the clock (its answers must not depend on the machine)."""
+    import time
+
+    from solver.core.solve import SolveControl
+    from solver.games.gartenbau import model, optimiser
+    from solver.games.gartenbau.data import load_catalog
+
+    layers = []
+    real = model._Builder.seedling_layer
+    monkeypatch.setattr(model._Builder, "seedling_layer", lambda self: layers.append(self.n) or real(self))
+    holding = {"starter": {"id": "ST2", "side": "b"}, "seedlings": ["S05", "S41", "S06", "S42"],
+               "plants": ["P-green-1", "P-purple-1"], "flowers": ["A02a-carnation"], "tokens": {"flower_pot": True}}
+    out = api.solve_optimal(holding, control=SolveControl(time_limit_s=10, ends_at=time.monotonic()))
+    assert layers == [] and out["status"] == "feasible" and api.validate(out["garden"])["legal"]
+    assert out["prestige"] == api.score(out["garden"])["total"]
+    assert sorted(t["id"] for t in out["garden"]["seedlings"]) == sorted(holding["seedlings"])
+    clock = api.solve_optimal(holding, control=SolveControl(time_limit_s=10, ends_at=time.monotonic(),
+                                                            deterministic_limit=5))
+    assert layers and clock["status"] == "optimal"
+    calls = iter([False, False, True])
+    with pytest.raises(model.OutOfTime):
+        optimiser.build_model(load_catalog(), 6, load_catalog().starter_tiles["ST2"].sides["b"], ["S05"], [], [],
+                              stop=lambda: next(calls))
+
+
 def test_hint_ranks_placements_by_reachable_prestige():
     # Only the starter (red at (0,0), yellow at (0,1)) is down; S07 (red leaf, yellow leaf) arrives, and a red
     # plant, a yellow plant and the orange Sweet William are known to come. The flower needs the red plant
