@@ -95,6 +95,7 @@ class CallInterceptor(grpc.ServerInterceptor):
 
         def call(request, context):
             start = time.perf_counter()
+            peer = context.peer()  # (empty once the client has gone)
             failure = None
             response = None
             acquired = False
@@ -123,10 +124,18 @@ class CallInterceptor(grpc.ServerInterceptor):
                 # when the stopped search still answered)
                 failure = errors.Failure(grpc.StatusCode.UNAVAILABLE, "cancelled by the server's shutdown")
                 response = None
+            if failure is None and not context.is_active():
+                # the answer came too late to be sent (a puzzle generated on, a search past the deadline): the log
+                # and the metrics say what the client saw, not OK (the fuzzing of 7 Dec)
+                remaining = context.time_remaining()
+                failure = (errors.Failure(grpc.StatusCode.DEADLINE_EXCEEDED, "answered after the client's deadline")
+                           if remaining is not None and remaining <= 0 else
+                           errors.Failure(grpc.StatusCode.CANCELLED, "answered after the client cancelled"))
+                response = None
             outcome = _outcome(response) if failure is None else None
             code = failure.code if failure else grpc.StatusCode.OK
             try:
-                self._record(method, code, time.perf_counter() - start, outcome, context, failure, request_id)
+                self._record(method, code, time.perf_counter() - start, outcome, peer, failure, request_id)
             finally:
                 runtime.end_call()
             if failure is not None:
@@ -135,7 +144,7 @@ class CallInterceptor(grpc.ServerInterceptor):
 
         return call
 
-    def _record(self, method, code, seconds, outcome, context, failure, request_id=None) -> None:
+    def _record(self, method, code, seconds, outcome, peer: str, failure, request_id=None) -> None:
         self.runtime.metrics.observe(method, code.name, seconds, outcome)
         if access_log.isEnabledFor(logging.INFO):
             # A JSON object built by hand: json.dumps of a dict costs more than the rest of the
@@ -147,7 +156,7 @@ class CallInterceptor(grpc.ServerInterceptor):
                 line += f',"error":{_q(failure.message)}'
             if request_id:  # a client's correlation id (metadata x-request-id), to follow a call across logs
                 line += f',"request_id":{_q(str(request_id)[:128])}'
-            access_log.info(f'{line},"peer":{_q(context.peer())}}}')
+            access_log.info(f'{line},"peer":{_q(peer)}}}')
 
 
 class _Undecodable:

@@ -437,3 +437,26 @@ def test_field_paths_the_fuzz_tests_accept_are_fields_of_the_request():
     assert not resolves(deduce, "garden[0]")  # not repeated
     assert resolves(answer, "versailles_garden.placements[0].y") and resolves(answer, "gartenbau_garden")
     assert resolves(answer, "discard.card_ids[1]") and not resolves(answer, "discard.cards")
+
+
+def test_an_answer_too_late_for_the_client_is_logged_and_counted_as_what_the_client_saw(start_server, caplog):
+    """A call that answered after the client's deadline (a daily puzzle generated on) was logged and counted as OK,
+    with an empty peer; one answered after the client cancelled, too (the fuzzing of 7 Dec)."""
+    import json
+
+    srv = start_server()
+    method = "/test.v1.Probe/Echo"
+    with caplog.at_level(logging.INFO, logger="gardens.server.access"):
+        with pytest.raises(grpc.RpcError) as err:
+            srv.probe("Echo")(b"sleep:0.6", timeout=0.1)
+        assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        future = srv.probe("Echo").future(b"sleep:0.6", timeout=30)
+        time.sleep(0.1)
+        future.cancel()
+        wait_until(lambda: len([r for r in caplog.records if r.name == "gardens.server.access"]) >= 2, timeout=10)
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "gardens.server.access"]
+    assert [(x["code"], x["error"]) for x in lines] == [
+        ("DEADLINE_EXCEEDED", "answered after the client's deadline"), ("CANCELLED", "answered after the client cancelled")]
+    assert all(x["peer"] for x in lines)
+    assert srv.runtime.metrics.calls.labels(method, "DEADLINE_EXCEEDED")._value.get() == 1
+    assert srv.runtime.metrics.calls.labels(method, "OK")._value.get() == 0
