@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,6 +105,19 @@ class Runtime:
     def pool_for(self, method: str) -> Slots | None:
         kind = self.method_pools.get(method)
         return self.pools.get(kind) if kind else None
+
+    @contextmanager
+    def solve_slot(self, method: str):
+        """A solve slot for the CPU-bound part of a light call (a daily puzzle generated on first request), refused
+        as the interceptor refuses a solve call: RESOURCE_EXHAUSTED, counted as `method`'s rejection."""
+        pool = self.pools[SOLVE]
+        if not pool.try_acquire():
+            self.metrics.rejected.labels(method).inc()
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, f"all {pool.size} solve slots are busy; retry later")
+        try:
+            yield
+        finally:
+            pool.release()
 
     def cancelled_by_stop(self) -> bool:
         """Whether a call cancelled now was cancelled by the server's stop (its grace has run out)."""

@@ -36,8 +36,10 @@ from solver.errors import InputError
 
 log = logging.getLogger("gardens.server")
 SERVICE = pb.DESCRIPTOR.services_by_name["PuzzleService"].full_name
-SOLVE_METHODS = ["GetDailyPuzzle"]          # may generate a puzzle (CP-SAT)
-LIGHT_METHODS = ["CheckAnswer", "ListPuzzles"]
+# GetDailyPuzzle reads a stored puzzle in a light slot and takes a solve slot only to generate one (CP-SAT): a
+# stored puzzle was refused "all solve slots are busy" while hints ran
+SOLVE_METHODS: list[str] = []
+LIGHT_METHODS = ["GetDailyPuzzle", "CheckAnswer", "ListPuzzles"]
 DEFAULT_PAGE, MAX_PAGE = 50, 500
 
 _GAMES = {pb.PUZZLE_GAME_GARDENERS: "gardeners", pb.PUZZLE_GAME_HORTICULTURE: "horticulture",
@@ -120,13 +122,14 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         self._published(pid, field)
         first = self.today() - dt.timedelta(days=self.settings.past_days)
         gen = self.generation()
-        if pid.date < first or not generate:
-            daily.kind_of(pid)
-            stored = gen.store.get(pid)
-            if stored is None:
-                raise ServiceError(grpc.StatusCode.NOT_FOUND, f"{field}: no puzzle {pid} was published")
+        daily.kind_of(pid)
+        stored = gen.store.get(pid)
+        if stored is not None:
             return stored
-        return gen.get(pid)[0]
+        if pid.date < first or not generate:
+            raise ServiceError(grpc.StatusCode.NOT_FOUND, f"{field}: no puzzle {pid} was published")
+        with self.rt.solve_slot(f"/{SERVICE}/GetDailyPuzzle"):
+            return gen.get(pid)[0]
 
     def GetDailyPuzzle(self, request, context):
         with self._store(context):
@@ -191,7 +194,10 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         date_from = parse_date(request.date_from, "date_from").isoformat() if request.date_from else ""
         last = self.last_served()
         date_to = min(parse_date(request.date_to, "date_to"), last) if request.date_to else last
-        filters = [game, request.variant, difficulty, date_from, date_to.isoformat()]
+        # the client's own filters: the default end moves with the date, and a token taken before midnight (UTC)
+        # was refused after it
+        filters = [game, request.variant, difficulty, date_from,
+                   parse_date(request.date_to, "date_to").isoformat() if request.date_to else ""]
         after = _read_token(request.page_token, filters) if request.page_token else None
         with self._store(context):
             rows = self.generation().store.list(game, request.variant, difficulty, date_from, date_to.isoformat(),

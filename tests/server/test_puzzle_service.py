@@ -298,3 +298,26 @@ def test_a_config_value_makes_the_environments_irrelevant():
     assert (settings.past_days, settings.future_days, settings.db) == (2, 0, "/tmp/p.sqlite")
     with pytest.raises(ValueError, match="GARDENS_PUZZLES_PAST_DAYS"):  # with no config value the variable counts
         settings_for(ServerConfig(), env)
+
+
+def test_a_page_token_outlives_midnight(db):
+    """The token's filters held the default end of the listing (the last day served, which moves at midnight UTC):
+    the next page, asked for after midnight with the same request, was refused."""
+    from server.config import ServerConfig
+    from server.runtime import Runtime
+    from server.services.puzzles import PuzzleServicer, PuzzleSettings
+
+    store = Store(db)
+    for day in range(1, 6):
+        pid = PuzzleId("gardeners", "decree", "easy", dt.date(2027, 3, day))
+        store.put(Puzzle(pid, "test", "d", day, {"card_ids": ["S01"], "size": 6, "deck": "standard"}, {}))
+    clock = [dt.date(2027, 3, 4)]
+    service = PuzzleServicer(Runtime(ServerConfig()), PuzzleSettings(str(db)), today=lambda: clock[0])
+    first = service.ListPuzzles(pb.ListPuzzlesRequest(page_size=2), None)
+    assert [p.id[-10:] for p in first.puzzles] == ["2027-03-01", "2027-03-02"] and first.next_page_token
+    clock[0] = dt.date(2027, 3, 5)  # midnight: one more day is served
+    second = service.ListPuzzles(pb.ListPuzzlesRequest(page_size=2, page_token=first.next_page_token), None)
+    assert [p.id[-10:] for p in second.puzzles] == ["2027-03-03", "2027-03-04"]
+    with pytest.raises(ValueError, match="page_token"):  # other filters still cannot change under a token
+        service.ListPuzzles(pb.ListPuzzlesRequest(page_size=2, page_token=first.next_page_token,
+                                                  date_to="2027-03-03"), None)

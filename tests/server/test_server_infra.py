@@ -460,3 +460,35 @@ def test_an_answer_too_late_for_the_client_is_logged_and_counted_as_what_the_cli
     assert all(x["peer"] for x in lines)
     assert srv.runtime.metrics.calls.labels(method, "DEADLINE_EXCEEDED")._value.get() == 1
     assert srv.runtime.metrics.calls.labels(method, "OK")._value.get() == 0
+
+
+def test_a_stored_daily_puzzle_is_served_while_every_solve_slot_is_busy(start_server, tmp_path, monkeypatch):
+    """GetDailyPuzzle took a solve slot before looking in the store: with hints running, a stored puzzle was
+    refused "all 1 solve slots are busy". Now reading is light, and only generating takes (and may be refused) a
+    solve slot, counted as GetDailyPuzzle's rejection."""
+    import datetime as dt
+
+    from gardens.v1 import puzzles_pb2 as pb, puzzles_pb2_grpc
+    from generators.identity import PuzzleId
+    from generators.store import Puzzle, Store
+
+    db = tmp_path / "puzzles.sqlite"
+    monkeypatch.setenv("GARDENS_PUZZLES_DB", str(db))
+    today = dt.datetime.now(dt.timezone.utc).date()
+    pid = PuzzleId("gardeners", "impossible", "easy", today)
+    Store(db).put(Puzzle(pid, "test", "digest", 7, {"card_ids": ["S01", "S09"], "size": 6, "deck": "standard"},
+                         {"kind": "discard", "discards": [["S01"], ["S09"]]}))
+    srv = start_server(workers=1, time_cap_s=60)
+    future = _solve_in_flight(srv)
+    puzzles = puzzles_pb2_grpc.PuzzleServiceStub(srv.channel())
+    request = pb.GetDailyPuzzleRequest(game=pb.PUZZLE_GAME_GARDENERS, variant="impossible",
+                                       difficulty=pb.PUZZLE_DIFFICULTY_EASY)
+    assert puzzles.GetDailyPuzzle(request, timeout=30).id == str(pid)
+    request.date = (today + dt.timedelta(days=1)).isoformat()  # not stored: it would be generated
+    with pytest.raises(grpc.RpcError) as err:
+        puzzles.GetDailyPuzzle(request, timeout=30)
+    assert (err.value.code(), err.value.details()) == (grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                                       "all 1 solve slots are busy; retry later")
+    method = "/gardens.v1.PuzzleService/GetDailyPuzzle"
+    assert srv.runtime.metrics.rejected.labels(method)._value.get() == 1
+    future.cancel()
