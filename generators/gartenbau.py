@@ -77,5 +77,8 @@ def check(public: dict, answer: dict, garden) -> dict:
     # is proven among such gardens: docs/gartenbau.md decision 11); plants and flowers are optional
     placed = {t.get("id") for t in garden.get("seedlings", []) or []}
     left = [tid for tid in holding["seedlings"] if tid not in placed]
-    return optimum_verdict(answer["prestige"], api.score(garden)["total"],
-                           missing=f"seedling tiles {', '.join(left)} are not placed yet" if left else None)
+    missing = None
+    if left:
+        missing = (f"seedling tiles {', '.join(left)} are" if len(left) > 1 else f"seedling tile {left[0]} is")
+        missing += " not placed yet"
+    return optimum_verdict(answer["prestige"], api.score(garden)["total"], missing=missing)

@@ -331,4 +331,4 @@ def check(public: dict, answer: dict, game) -> dict:
                                violations=[f"{v['where']}: {v['reason']}" for v in verdict["violations"]])
     left = len(nursery) // 2 - len(days)
     return optimum_verdict(answer["score"], verdict["score"]["total"],
-                           missing=f"{left} days are not played yet" if left else None)
+                           missing=f"{left} {'days are' if left > 1 else 'day is'} not played yet" if left else None)

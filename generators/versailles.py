@@ -159,4 +159,4 @@ def check(public: dict, answer: dict, garden) -> dict:
                                violations=[f"{v['field']}: {v['reason']}" for v in verdict["violations"]])
     left = len(tiles) - len(placements)
     return optimum_verdict(answer["points"], api.score(garden)["solo_points"],
-                           missing=f"{left} of the day's tiles are not placed yet" if left else None)
+                           missing=f"{left} of the day's tiles {'are' if left > 1 else 'is'} not placed yet" if left else None)

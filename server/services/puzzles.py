@@ -47,7 +47,8 @@ _GAMES = {pb.PUZZLE_GAME_GARDENERS: "gardeners", pb.PUZZLE_GAME_HORTICULTURE: "h
 _DIFFICULTIES = {pb.PUZZLE_DIFFICULTY_EASY: "easy", pb.PUZZLE_DIFFICULTY_MEDIUM: "medium",
                  pb.PUZZLE_DIFFICULTY_HARD: "hard"}
 _OUTCOMES = {"correct": pb.ANSWER_OUTCOME_CORRECT, "wrong": pb.ANSWER_OUTCOME_WRONG,
-             "not_minimal": pb.ANSWER_OUTCOME_NOT_MINIMAL, "incomplete": pb.ANSWER_OUTCOME_INCOMPLETE}
+             "not_minimal": pb.ANSWER_OUTCOME_NOT_MINIMAL, "incomplete": pb.ANSWER_OUTCOME_INCOMPLETE,
+             "below_optimum": pb.ANSWER_OUTCOME_BELOW_OPTIMUM}
 _GARDEN = {"garden": "garden", "placements": "garden.placements", "size": "garden.size"}
 
 
@@ -169,7 +170,8 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
             with convert.fields_under({"garden": "gartenbau_garden"} if kind == "gartenbau_garden" else {}):
                 result = daily.check_answer(puzzle, doc)
             outcome = ("correct" if result["correct"] else
-                       "incomplete" if result.get("complete") is False else "wrong")
+                       "incomplete" if result.get("complete") is False else
+                       "below_optimum" if result["legal"] else "wrong")  # (a legal garden was WRONG, no violation)
             # (a Gartenbau rule's violation is {rule, message}; the others, and what is missing, are text)
             return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
                                           score=result["score"], optimum=result["optimum"],

@@ -58,5 +58,5 @@ def test_a_garden_leaving_a_held_seedling_tile_out_is_incomplete(puzzle):
         tried += 1
         verdict = daily.check_answer(puzzle, fewer)
         assert verdict["legal"] and not verdict["correct"] and verdict["complete"] is False
-        assert verdict["violations"] == [f"seedling tiles {tile['id']} are not placed yet"]
+        assert verdict["violations"] == [f"seedling tile {tile['id']} is not placed yet"]
     assert tried, "no seedling tile of the stored garden can be left out legally"

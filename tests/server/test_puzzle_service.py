@@ -243,6 +243,15 @@ def test_versailles_day_answers(open_stub, db):
 
     best = check(stored.answer["garden"])
     assert best.correct and best.outcome == pb.ANSWER_OUTCOME_CORRECT and best.score == best.optimum
+    from solver.games.versailles import api as versailles
+    placements = stored.answer["garden"]["placements"]
+    turned = ({"placements": placements[:i] + [dict(p, rotation=(p.get("rotation", 0) + turn) % 4)] + placements[i + 1:]}
+              for i, p in enumerate(placements) for turn in (1, 2, 3))  # one tile turned
+    lower = [garden for garden in turned
+             if versailles.validate(garden)["valid"] and versailles.score(garden)["solo_points"] < best.optimum]
+    below = check(lower[0])  # legal, complete, fewer points: was WRONG with no violation
+    assert (below.outcome, below.correct, list(below.violations)) == (pb.ANSWER_OUTCOME_BELOW_OPTIMUM, False, [])
+    assert below.score == versailles.score(lower[0])["solo_points"] < below.optimum
     part = check({"placements": stored.answer["garden"]["placements"][:2]})
     assert not part.correct and part.outcome == pb.ANSWER_OUTCOME_INCOMPLETE and part.violations
     with pytest.raises(grpc.RpcError) as err:
