@@ -1,10 +1,11 @@
 // Drives the page in Debian's headless Chromium (playwright-core from web/node_modules) for tests/web/test_browser.py.
-// Usage: node drive.cjs <page url> <artifacts dir> <an address where nothing listens>. Prints JSON lines; reads the decree's solution as one JSON line on stdin.
+// Usage: node drive.cjs <page url> <artifacts dir> <an address where nothing listens> <the page's time zone>.
+// Prints JSON lines; reads the decree's solution as one JSON line on stdin.
 const path = require("node:path");
 const readline = require("node:readline");
 const { chromium } = require(path.resolve(__dirname, "../../web/node_modules/playwright-core"));
 
-const [url, artifacts, deadApi] = process.argv.slice(2);
+const [url, artifacts, deadApi, timezoneId] = process.argv.slice(2);
 const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 const say = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
@@ -19,6 +20,8 @@ async function workshop(page) {
     verdict: await page.textContent('[data-testid="verdict"]'),
     conflicts: await page.$$eval('[data-testid="conflict"]', (els) => els.map((e) => e.textContent)),
     discard: await page.textContent('[data-testid="discard"]'),
+    // every conflict and every discard proven: no "may be incomplete" note
+    notes: await page.$$eval('[data-testid="conflicts-incomplete"], [data-testid="discard-incomplete"]', (els) => els.length),
   };
   await shot(page, "workshop-conflict.png");
   // Too many cards: the server refuses with INVALID_ARGUMENT and a field violation; the page says so.
@@ -35,6 +38,16 @@ async function workshop(page) {
   result.solvable = await page.textContent('[data-testid="verdict"]');
   result.witnessTiles = await page.$$eval('[data-testid="witness"] [data-tile] svg', (els) => els.length);
   await shot(page, "workshop-witness.png");
+  // Nine cards (Beginner): the server searches one conflict only and cannot vouch for the discards; the page says so.
+  await page.click('[data-testid="clear"]');
+  await page.selectOption('[data-testid="mode"]', { label: "Beginner" });
+  for (const id of ["S59", "S02", "S49", "S34", "S20", "S42", "S06", "S45", "S17"]) await page.check(`input[data-card="${id}"]`);
+  await page.click('[data-testid="check-solvable"]');
+  await page.waitForSelector('[data-testid="workshop-result"] [data-testid="verdict"]', { timeout: 60_000 });
+  const text = (id) => page.$eval(`[data-testid="workshop-result"] [data-testid="${id}"]`, (e) => e.textContent).catch(() => null);
+  result.many = { verdict: await text("verdict"), discard: await text("discard"),
+    conflictsIncomplete: await text("conflicts-incomplete"), discardIncomplete: await text("discard-incomplete") };
+  await shot(page, "workshop-many.png");
   return result;
 }
 
@@ -44,7 +57,7 @@ async function decree(page) {
   const puzzle = await heading.getAttribute("data-puzzle");
   say({ puzzle });
   const { placements, swap } = JSON.parse((await lines.next()).value);
-  const result = { puzzle };
+  const result = { puzzle, heading: await heading.textContent() };
 
   // Every sixth tile is dragged and turned with the R key; the others are clicked and turned with the button.
   let n = 0;
@@ -115,7 +128,8 @@ async function decree(page) {
   const errors = [];
   let page = null;
   try {
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The player's time zone: the test picks one whose date is not UTC's, the decree must be of the local date.
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, timezoneId });
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.goto(url);
     const w = await workshop(page);
@@ -126,7 +140,19 @@ async function decree(page) {
     await lost.waitForSelector('[data-testid="error"]', { timeout: 30_000 });
     const unreachable = await lost.textContent('[data-testid="error"]');
     await shot(lost, "unreachable.png");
-    say({ workshop: w, decree: d, unreachable, pageErrors: errors });
+    // A computer whose clock is 10 days ahead (or behind): the server refuses that date and the page says why.
+    const refused = {};
+    for (const [name, days] of [["ahead", 10], ["behind", -10]]) {
+      const other = await browser.newPage({ viewport: { width: 1000, height: 500 }, timezoneId: "UTC" });
+      other.on("pageerror", (e) => errors.push(String(e)));
+      await other.clock.setFixedTime(new Date(Date.now() + days * 86_400_000));
+      await other.goto(`${url}?view=decree`);
+      const box = await other.waitForSelector('[data-testid="view-decree"] :is([data-testid="error"], [data-testid="puzzle-id"])',
+        { timeout: 150_000 });   // a decree shown instead of the refusal is the test's to report
+      refused[name] = { date: await box.getAttribute("data-date"), text: await box.textContent() };
+      await shot(other, `decree-${name}.png`);
+    }
+    say({ workshop: w, decree: d, unreachable, refused, pageErrors: errors });
   } catch (e) {
     // The page as it stood when a step failed, for the CI log reader; and what the page itself threw.
     if (page) await shot(page, "failure.png").catch(() => {});

@@ -4,7 +4,9 @@ The stack is `python -m server.web` (what `make run` starts) on free ports with 
 The workshop names the conflict of S04 + S08 and shows a refused request in plain words; today's
 decree is planted tile by tile from the server's own stored answer (read from the store: the test
 hook), two tiles exchanged make His Majesty angry with the broken cells outlined, exchanged back he
-is thrilled; with no server behind the address the page says so. Screenshots go to var/web-artifacts/ (git-ignored).
+is thrilled; with no server behind the address the page says so. The page runs in a time zone whose date is
+not UTC's (the decree must be of the player's date), and with a clock 10 days off the page says the server
+serves no decree of that date. Screenshots go to var/web-artifacts/ (git-ignored).
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ import shutil
 import subprocess
 import sys
 import threading
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -114,12 +118,32 @@ def spoiling_swap(solution: list[dict], card_ids: list[str]):
     return fallback or (None, set())   # a loose decree: every exchange keeps every card
 
 
+def far_zone(now: datetime) -> str:
+    """A time zone whose date differs from UTC's now and for at least the next hour (the test takes ~1 min).
+
+    Etc/GMT+12 (UTC-12) is on UTC's yesterday until 12:00 UTC, Pacific/Kiritimati (UTC+14) on UTC's
+    tomorrow from 10:00 UTC; neither crosses its own midnight within an hour of the switch at 11:00 UTC.
+    """
+    return "Etc/GMT+12" if now.astimezone(timezone.utc).hour < 11 else "Pacific/Kiritimati"
+
+
+def test_far_zone_is_never_on_utcs_date():
+    start = datetime(2026, 12, 6, tzinfo=timezone.utc)
+    for minutes in range(0, 24 * 60, 5):
+        now = start + timedelta(minutes=minutes)
+        zone = ZoneInfo(far_zone(now))
+        assert {(now + timedelta(minutes=m)).astimezone(zone).date() for m in (0, 60)} == {now.astimezone(zone).date()}
+        assert now.astimezone(zone).date() != now.date(), now
+
+
 def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     page, db = stack
     shutil.rmtree(ARTIFACTS, ignore_errors=True)   # only this run's screenshots
     ARTIFACTS.mkdir(parents=True)
     nobody = f"http://127.0.0.1:{free_port()}"
-    driver = subprocess.Popen(["node", str(HERE / "drive.cjs"), page, str(ARTIFACTS), nobody], cwd=REPO,
+    started = datetime.now(timezone.utc)
+    zone = far_zone(started)   # the player's: a date other than UTC's, so the page must send its own
+    driver = subprocess.Popen(["node", str(HERE / "drive.cjs"), page, str(ARTIFACTS), nobody, zone], cwd=REPO,
                               env={**os.environ, "CHROMIUM": chromium},
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -136,6 +160,7 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
         if driver.poll() is None:
             driver.kill()
     assert driver.returncode == 0, err
+    ended = datetime.now(timezone.utc)
     result = json.loads(out.strip().splitlines()[-1])
     print("hint shown:", result["decree"]["hint"])
 
@@ -143,12 +168,22 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     assert w["verdict"].startswith("Unsolvable")
     assert len(w["conflicts"]) == 1 and "S04 + S08 cannot hold together" in w["conflicts"][0]
     assert "green trees" in w["conflicts"][0] and "Two tiles with trees cannot" in w["conflicts"][0]
-    assert "discard S04 or S08" in w["discard"]
+    assert "discard S04 or S08" in w["discard"] and w["notes"] == 0
+    # 9 cards: one conflict searched, discards not proven complete (discard_sets_complete false): said so
+    many = w["many"]
+    assert many["verdict"].startswith("Unsolvable")
+    assert many["conflictsIncomplete"] == "There may be more conflicting sets than these."
+    assert many["discardIncomplete"] and "may be incomplete" in many["discardIncomplete"]
     assert "could not accept" in w["error"] and "card_ids" in w["error"]
     assert w["solvable"].startswith("Solvable") and w["witnessTiles"] == 36
 
     d = result["decree"]
-    assert d["puzzle"].startswith("gardeners/decree/easy/")
+    # the decree of the player's date (zone), not of the server's (UTC) day
+    local = {t.astimezone(ZoneInfo(zone)).date().isoformat() for t in (started, ended)}
+    assert started.date().isoformat() not in local
+    date = d["puzzle"].rsplit("/", 1)[1]
+    assert d["puzzle"].startswith("gardeners/decree/easy/") and date in local, (zone, d["puzzle"], local)
+    assert d["heading"].startswith(f"Decree of {date}")
     assert "not finished: 18 of 36" in d["incomplete"]
     assert d["hint"].startswith("Hint (level 1)")
     key = lambda p: (p["row"], p["col"])  # noqa: E731
@@ -164,7 +199,14 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
     assert d["thrilled"] == "His Majesty is thrilled!"
     assert d["verdicts"] == [[cid, "satisfied"] for cid in stored.public["card_ids"]]
     assert "cannot be reached" in result["unreachable"]
+    # a clock 10 days ahead: not published yet (FAILED_PRECONDITION); 10 days behind: none kept (NOT_FOUND)
+    for name, days, says in (("ahead", 10, "is not published yet"), ("behind", -10, "was published")):
+        refused = result["refused"][name]
+        assert refused["date"] in {(t + timedelta(days=days)).date().isoformat() for t in (started, ended)}
+        assert refused["text"].startswith(f"No decree for {refused['date']}, today's date on this computer."), refused
+        assert says in refused["text"], refused
     assert result["pageErrors"] == []
-    for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "decree-thrilled.png",
-                 "unreachable.png", *(["decree-angry.png"] if swap else [])):
+    for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "workshop-many.png",
+                 "decree-thrilled.png", "unreachable.png", "decree-ahead.png", "decree-behind.png",
+                 *(["decree-angry.png"] if swap else [])):
         assert (ARTIFACTS / name).stat().st_size > 10_000

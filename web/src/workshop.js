@@ -78,11 +78,15 @@ function verdict(r, byId, tiles) {
           r.conflicts.length > 1 ? ` (conflict ${i + 1})` : "", ":"),
         h("ul", {}, names(set.cardIds, byId))));
       const discards = r.discardSets.map((set) => set.cardIds.join(" + "));
+      // Each list says whether it is complete (proven); past 8 cards the server searches one conflict only.
       return [h("p", { class: "error", "data-testid": "verdict" }, "Unsolvable: no garden meets all of these cards."),
         ...conflicts,
-        r.conflictsComplete ? null : h("p", {}, "There may be more conflicting sets than these."),
+        r.conflictsComplete ? null : h("p", { "data-testid": "conflicts-incomplete" }, "There may be more conflicting sets than these."),
         discards.length ? h("p", { "data-testid": "discard" }, "To make the rest solvable, discard ",
           discards.map((d, i) => [i ? " or " : "", h("strong", {}, d)]).flat(), ".") : null,
+        r.discardSetsComplete ? null : h("p", { "data-testid": "discard-incomplete" }, discards.length
+          ? "The discards may be incomplete: there may be other cards to discard instead (not every way was proven)."
+          : "Which cards to discard is not known: no discard was proven within the search."),
         r.unknownSubsets ? h("p", {}, `${r.unknownSubsets} subsets stayed undecided within the time limit.`) : null]
         .filter(Boolean);
     }

@@ -3,6 +3,7 @@ import { GameMode } from "../../gen/gardens/v1/gardeners_pb.js";
 import { HintStatus, MoveRules } from "../../gen/gardens/v1/hints_pb.js";
 import { AnswerOutcome, PuzzleDifficulty, PuzzleGame } from "../../gen/gardens/v1/puzzles_pb.js";
 import { CardStatus, MoveKind } from "../../gen/gardens/v1/gardeners_pb.js";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { GENERATE, QUICK, SOLVE } from "../api.js";
 import { busy, errorBox, h } from "../dom.js";
 import { board, cardLine, tileSvg, describe } from "../tiles.js";
@@ -10,6 +11,24 @@ import { board, cardLine, tileSvg, describe } from "../tiles.js";
 const DIFFICULTIES = { easy: PuzzleDifficulty.EASY, medium: PuzzleDifficulty.MEDIUM, hard: PuzzleDifficulty.HARD };
 const STATUS_WORDS = { [CardStatus.SATISFIED]: ["satisfied", "✓ met"], [CardStatus.VIOLATED]: ["violated", "✗ broken"],
   [CardStatus.OPEN]: ["open", "… still open"] };
+
+/** The player's calendar date where the browser is, as YYYY-MM-DD (not toISOString(): that is UTC's date). */
+export function localDate(now = new Date()) {
+  const pad = (n, w = 2) => String(n).padStart(w, "0");
+  return `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** GetDailyPuzzle refused the player's date (outside the days the server serves), said in words. */
+function notServed(err, date) {
+  const e = ConnectError.from(err);
+  const why = e.code === Code.FailedPrecondition
+    ? "The server does not publish it yet: that date is ahead of the days it serves "
+      + "(by default UTC's yesterday to tomorrow, which holds every time zone's today)."
+    : "That date is before the days the server serves, and it kept no decree of it.";
+  return h("div", { class: "error", "data-testid": "error", "data-date": date },
+    h("strong", {}, `No decree for ${date}, today's date on this computer. `), why,
+    h("ul", {}, h("li", {}, "Are this computer's date and time zone right?"), h("li", {}, `The server says: ${e.rawMessage}`)));
+}
 
 export const gardenersDecree = {
   id: "decree",
@@ -27,10 +46,16 @@ export const gardenersDecree = {
     root.replaceChildren(h("div", { class: "toolbar" }, h("label", {}, "Puzzle ", variantSelect), h("label", {}, "Difficulty ", diffSelect)), area);
 
     async function load() {
-      await busy(null, area, "Asking the server for today's puzzle (the first request of the day generates it)…", async () => {
+      // The player's today, not the server's (UTC): the server serves yesterday..tomorrow for every time zone.
+      const date = localDate();
+      await busy(null, area, `Asking the server for the puzzle of ${date} (the first request of the day generates it)…`, async () => {
+        // A date the server does not serve is said as such (FAILED_PRECONDITION ahead, NOT_FOUND before).
+        const refused = (err) => [Code.FailedPrecondition, Code.NotFound].includes(ConnectError.from(err).code);
         const [puzzle, tiles, cards] = await Promise.all([
-          api.puzzles.getDailyPuzzle({ game: PuzzleGame.GARDENERS, variant, difficulty: DIFFICULTIES[difficulty] }, GENERATE),
+          api.puzzles.getDailyPuzzle({ game: PuzzleGame.GARDENERS, variant, difficulty: DIFFICULTIES[difficulty], date }, GENERATE)
+            .catch((err) => { if (refused(err)) return { notServed: err }; throw err; }),
           shared.tiles(), shared.cards()]);
+        if (puzzle.notServed) return area.replaceChildren(notServed(puzzle.notServed, date));
         const decree = puzzle.content.case === "gardenersDecree" ? puzzle.content.value : null;
         if (!decree) throw new Error(`puzzle ${puzzle.id} is not a Gardeners decree`);
         (variant === "impossible" ? impossible : play)(area, api, puzzle, decree, tiles, cards);
