@@ -51,9 +51,17 @@ def _code(verdict: str) -> int:
     return {"unsolvable": 1, "unknown": 3}.get(verdict, 0)
 
 
+def _target(path: str):
+    """--target: a garden, or the previous `hint --json` answer (its `target`)."""
+    doc = read_json(path, "--target")
+    return doc["target"] if isinstance(doc, dict) and isinstance(doc.get("target"), dict) else doc
+
+
 def cmd_hint(args) -> int:
     if args.player is not None and not args.supplies:
         raise InputError("--player", "needs --supplies: the player is one of the supplies' owners")
+    if args.target and args.supplies:
+        raise InputError("--target", "is for Solo rules; --supplies are Normal rules")
     if args.supplies:
         from solver.games.gardeners import supplies
         garden = read_garden(args.garden)
@@ -62,8 +70,11 @@ def cmd_hint(args) -> int:
                           floating=args.floating)
     else:
         h = api.hint(read_garden(args.garden), _ids(args.cards), args.mode, rules=args.rules,
-                     removal_rules=args.removal_rules, control=SolveControl(args.time_limit), floating=args.floating)
+                     removal_rules=args.removal_rules, control=SolveControl(args.time_limit), floating=args.floating,
+                     target=_target(args.target) if args.target else None)
     view = h.at_level(args.level)
+    if view.get("target") is not None:
+        view["target"] = view["target"].to_dict()
     if view.get("move") is not None:
         m = view["move"]
         view["move"] = {"kind": m.kind, "tile": m.tile, "cell": list(m.cell), "rotation": m.rotation}
@@ -141,6 +152,8 @@ def register(sub) -> None:
     p.add_argument("--player", type=integer(0), default=None,
                    help="with --supplies: the index of the player asking, >= 0 (default 0)")
     p.add_argument("--floating", action="store_true", help="Normal mode: the garden may still slide within the frame")
+    p.add_argument("--target", help="Solo rules: the `target` garden of the previous hint's --json answer (a file; - "
+                                    "for stdin): its route is kept unless a shorter one is found")
     p.set_defaults(func=cmd_hint)
     p = sub.add_parser("repair", help="the fewest tiles to remove so the garden can be completed again")
     _common(p)

@@ -74,6 +74,8 @@ class HintServicer(GameServicer, hints_pb2_grpc.HintServiceServicer):
         removal = request.removal_rules if request.HasField("removal_rules") else True
         args = self._args(request)
         if request.supplies:
+            if request.HasField("target"):
+                raise InputError("target", "is for Solo rules; supplies are Normal rules")
             if len(request.supplies) > MAX_PLAYERS:
                 raise InputError("supplies", f"at most {MAX_PLAYERS} players", len(request.supplies))
             from solver.games.gardeners import supplies
@@ -85,9 +87,11 @@ class HintServicer(GameServicer, hints_pb2_grpc.HintServiceServicer):
         else:
             if request.player:
                 raise InputError("player", "needs supplies", request.player)
+            target = convert.garden(request.target, self.config, "target") if request.HasField("target") else None
             with convert.fields_under(_GARDEN):
                 hint = self._fn("hint")(*args, rules=_RULES[request.rules], removal_rules=removal,
-                                        floating=request.floating, control=self.rt.control(context), **self.data)
+                                        floating=request.floating, control=self.rt.control(context),
+                                        target=target, **self.data)
         view = hint.at_level(level)
         msg = hints_pb2.GetHintResponse(status=_HINT[hint.status], level=level, card_id=view["card_id"],
                                         card_status=_PROGRESS[view["card_status"]], text=view["text"])
@@ -98,6 +102,8 @@ class HintServicer(GameServicer, hints_pb2_grpc.HintServiceServicer):
             msg.route_length, msg.proven = view["route_length"], view["proven"]
         if level >= 3 and hint.status in ("move", "wait", "unknown") and view["route_bound"]:
             msg.route_bound = view["route_bound"]
+        if view.get("target") is not None:
+            msg.target.CopyFrom(convert.garden_msg(view["target"]))
         return msg
 
     def ListForcedPlacements(self, request, context):

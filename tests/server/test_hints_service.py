@@ -364,6 +364,17 @@ def test_solo_hint_reports_its_bound_over_the_wire(stub, solution):
     assert three.status == pb.HINT_STATUS_MOVE and three.HasField("route_bound")
     assert three.route_bound <= three.route_length and (three.route_bound == three.route_length) == three.proven
     assert three.move.kind in (gpb.MOVE_KIND_SWAP, gpb.MOVE_KIND_ROTATE, gpb.MOVE_KIND_ADD)
+    # the route's target comes back, and handed back with the same garden it bounds the route
+    target = as_doc(three.target)
+    assert len(target["placements"]) == 36 and api.check_garden(target, CARDS).valid
+    again = stub.GetHint(pb.GetHintRequest(garden=msg(doc), card_ids=CARDS, mode=NORMAL, rules=pb.MOVE_RULES_SOLO,
+                                           target=three.target), timeout=60)
+    assert again.status == pb.HINT_STATUS_MOVE and again.route_length <= three.route_length
+    for rules, bad in ((pb.MOVE_RULES_SOLO, msg(doc)), (pb.MOVE_RULES_NORMAL, three.target)):
+        with pytest.raises(grpc.RpcError) as err:  # not a valid garden of every tile; not Solo rules
+            stub.GetHint(pb.GetHintRequest(garden=msg(doc), card_ids=CARDS, mode=NORMAL, rules=rules, target=bad),
+                         timeout=60)
+        assert "target" in field_violations(err.value)
 
 
 # ---- deadlines: no step of a hint starts once the call's budget is gone ----------------------

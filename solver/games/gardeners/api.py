@@ -6,7 +6,7 @@ field, before any model is built. Catalog and card files are optional paths (ref
 from __future__ import annotations
 
 from solver.core.solve import SolveControl
-from solver.errors import InputError, InputErrors
+from solver.errors import InputError, InputErrors, under
 from solver.games.gardeners import engine, moves
 from solver.games.gardeners.cards import DECKS, Card, load_cards
 from solver.games.gardeners.checker import CheckReport, check
@@ -128,17 +128,25 @@ def repair(garden: dict, card_ids, mode: str | None = None, removal_rules: bool 
 
 def hint(garden: dict, card_ids, mode: str | None = None, rules: str = "normal", removal_rules: bool = True,
          control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None,
-         floating: bool = False):
+         floating: bool = False, target: dict | None = None):
     """The next move with the card it serves; `Hint.at_level(1..3)` gives the progressive views. With
-    `floating` the garden may lie anywhere on the table and the move is in its coordinates."""
+    `floating` the garden may lie anywhere on the table and the move is in its coordinates. `target` (Solo
+    rules): a previous hint's target garden, whose route is kept unless a shorter one is found."""
     from solver.games.gardeners import hints
+    from solver.games.gardeners.garden import parse_garden as _parse
     from solver.games.gardeners.hints import frame
     if floating and rules == "solo":
         raise InputError("floating", "Solo rules keep the garden in its frame; floating is for the Normal rules",
                          floating)
     args, offset = floating_args(garden, card_ids, mode, catalog, cards, floating)
+    known = None
+    if target is not None:
+        try:
+            known = _parse(target, args[3], args[2])
+        except InputError as exc:
+            raise under("target", exc) from None
     return frame.hint_back(hints.next_move(*args, control, rules=rules, removal_rules=removal_rules,
-                                           floating=floating), offset)
+                                           floating=floating, target=known), offset)
 
 
 def forced_placements(garden: dict, card_ids, mode: str | None = None, control: SolveControl | None = None,

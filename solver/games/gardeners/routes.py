@@ -34,8 +34,11 @@ from ortools.sat.python import cp_model
 
 from solver.core.grid import Cell
 from solver.core.solve import SolveControl
+from solver.errors import InputError
 from solver.games.gardeners import engine, moves
 from solver.games.gardeners.cards import Card
+from solver.games.gardeners.cards.verdict import SATISFIED
+from solver.games.gardeners.checker import check
 from solver.games.gardeners.encodings import impossible, post
 from solver.games.gardeners.garden import Garden, Placed
 from solver.games.gardeners.model import GardenModel
@@ -179,13 +182,25 @@ def _state(garden: Garden) -> State:
     return {c: (p.tile.id, p.rotation) for c, p in garden.cells.items()}
 
 
+def check_known(known: Garden, cards: list[Card], mode: Mode, catalog: Catalog) -> None:
+    """A previous Solo hint's target handed back: a valid garden of every tile of the mode for these cards."""
+    tiles = sorted(t.id for t in catalog.tiles_of(mode.tile_sets))
+    report = check(known, cards)
+    if sorted(p.tile.id for p in known.cells.values()) != tiles or not report.complete \
+            or any(v.status != SATISFIED for v in report.verdicts):
+        raise InputError("target", "must be a valid garden of every tile of the mode for these cards (a previous "
+                                   "Solo hint's target)")
+
+
 def solo_route(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
                control: SolveControl | None = None, layout: Garden | None = None,
-               kept_max: int | None = None) -> SoloRoute:
+               kept_max: int | None = None, known: Garden | None = None) -> SoloRoute:
     """The fewest Solo moves from `garden` (every tile of the mode not in it lies in the pool) to a
     valid garden; proven shortest when the verdict is "optimal", else the best found with a bound.
     `layout`: a valid garden whose features start the search (e.g. the repair witness); `kept_max`:
-    a proven maximum of tiles that can stay in place showing the same (the repair optimum)."""
+    a proven maximum of tiles that can stay in place showing the same (the repair optimum); `known`: a valid
+    garden of every tile of the mode (a previous hint's target, checked by `check_known`), whose route is kept
+    unless a shorter one is found, so that following the hints never lengthens the route."""
     control = control or SolveControl()
     start = time.perf_counter()
     tiles = catalog.tiles_of(mode.tile_sets)
@@ -207,9 +222,13 @@ def solo_route(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog,
         same = lambda t1, r1, t2, r2: gm.sig_of[(t1, r1)] == gm.sig_of[(t2, r2)]  # noqa: E731
         best = engine.verified(assign(garden, layout, same), cards)
         best_len = distance(cur, pool, _state(best))
-        if best_len <= bound:
-            # the heuristic route meets the proven bound: no search needed
-            return _done("optimal", cur, pool, best, best_len, bound, start, 0.0, 0)
+    if known is not None:
+        known_len = distance(cur, pool, _state(known))
+        if best is None or known_len < best_len:
+            best, best_len = known, known_len
+    if best is not None and best_len <= bound:
+        # the heuristic (or the known) route meets the proven bound: no search needed
+        return _done("optimal", cur, pool, best, best_len, bound, start, 0.0, 0)
     if control.out_of_time():
         # the call's budget is gone: no search (it would get nothing), the layout's route if there is one
         if best is None:

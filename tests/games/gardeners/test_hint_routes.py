@@ -6,6 +6,7 @@ from collections import deque
 import pytest
 
 from solver.core.solve import SolveControl
+from solver.errors import InputError
 from solver.games.gardeners import engine, hints, moves, routes
 from solver.games.gardeners.cards import load_cards
 from solver.games.gardeners.checker import check
@@ -253,3 +254,28 @@ def test_an_unfinished_solo_search_reports_the_best_route_and_a_bound():
         assert moves.validate_solo(moves.SoloState(6, g, p), mv).legal
         g, p = routes.apply_solo(g, p, mv)
     assert not p and check(Garden(6, {c: Placed(CAT.tile(t), r) for c, (t, r) in g.items()}), cards).valid
+
+
+def test_following_solo_hints_with_their_target_shortens_the_route_by_one_each_move():
+    """An unproven route was searched again from the garden after the move, within the limit, and could come out
+    no shorter (a web tester saw 19 -> 17 -> 17): the promise that the move leaves `route_length - 1` moves held,
+    but the next hint did not show it. With the previous hint's `target` handed back, each hint's route is at most
+    the previous one's less one, and the chain ends in a valid garden."""
+    cards = [DECK.get(i) for i in ("S25", "S35", "S56")]
+    garden = scrambled(1, cards, 28, 4)
+    short = lambda: SolveControl(deterministic_limit=0.2, num_workers=1, random_seed=0)  # noqa: E731
+    hint = hints.next_move(garden, cards, NORMAL, CAT, short(), rules=hints.SOLO_RULES)
+    assert hint.status == "move" and hint.target is not None and check(hint.target, cards).valid
+    first, steps, cur = hint.route_length, 0, garden
+    while hint.status == "move":
+        st = hints.state_for(cur, NORMAL, CAT, hints.SOLO_RULES)
+        g, p = routes.apply_solo(st.garden, st.pool, hint.move)
+        cur, steps, before = Garden(6, {c: Placed(CAT.tile(t), r) for c, (t, r) in g.items()}), steps + 1, hint
+        hint = hints.next_move(cur, cards, NORMAL, CAT, short(), rules=hints.SOLO_RULES, target=before.target)
+        if hint.status == "move":
+            assert hint.route_length <= before.route_length - 1, (steps, before.route_length, hint.route_length)
+    assert hint.status == "done" and check(cur, cards).valid and steps <= first
+    with pytest.raises(InputError, match="target"):  # not a valid garden for the cards
+        hints.next_move(garden, cards, NORMAL, CAT, short(), rules=hints.SOLO_RULES, target=garden)
+    with pytest.raises(InputError, match="target"):  # Normal rules have no target
+        hints.next_move(garden, cards, NORMAL, CAT, short(), target=hint.target if hint.target else cur)

@@ -37,6 +37,7 @@ class Hint:
     proven: bool = False              # route_length is proven shortest for the move rules
     seconds: float = 0.0
     route_bound: int = 0              # a proven lower bound on the moves of any route (= route_length when proven)
+    target: Garden | None = None      # Solo routes: the valid garden the route ends in (hand it back as `target`)
 
     def at_level(self, level: int) -> dict:
         """What a player sees at `level` (1: the card at risk, 2: + the cells, 3: + the move)."""
@@ -49,6 +50,8 @@ class Hint:
         if level >= 3:
             out.update(move=self.move, reason=self.reason, route_length=self.route_length, proven=self.proven,
                        route_bound=self.route_bound)
+            if self.target is not None:
+                out["target"] = self.target
         return out
 
     def text(self, level: int) -> str:
@@ -107,7 +110,7 @@ def _serving_card(progress: Progress, cards: list[Card], cell: Cell, tile) -> Ca
 
 def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl | None = None,
               rules: str = NORMAL_RULES, removal_rules: bool = True, floating: bool = False,
-              supplies: list[moves.Supply] | None = None, player: int = 0) -> Hint:
+              supplies: list[moves.Supply] | None = None, player: int = 0, target: Garden | None = None) -> Hint:
     """A legal move on a shortest add/remove route to a valid garden, with the card it serves.
 
     Route length = removals + additions = (placed - kept) + (n*n - kept), so a route is shortest when
@@ -118,9 +121,17 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
     Normal rules with `supplies` (each player's stack, top first, and loose tiles): the move is one
     `player` can make now, and the route's additions must come in an order the stacks allow (see
     supplies.py); "wait" when another player has to lay a tile first.
+    `target` (Solo rules): a previous hint's target garden; its route is kept unless a shorter one is found, so
+    a player who follows the hints sees the route shorten by one each move (the search alone, within its limit,
+    could find a longer one the next time).
     """
     if rules not in (NORMAL_RULES, SOLO_RULES):
         raise InputError("rules", "must be 'normal' or 'solo'", rules)
+    if target is not None:
+        if rules != SOLO_RULES:
+            raise InputError("target", "is for Solo rules (a previous Solo hint's target garden)")
+        from solver.games.gardeners import routes
+        routes.check_known(target, cards, mode, catalog)
     control = control or SolveControl()
     start = time.perf_counter()
     if rules == NORMAL_RULES and removal_rules:
@@ -140,7 +151,7 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
         return Hint("unsolvable", reason="No valid garden exists for these cards (proven).",
                     seconds=time.perf_counter() - start)
     if rules == SOLO_RULES and rep.remove and rep.witness is not None:
-        return _solo_hint(garden, cards, mode, catalog, control, progress, rep, start)
+        return _solo_hint(garden, cards, mode, catalog, control, progress, rep, start, target)
     if rep.witness is None:
         return Hint("unknown", reason="The solver reached its limit before finding a route.",
                     seconds=time.perf_counter() - start)
@@ -196,7 +207,10 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
             moves.Move(moves.ADD, 0, aim.tile.id, cell, aim.rotation))
     reason = (f"Place {aim.tile.id} at {cell} in rotation {aim.rotation}: it serves card {card.card_id} "
               f"({card.kind}) and keeps the garden completable.")
-    return _hint(card, cell, move, reason, length, proven, start, bound)
+    hint = _hint(card, cell, move, reason, length, proven, start, bound)
+    if rules == SOLO_RULES:
+        hint.target = target  # (a Solo route of placements only: proven shortest, the target is its end)
+    return hint
 
 
 def _supply_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl,
@@ -247,7 +261,7 @@ def _supply_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog
 
 
 def _solo_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, control: SolveControl,
-               progress: Progress, rep: Repair, start: float) -> Hint:
+               progress: Progress, rep: Repair, start: float, known: Garden | None = None) -> Hint:
     """Solo rules, garden not completable as it stands: a move on a shortest route (routes.solo_route:
     CP-SAT over every valid garden, proven or best found + bound). Every move that brings one tile
     to its place in the route's target garden (a turn, a swap closing a cycle, a move into the empty
@@ -255,7 +269,7 @@ def _solo_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, 
     it lies on a route of `length` moves; among them the hint takes the one a card is most about."""
     from solver.games.gardeners import routes
     sr = routes.solo_route(garden, cards, mode, catalog, control, layout=rep.witness,
-                           kept_max=rep.kept if rep.proven else None)
+                           kept_max=rep.kept if rep.proven else None, known=known)
     if sr.verdict == "unsolvable":
         return Hint("unsolvable", reason="No valid garden exists for these cards (proven).",
                     seconds=time.perf_counter() - start)
@@ -291,7 +305,9 @@ def _solo_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, 
     else:
         reason = (f"Place {move.tile} at {cell} in rotation {move.rotation} for card {card.card_id} ({card.kind}): "
                   f"{count}.")
-    return _hint(card, cell, move, reason, sr.length, sr.verdict == "optimal", start, sr.bound)
+    hint = _hint(card, cell, move, reason, sr.length, sr.verdict == "optimal", start, sr.bound)
+    hint.target = sr.target
+    return hint
 
 
 def _hint(card: CardProgress, cell: Cell, move, reason: str, length: int, proven: bool, start: float,
