@@ -13,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from generators import atlas, daily
+from generators.data import REFERENCE, GameData
 from generators.identity import GENERATOR_VERSION, PuzzleId
 from generators.store import Store
 
@@ -58,9 +59,9 @@ class Summary:
     per_puzzle: dict[str, float] = field(default_factory=dict)
 
 
-def _generate_one(db: str, pid: PuzzleId) -> tuple[str, str, float, bool]:
+def _generate_one(db: str, pid: PuzzleId, data: GameData = REFERENCE) -> tuple[str, str, float, bool]:
     start = time.perf_counter()
-    puzzle, fresh = daily.Generation(Store(db)).get(pid)
+    puzzle, fresh = daily.Generation(Store(db), data=data).get(pid)
     return str(pid), puzzle.content_hash, time.perf_counter() - start, fresh
 
 
@@ -70,7 +71,9 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 
 
 def generate_range(db: str, start: dt.date, end: dt.date, games: list[str] | None = None, workers: int = 1,
-                   stream=None, variants=None, difficulties=None) -> Summary:
+                   stream=None, variants=None, difficulties=None, data: GameData = REFERENCE) -> Summary:
+    """The missing puzzles of the dates, made with `data`; stored ones are kept as they are (`gardens puzzles
+    verify` reports those made with other data)."""
     store = Store(db)
     ids = [pid for d in dates(start, end) for pid in daily.ids_for(d, games, variants, difficulties)]
     todo = [pid for pid in ids if store.get(pid) is None]
@@ -79,13 +82,13 @@ def generate_range(db: str, start: dt.date, end: dt.date, games: list[str] | Non
     progress = Progress(len(todo), "generating puzzles", stream)
     if workers <= 1:
         for pid in todo:
-            name, _, seconds, fresh = _generate_one(db, pid)
+            name, _, seconds, fresh = _generate_one(db, pid, data)
             summary.generated += fresh
             summary.per_puzzle[name] = seconds
             progress.update(1, name)
     else:
         with _pool(workers) as pool:
-            futures = [pool.submit(_generate_one, db, pid) for pid in todo]
+            futures = [pool.submit(_generate_one, db, pid, data) for pid in todo]
             for f in as_completed(futures):
                 name, _, seconds, fresh = f.result()
                 summary.generated += fresh

@@ -13,6 +13,7 @@ import solver
 
 from generators import gardeners, gartenbau, horticulture, versailles
 from generators.atlas import data_digest  # the Gardeners tile catalog and card deck (atlas rows use it too)
+from generators.data import REFERENCE, GameData
 from generators.identity import GENERATOR_VERSION, PuzzleId, seed_of
 from generators.store import Puzzle, Store
 from solver.errors import InputError
@@ -23,26 +24,31 @@ class Kind:
     game: str
     variant: str
     difficulties: tuple[str, ...]
-    generate: Callable[[str, random.Random], dict]
-    check: Callable[[dict, dict, object], dict]   # (public, answer, player's answer) -> verdict dict
-    digest: Callable[[], str]
+    generate: Callable[..., dict]   # (difficulty, rng, data=GameData) -> {"public", "answer"}
+    check: Callable[..., dict]      # (public, answer, player's answer, data=GameData) -> verdict dict
+    digest: Callable[[GameData], str]  # of the data the puzzles are made with
     version: str = GENERATOR_VERSION   # the generator version of this kind (seeds and stored rows carry it)
 
 
-def _data_digest(game: str) -> Callable[[], str]:
-    """A catalog without a digest of its own: hash the game's data files (top level, sorted)."""
-    def digest() -> str:
-        files = sorted((Path(solver.__file__).parent / "data" / game).glob("*.json"))
+def _data_digest(game: str) -> Callable[[GameData], str]:
+    """A catalog without a digest of its own: hash the game's data files (top level, sorted), the server's
+    directory or the reference one."""
+    def digest(data: GameData = REFERENCE) -> str:
+        directory = getattr(data, game) or Path(solver.__file__).parent / "data" / game
+        files = sorted(Path(directory).glob("*.json"))
         return f"{game}:" + hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()[:16]
     return digest
 
 
+def _gardeners_digest(data: GameData = REFERENCE) -> str:
+    return data_digest(data.tiles, data.cards)
+
 
 KINDS: dict[tuple[str, str], Kind] = {
     ("gardeners", "decree"): Kind("gardeners", "decree", tuple(gardeners.DECREE_CARDS),
-                                  gardeners.generate_decree, gardeners.check_decree, data_digest),
+                                  gardeners.generate_decree, gardeners.check_decree, _gardeners_digest),
     ("gardeners", "impossible"): Kind("gardeners", "impossible", tuple(gardeners.IMPOSSIBLE_CARDS),
-                                      gardeners.generate_impossible, gardeners.check_discard, data_digest),
+                                      gardeners.generate_impossible, gardeners.check_discard, _gardeners_digest),
     ("gartenbau", "holding"): Kind("gartenbau", "holding", tuple(gartenbau.HOLDINGS), gartenbau.generate,
                                    gartenbau.check, _data_digest("gartenbau"), version="gartenbau-2"),
     ("versailles", "tiles"): Kind("versailles", "tiles", tuple(versailles.TILES), versailles.generate,
@@ -77,28 +83,50 @@ def ids_for(date: dt.date, games: list[str] | None = None, variants: list[str] |
             for d in k.difficulties if not difficulties or d in difficulties]
 
 
-def generate(pid: PuzzleId) -> Puzzle:
-    """The puzzle of `pid` under the current generator version: a pure function of the id."""
+def generate(pid: PuzzleId, data: GameData = REFERENCE) -> Puzzle:
+    """The puzzle of `pid` under the current generator version, made with `data`: a pure function of the id
+    (and of the data, whose digest it stores)."""
     kind = kind_of(pid)
     seed = seed_of(pid, kind.version)
-    content = kind.generate(pid.difficulty, random.Random(seed))
-    return Puzzle(pid, kind.version, kind.digest(), seed, content["public"], content["answer"])
+    content = kind.generate(pid.difficulty, random.Random(seed), data=data)
+    return Puzzle(pid, kind.version, kind.digest(data), seed, content["public"], content["answer"])
 
 
-def check_answer(puzzle: Puzzle, answer) -> dict:
-    return kind_of(puzzle.id).check(puzzle.public, puzzle.answer, answer)
+class StaleData(Exception):
+    """A stored puzzle made with other data files than the ones in use: its answer may not hold here."""
+
+    def __init__(self, puzzle: Puzzle, digest: str):
+        super().__init__(f"{puzzle.id} was made with other data files ({puzzle.catalog_digest}) than the ones in "
+                         f"use ({digest})")
+        self.puzzle, self.digest = puzzle, digest
 
 
-def problems(puzzle: Puzzle) -> list[str]:
-    """What is wrong with a stored puzzle's answer against the pure checkers (empty when nothing): a
-    decree's garden must be valid, a holding's garden must score its optimum. (Its hash is the store's
-    check: Store.verify, and every read.)"""
+def current(puzzle: Puzzle, data: GameData = REFERENCE) -> Puzzle:
+    """The puzzle, when it was made with `data` (the digests agree); else StaleData."""
+    digest = kind_of(puzzle.id).digest(data)
+    if puzzle.catalog_digest != digest:
+        raise StaleData(puzzle, digest)
+    return puzzle
+
+
+def check_answer(puzzle: Puzzle, answer, data: GameData = REFERENCE) -> dict:
+    return kind_of(puzzle.id).check(puzzle.public, puzzle.answer, answer, data=data)
+
+
+def problems(puzzle: Puzzle, data: GameData = REFERENCE) -> list[str]:
+    """What is wrong with a stored puzzle's answer against the pure checkers and `data` (empty when nothing):
+    it was made with other data files; a decree's garden must be valid, a holding's garden must score its
+    optimum. (Its hash is the store's check: Store.verify, and every read.)"""
+    try:
+        current(puzzle, data)
+    except StaleData as exc:
+        return [str(exc)]
     out = []
     answer = puzzle.answer
     try:
-        if answer.get("kind") == "garden" and not check_answer(puzzle, answer["solution"])["correct"]:
+        if answer.get("kind") == "garden" and not check_answer(puzzle, answer["solution"], data)["correct"]:
             out.append("the stored garden does not meet the cards")
-        if answer.get("kind") == "optimum" and not check_answer(puzzle, answer["garden"])["correct"]:
+        if answer.get("kind") == "optimum" and not check_answer(puzzle, answer["garden"], data)["correct"]:
             out.append("the stored garden does not score the stored optimum")
         if answer.get("kind") == "discard" and not answer.get("discards"):
             out.append("no discard set stored")
@@ -111,22 +139,24 @@ class Generation:
     """Get-or-generate against a store, one generation at a time per id: concurrent requests for the
     same missing puzzle wait for the one generating it instead of generating it twice."""
 
-    def __init__(self, store: Store, generate_fn: Callable[[PuzzleId], Puzzle] = generate):
+    def __init__(self, store: Store, generate_fn: Callable[[PuzzleId], Puzzle] | None = None,
+                 data: GameData = REFERENCE):
         self.store = store
-        self.generate_fn = generate_fn
+        self.data = data
+        self.generate_fn = generate_fn or (lambda pid: generate(pid, data))
         self._lock = threading.Lock()
         self._per_id: dict[PuzzleId, threading.Lock] = {}
 
     def get(self, pid: PuzzleId) -> tuple[Puzzle, bool]:
-        """(puzzle, generated_now)."""
+        """(puzzle, generated_now); StaleData for a stored puzzle made with other data than this generation's."""
         kind_of(pid)
         stored = self.store.get(pid)
         if stored is not None:
-            return stored, False
+            return current(stored, self.data), False
         with self._lock:
             lock = self._per_id.setdefault(pid, threading.Lock())
         with lock:
             stored = self.store.get(pid)  # the one we waited for may have stored it
             if stored is not None:
-                return stored, False
+                return current(stored, self.data), False
             return self.store.put(self.generate_fn(pid)), True

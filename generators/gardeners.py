@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from generators.data import REFERENCE, GameData
 from generators.effort import puzzle_control
 from solver.errors import InputError
 from solver.games.gardeners import engine
@@ -77,11 +78,11 @@ def grade_score(cards: int, effort: float, forced: int, cells: int = 36) -> floa
     return cards + math.log10(1 + 1000 * effort) + 6 * forced / cells
 
 
-def _standard() -> list[Card]:
-    return load_cards().of(DECK)
+def _standard(data: GameData = REFERENCE) -> list[Card]:
+    return load_cards(data.cards).of(DECK)
 
 
-def grade(cards: list[Card], settings: Settings = SETTINGS):
+def grade(cards: list[Card], settings: Settings = SETTINGS, data: GameData = REFERENCE):
     """(verdict, witness garden, Grade). The witness and the probes are solved on the engine's model.
 
     Forced cells: after the witness W, each still-undecided cell c is probed with the assumption
@@ -89,7 +90,7 @@ def grade(cards: list[Card], settings: Settings = SETTINGS):
     (and counts as one more solution), a proof of infeasibility shows c is forced. Gardens are
     counted up to the rotation the model's symmetry breaking fixes (the engine's convention).
     """
-    catalog = load_catalog()
+    catalog = load_catalog(data.tiles)
     gm = GardenModel(cards, MODE, catalog.tiles_of(MODE.tile_sets))
     if any(impossible(gm, c) for c in cards):
         return engine.UNSOLVABLE, None, None
@@ -147,11 +148,12 @@ def _solver(control):
     return solver
 
 
-def _draw(rng: random.Random, k: int) -> list[Card]:
-    return sorted(rng.sample(_standard(), k), key=lambda c: c.id)
+def _draw(rng: random.Random, k: int, data: GameData = REFERENCE) -> list[Card]:
+    return sorted(rng.sample(_standard(data), k), key=lambda c: c.id)
 
 
-def generate_decree(difficulty: str, rng: random.Random, settings: Settings = SETTINGS) -> dict:
+def generate_decree(difficulty: str, rng: random.Random, settings: Settings = SETTINGS,
+                    data: GameData = REFERENCE) -> dict:
     """A proven-solvable set of Standard cards whose grade falls in the difficulty's band; after
     `settings.attempts` candidates, the candidate nearest the band (first one on ties)."""
     if difficulty not in DECREE_CARDS:
@@ -159,8 +161,8 @@ def generate_decree(difficulty: str, rng: random.Random, settings: Settings = SE
     lo, hi = DECREE_BANDS[difficulty]
     best = None
     for attempt in range(settings.attempts):
-        cards = _draw(rng, rng.choice(DECREE_CARDS[difficulty]))
-        verdict, garden, g = grade(cards, settings)
+        cards = _draw(rng, rng.choice(DECREE_CARDS[difficulty]), data)
+        verdict, garden, g = grade(cards, settings, data)
         if verdict != engine.SOLVABLE:
             continue
         distance = max(lo - g.score, g.score - hi, 0.0)
@@ -185,20 +187,21 @@ def _witnesses_for(deck_digest: str, catalog_digest: str) -> list[frozenset[str]
     return _witness_cache.setdefault((deck_digest, catalog_digest), [])
 
 
-def generate_impossible(difficulty: str, rng: random.Random, settings: Settings = SETTINGS) -> dict:
+def generate_impossible(difficulty: str, rng: random.Random, settings: Settings = SETTINGS,
+                        data: GameData = REFERENCE) -> dict:
     """A set of Standard cards proven unsolvable, with every minimal discard set (complete)."""
     if difficulty not in IMPOSSIBLE_CARDS:
         raise InputError("difficulty", f"one of {list(IMPOSSIBLE_CARDS)}", difficulty)
     k = IMPOSSIBLE_CARDS[difficulty]
-    catalog = load_catalog()
-    standard = _standard()
+    catalog = load_catalog(data.tiles)
+    standard = _standard(data)
     # Cards a garden already found satisfies need no search: most random sets are solvable, and
     # one witness (checked against the whole deck) rules out many later candidates at once. The
     # witnesses are kept for the process's later puzzles: a skipped candidate is one the search
     # would have rejected too (solvable is a fact), so the puzzle does not depend on what is kept.
-    witnesses = _witnesses_for(load_cards().digest, catalog.digest)
+    witnesses = _witnesses_for(load_cards(data.cards).digest, catalog.digest)
     for attempt in range(settings.attempts * 10):
-        cards = _draw(rng, k)
+        cards = _draw(rng, k, data)
         ids = frozenset(c.id for c in cards)
         if any(ids <= w for w in witnesses):
             continue
@@ -220,18 +223,18 @@ def generate_impossible(difficulty: str, rng: random.Random, settings: Settings 
 
 # ---- answers ------------------------------------------------------------------------------
 
-def check_decree(public: dict, answer: dict, garden_doc) -> dict:
+def check_decree(public: dict, answer: dict, garden_doc, data: GameData = REFERENCE) -> dict:
     """The player's garden against the decree's cards (the pure checker); any valid garden is right,
     not only the stored one."""
-    cards = load_cards().resolve(public["card_ids"])
-    garden = parse_garden(garden_doc, load_catalog(), MODES[public["mode"]])
+    cards = load_cards(data.cards).resolve(public["card_ids"])
+    garden = parse_garden(garden_doc, load_catalog(data.tiles), MODES[public["mode"]])
     report = check(garden, cards)
     return {"correct": report.valid, "complete": report.complete,
             "verdicts": [{"card_id": v.card_id, "kind": v.kind, "status": v.status, "reason": v.reason,
                           "cells": [list(c) for c in v.cells]} for v in report.verdicts]}
 
 
-def check_discard(public: dict, answer: dict, discard_ids) -> dict:
+def check_discard(public: dict, answer: dict, discard_ids, data: GameData = REFERENCE) -> dict:
     """Right when the named cards are one of the minimal discard sets; a superset of one also makes
     the rest solvable but discards more than needed."""
     if isinstance(discard_ids, str) or not isinstance(discard_ids, (list, tuple)):

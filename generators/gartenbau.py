@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from generators.answers import optimum_verdict
+from generators.data import REFERENCE, GameData
 from generators.effort import puzzle_control
 from solver.errors import InputError
 
@@ -27,8 +28,8 @@ def _engine():
     return api, data
 
 
-def draw(difficulty: str, rng: random.Random) -> dict:
-    cat = _engine()[1].load_catalog()
+def draw(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> dict:
+    cat = _engine()[1].load_catalog(data.gartenbau)
     seedlings, plants, flowers = HOLDINGS[difficulty]
     starter = rng.choice(sorted(cat.starter_tiles))
     return {"starter": {"id": starter, "side": rng.choice(sorted(cat.starter_tiles[starter].sides))},
@@ -38,25 +39,27 @@ def draw(difficulty: str, rng: random.Random) -> dict:
             "tokens": {"flower_pot": True, "watering_can": True}}
 
 
-def generate(difficulty: str, rng: random.Random) -> dict:
+def generate(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> dict:
     if difficulty not in HOLDINGS:
         raise InputError("difficulty", f"one of {list(HOLDINGS)}", difficulty)
-    api = _engine()[0]
+    api, data_mod = _engine()
+    catalog = data_mod.load_catalog(data.gartenbau)
     for attempt in range(ATTEMPTS):
-        holding = draw(difficulty, rng)
-        result = api.solve_optimal(holding, control=puzzle_control(SOLVE_LIMIT))
+        holding = draw(difficulty, rng, data)
+        result = api.solve_optimal(holding, control=puzzle_control(SOLVE_LIMIT), catalog_dir=catalog)
         if result["status"] != "optimal":
             continue
-        if api.score(result["garden"])["total"] != result["prestige"]:
+        if api.score(result["garden"], catalog)["total"] != result["prestige"]:
             raise GenerationError("the optimiser's garden does not score its prestige")
         return {"public": {"holding": holding, "attempts": attempt + 1},
                 "answer": {"kind": "optimum", "prestige": result["prestige"], "garden": result["garden"]}}
     raise GenerationError(f"no {difficulty} holding with a proven optimum in {ATTEMPTS} attempts")
 
 
-def check(public: dict, answer: dict, garden) -> dict:
+def check(public: dict, answer: dict, garden, data: GameData = REFERENCE) -> dict:
     """The player's garden: legal, made of the held tiles only, and its prestige against the optimum."""
-    api = _engine()[0]
+    api, data_mod = _engine()
+    catalog = data_mod.load_catalog(data.gartenbau)
     holding = public["holding"]
     if not isinstance(garden, dict):
         raise InputError("garden", "must be an object", garden)
@@ -70,7 +73,7 @@ def check(public: dict, answer: dict, garden) -> dict:
             tid = tile.get("id") if isinstance(tile, dict) else None
             if tid not in holding[key]:
                 raise InputError(f"garden.{key}[{i}].id", "not a tile of this holding", tid)
-    verdict = api.validate(garden)
+    verdict = api.validate(garden, catalog)
     if not verdict["legal"]:
         return optimum_verdict(answer["prestige"], 0, legal=False, violations=verdict["violations"])
     # every held seedling tile is placed (the rulebook places acquired tiles at once, and the optimum
@@ -81,4 +84,4 @@ def check(public: dict, answer: dict, garden) -> dict:
     if left:
         missing = (f"seedling tiles {', '.join(left)} are" if len(left) > 1 else f"seedling tile {left[0]} is")
         missing += " not placed yet"
-    return optimum_verdict(answer["prestige"], api.score(garden)["total"], missing=missing)
+    return optimum_verdict(answer["prestige"], api.score(garden, catalog)["total"], missing=missing)

@@ -27,6 +27,7 @@ import random
 from collections import Counter
 
 from generators.answers import optimum_verdict
+from generators.data import REFERENCE, GameData
 from generators.effort import puzzle_control
 from solver.errors import InputError, under
 
@@ -58,9 +59,15 @@ def _path(sheet, rng: random.Random, PathDrawing, valid_directions) -> dict:
     return {"start": start, "moves": moves}
 
 
-def draw(difficulty: str, rng: random.Random) -> dict:
-    _, data, garden, rules = _engine()
-    catalog = data.default_catalog()
+def _catalog(data: GameData):
+    """The catalog of `data` (the reference one when unset)."""
+    mod = _engine()[1]
+    return mod.default_catalog() if data.horticulture is None else mod.load_catalog(data.horticulture)
+
+
+def draw(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> dict:
+    _, _, garden, rules = _engine()
+    catalog = _catalog(data)
     side = rng.choice(sorted(catalog.sheets))
     sheet = catalog.sheet(side)
     plants = list(catalog.plants)
@@ -259,18 +266,18 @@ def _decoys(chosen: list, plan_kinds: tuple, rng: random.Random, catalog) -> lis
     return [by_day[day] for day in range(len(chosen))]
 
 
-def _built(difficulty: str, rng: random.Random) -> dict:
+def _built(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> dict:
     from solver.games.horticulture.bounds import counting_bound
     from solver.games.horticulture.model import DaySpec
 
-    api, data, garden_mod, _ = _engine()
-    catalog = data.default_catalog()
+    api, _, garden_mod, _ = _engine()
+    catalog = _catalog(data)
     for attempt in range(BUILD_ATTEMPTS):
         day = build(CARDS[difficulty], rng, catalog)
         if day is None:
             continue
         game = {k: day[k] for k in ("side", "path", "gnome", "plan")} | {"days": day["days"]}
-        score = api.score(game)["total"]   # replays the pure rules: raises on an illegal game
+        score = api.score(game, catalog)["total"]   # replays the pure rules: raises on an illegal game
         nursery = day["nursery"]
         plan = garden_mod.Plan(day["plan"]["border"], day["plan"]["path"], tuple(day["plan"]["companions"]))
         bound = counting_bound(catalog, day["side"], garden_mod.PathDrawing(day["path"]["start"], day["path"]["moves"]),
@@ -284,26 +291,27 @@ def _built(difficulty: str, rng: random.Random) -> dict:
     raise GenerationError(f"no {difficulty} Horticulture day built in {BUILD_ATTEMPTS} attempts")
 
 
-def generate(difficulty: str, rng: random.Random) -> dict:
+def generate(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> dict:
     if difficulty not in CARDS:
         raise InputError("difficulty", f"one of {list(CARDS)}", difficulty)
     api = _engine()[0]
     if difficulty in BUILT:
-        return _built(difficulty, rng)
+        return _built(difficulty, rng, data)
+    catalog = _catalog(data)
     for attempt in range(ATTEMPTS):
-        request = draw(difficulty, rng)
-        result = api.solve_optimal(request, control=puzzle_control(SOLVE_LIMIT))
+        request = draw(difficulty, rng, data)
+        result = api.solve_optimal(request, catalog, control=puzzle_control(SOLVE_LIMIT))
         if result["status"] != "optimal":
             continue
         game = {k: request[k] for k in ("side", "path", "gnome", "plan")} | {"days": result["days"]}
-        if api.score(game)["total"] != result["score"]:
+        if api.score(game, catalog)["total"] != result["score"]:
             raise GenerationError("the optimiser's game does not score its points")
         return {"public": {"setup": request, "attempts": attempt + 1},
                 "answer": {"kind": "optimum", "score": result["score"], "garden": game}}
     raise GenerationError(f"no {difficulty} Horticulture day with a proven optimum in {ATTEMPTS} attempts")
 
 
-def check(public: dict, answer: dict, game) -> dict:
+def check(public: dict, answer: dict, game, data: GameData = REFERENCE) -> dict:
     """The player's days: the day's setup, each day one of the two cards flipped that day (in the
     nursery order), every planting legal; the score against the optimum."""
     api = _engine()[0]
@@ -323,7 +331,7 @@ def check(public: dict, answer: dict, game) -> dict:
                              f"one of the cards flipped that day, {nursery[2 * d:2 * d + 2]}", chosen)
     full = {k: setup[k] for k in ("side", "path", "gnome", "plan", "nursery")} | {"days": days}
     try:
-        verdict = api.validate(full)
+        verdict = api.validate(full, _catalog(data))
     except ValueError as exc:  # the engine names the answer's own fields
         raise under("horticulture_game", exc) from None
     if not verdict["legal"]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 
 from generators.answers import optimum_verdict
+from generators.data import REFERENCE, GameData
 from generators.effort import puzzle_control
 from solver.errors import InputError, under
 
@@ -48,8 +49,14 @@ def _engine():
     return api, data
 
 
-def draw(difficulty: str, rng: random.Random) -> list[int]:
-    catalog = _engine()[1].default_catalog()
+def _catalog(data: GameData):
+    """The catalog of `data` (the reference one when unset)."""
+    mod = _engine()[1]
+    return mod.default_catalog() if data.versailles is None else mod.load_catalog(data.versailles)
+
+
+def draw(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> list[int]:
+    catalog = _catalog(data)
     return rng.sample(sorted(catalog.tiles), TILES[difficulty])
 
 
@@ -116,20 +123,20 @@ def _built(difficulty: str, rng: random.Random, catalog) -> dict:
     raise GenerationError(f"no {difficulty} Versailles day built in {BUILD_ATTEMPTS} attempts")
 
 
-def generate(difficulty: str, rng: random.Random) -> dict:
+def generate(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> dict:
     if difficulty not in TILES:
         raise InputError("difficulty", f"one of {list(TILES)}", difficulty)
-    api, data = _engine()
-    catalog = data.default_catalog()
+    api = _engine()[0]
+    catalog = _catalog(data)
     if difficulty in BUILT:
         return _built(difficulty, rng, catalog)
     for attempt in range(ATTEMPTS):
-        tiles = draw(difficulty, rng)
-        result = api.solve_optimal(tiles, control=puzzle_control(SOLVE_LIMIT))
+        tiles = draw(difficulty, rng, data)
+        result = api.solve_optimal(tiles, control=puzzle_control(SOLVE_LIMIT), catalog_path=catalog)
         if not result["optimal_on_any_board"] or result["points"] != result["counting_bound"]:
             continue  # (a perfect garden only: since 6 Dec the refutation also proves optima below the bound)
         garden = {"placements": result["placements"]}
-        if api.score(garden)["solo_points"] != result["points"]:
+        if api.score(garden, catalog)["solo_points"] != result["points"]:
             raise GenerationError("the optimiser's garden does not score its points")
         stage = catalog.setup.rounds_per_stage
         return {"public": {"tiles": tiles, "first_stage_tiles": min(stage, len(tiles)), "attempts": attempt + 1},
@@ -137,10 +144,11 @@ def generate(difficulty: str, rng: random.Random) -> dict:
     raise GenerationError(f"no {difficulty} Versailles draw reaching its counting bound in {ATTEMPTS} attempts")
 
 
-def check(public: dict, answer: dict, garden) -> dict:
+def check(public: dict, answer: dict, garden, data: GameData = REFERENCE) -> dict:
     """The player's garden: the day's tiles placed in the day's order, each legal at its turn; its
     solo points (intermediate + final) against the optimum."""
     api = _engine()[0]
+    catalog = _catalog(data)
     if not isinstance(garden, dict) or not isinstance(garden.get("placements"), list):
         raise InputError("versailles_garden.placements", "must be a list of placements", garden)
     placements = garden["placements"]
@@ -151,12 +159,12 @@ def check(public: dict, answer: dict, garden) -> dict:
             want = tiles[i] if i < len(tiles) else "no more tiles"
             raise InputError(f"versailles_garden.placements[{i}].tile", f"the day's tile at this turn is {want}", tid)
     try:
-        verdict = api.validate(garden)
+        verdict = api.validate(garden, catalog)
     except ValueError as exc:  # the engine names the answer's own fields
         raise under("versailles_garden", exc) from None
     if not verdict["valid"]:
         return optimum_verdict(answer["points"], 0, legal=False,
                                violations=[f"{v['field']}: {v['reason']}" for v in verdict["violations"]])
     left = len(tiles) - len(placements)
-    return optimum_verdict(answer["points"], api.score(garden)["solo_points"],
+    return optimum_verdict(answer["points"], api.score(garden, catalog)["solo_points"],
                            missing=f"{left} of the day's tiles {'are' if left > 1 else 'is'} not placed yet" if left else None)

@@ -58,6 +58,10 @@ class ServerConfig:
     max_count_cap: int = 1000
     tiles_file: str = ""  # empty = the reference catalog shipped with the solver
     cards_file: str = ""
+    # directories holding a game's data files (the layout of solver/data/<game>); empty = the reference data
+    gartenbau_data: str = ""
+    versailles_data: str = ""
+    horticulture_data: str = ""
     puzzles_db: str = ""  # the daily-puzzle SQLite file; empty = var/puzzles.sqlite
     # PuzzleService serves dates from today - past to today + future days (UTC), at most MAX_DAYS;
     # -1 (only here, not as a flag or GARDENS_* value) = unset: server/services/puzzles.py's default (1)
@@ -206,6 +210,9 @@ HELP: dict[str, tuple[str, str | None]] = {
     "max_count_cap": ("largest cap of CountSolutions", None),
     "tiles_file": ("Gardeners tile catalog JSON", "the reference catalog"),
     "cards_file": ("Gardeners card decks JSON", "the reference decks"),
+    "gartenbau_data": ("directory of Gartenbau data files (as solver/data/gartenbau)", "the reference data"),
+    "versailles_data": ("directory of Versailles data files (as solver/data/versailles)", "the reference data"),
+    "horticulture_data": ("directory of Horticulture data files (as solver/data/horticulture)", "the reference data"),
     "puzzles_db": ("the daily-puzzle SQLite store", "var/puzzles.sqlite"),
     "puzzles_past_days": ("days before today (UTC) PuzzleService serves", "1"),
     "puzzles_future_days": ("days after today (UTC) PuzzleService serves", "1"),

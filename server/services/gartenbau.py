@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from gardens.v1 import common_pb2, gartenbau_pb2 as pb, gartenbau_pb2_grpc
 from server import convert
-from server.runtime import GameServicer, Runtime
+from server.runtime import GameServicer, Runtime, game_data
 from solver.errors import InputError
 
 GAME = "gartenbau"
@@ -98,19 +98,25 @@ def placement_msg(doc: dict) -> pb.GartenbauTilePlacement:
 class GartenbauServicer(GameServicer, gartenbau_pb2_grpc.GartenbauServiceServicer):
     game = GAME
 
+    def __init__(self, runtime: Runtime):
+        super().__init__(runtime)
+        from solver.games.gartenbau.data import load_catalog
+        self.data = {"catalog_dir": game_data(self.config, "gartenbau_data", load_catalog)}
+
     def Validate(self, request, context):
-        result = self._fn("validate")(garden(request.garden))
+        result = self._fn("validate")(garden(request.garden), **self.data)
         return pb.GartenbauValidateResponse(
             legal=result["legal"],
             violations=[pb.GartenbauViolation(rule=v["rule"], message=v["message"]) for v in result["violations"]])
 
     def Score(self, request, context):
-        result = self._fn("score")(garden(request.garden))
+        result = self._fn("score")(garden(request.garden), **self.data)
         return pb.GartenbauScoreResponse(score=score_msg(result), tie_break=result["tie_break"])
 
     def SolveOptimal(self, request, context):
         doc, size = capped(holding(request.holding), "holding"), board(request)
-        result = self._fn("solve_optimal")(doc, board=size, seed=self.config.seed, control=self.rt.control(context))
+        result = self._fn("solve_optimal")(doc, board=size, seed=self.config.seed, control=self.rt.control(context),
+                                           **self.data)
         msg = pb.GartenbauSolveOptimalResponse(status=_STATUS[result["status"]], board=result["board"],
                                                prestige=result["prestige"], bound=result["bound"])
         if result.get("garden") is not None:
@@ -126,7 +132,7 @@ class GartenbauServicer(GameServicer, gartenbau_pb2_grpc.GartenbauServiceService
         margin = request.margin if request.HasField("margin") else 2
         top = request.top if request.HasField("top") else None
         result = self._fn("hint")(current, request.tile, known, margin=margin, seed=self.config.seed,
-                                  control=self.rt.control(context), top=top)
+                                  control=self.rt.control(context), top=top, **self.data)
         return pb.GartenbauHintResponse(tile=result["tile"], options=[
             pb.GartenbauHintOption(placement=placement_msg(o["placement"]), status=_STATUS[o["status"]],
                                    prestige=o["prestige"], bound=o["bound"]) for o in result["options"]])

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from gardens.v1 import common_pb2, horticulture_pb2 as pb, horticulture_pb2_grpc
-from server.runtime import GameServicer, Runtime
+from server.runtime import GameServicer, Runtime, game_data
 from server.services.versailles import value_errors_under
 from solver.errors import InputError
 
@@ -105,15 +105,20 @@ def solution_fields(r: dict) -> dict:
 class HorticultureServicer(GameServicer, horticulture_pb2_grpc.HorticultureServiceServicer):
     game = GAME
 
+    def __init__(self, runtime: Runtime):
+        super().__init__(runtime)
+        from solver.games.horticulture.data import load_catalog
+        self.data = {"catalog": game_data(self.config, "horticulture_data", load_catalog)}
+
     def ValidatePath(self, request, context):
-        r = self._fn("validate_path")(setup(request, ("side", "path")))
+        r = self._fn("validate_path")(setup(request, ("side", "path")), **self.data)
         return pb.HorticultureValidatePathResponse(legal=r["legal"], complete=r["complete"],
                                                    violations=violations_msg(r["violations"]),
                                                    next_directions=r["next_directions"])
 
     def Validate(self, request, context):
         doc = dict(setup(request), days=days(request.days), nursery=list(request.nursery) or None)
-        r = self._fn("validate")(doc)
+        r = self._fn("validate")(doc, **self.data)
         return pb.HorticultureValidateResponse(legal=r["legal"], violations=violations_msg(r["violations"]),
                                                score=score_msg(r.get("score")))
 
@@ -125,25 +130,25 @@ class HorticultureServicer(GameServicer, horticulture_pb2_grpc.HorticultureServi
             doc["days"] = days(request.days)
         else:
             doc.update(garden=[planting(p) for p in request.garden], window_box=list(request.window_box))
-        return pb.HorticultureScoreResponse(score=score_msg(self._fn("score")(doc)))
+        return pb.HorticultureScoreResponse(score=score_msg(self._fn("score")(doc, **self.data)))
 
     # The solving RPCs hand the engine the call's SolveControl (bounded by the deadline and the
     # server cap, seeded by the server): a cancelled or expired call stops its CP-SAT searches.
     def SolveOptimal(self, request, context):
         doc = dict(setup(request), nursery=list(request.nursery))
-        r = self._fn("solve_optimal")(doc, control=self.rt.control(context))
+        r = self._fn("solve_optimal")(doc, control=self.rt.control(context), **self.data)
         return pb.HorticultureSolveOptimalResponse(**solution_fields(r))
 
     def SolveBestPlan(self, request, context):
         doc = dict(setup(request), nursery=list(request.nursery))
-        r = self._fn("best_plan")(doc, control=self.rt.control(context))
+        r = self._fn("best_plan")(doc, control=self.rt.control(context), **self.data)
         return pb.HorticultureSolveBestPlanResponse(**solution_fields(r))
 
     def Hint(self, request, context):
         doc = dict(setup(request), days=days(request.days), today=list(request.today),
                    future=list(request.future.cards) if request.HasField("future") else None)
         with value_errors_under(_FUTURE):
-            r = self._fn("hint")(doc, control=self.rt.control(context))
+            r = self._fn("hint")(doc, control=self.rt.control(context), **self.data)
         return pb.HorticultureHintResponse(ranked_by=_RANKING[r["ranked_by"]], options=[
             pb.HorticultureHintOption(card=o["card"], status=_STATUS[o["status"]], bound=o.get("bound"),
                                       plants=[planting_msg(p) for p in o.get("plants", [])],

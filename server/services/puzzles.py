@@ -26,6 +26,7 @@ from google.protobuf import json_format
 
 from gardens.v1 import gardeners_pb2, puzzles_pb2 as pb, puzzles_pb2_grpc
 from generators import daily
+from generators.data import GameData
 from generators.identity import PuzzleId, parse_date, parse_id
 from generators import store as store_mod
 from generators.store import Puzzle, Store, StoreDamaged, StoreError, default_path, file_state
@@ -91,12 +92,14 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         self._lock = threading.Lock()
         self._generation: daily.Generation | None = None
         self._told = Told()  # what became of the store's file, already logged at length
+        self.data = GameData.of(runtime.config)  # the server's data files: puzzles are made and checked with them
 
     def generation(self) -> daily.Generation:
         # The file is opened on first use: servers that never serve a puzzle create no database.
         with self._lock:
             if self._generation is None:
-                self._generation = daily.Generation(Store(self.settings.db, create=self.create_store))
+                self._generation = daily.Generation(Store(self.settings.db, create=self.create_store),
+                                                    data=self.data)
             return self._generation
 
     @contextmanager
@@ -124,13 +127,20 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         first = self.today() - dt.timedelta(days=self.settings.past_days)
         gen = self.generation()
         daily.kind_of(pid)
-        stored = gen.store.get(pid)
-        if stored is not None:
-            return stored
-        if pid.date < first or not generate:
-            raise ServiceError(grpc.StatusCode.NOT_FOUND, f"{field}: no puzzle {pid} was published")
-        with self.rt.solve_slot(f"/{SERVICE}/GetDailyPuzzle"):
-            return gen.get(pid)[0]
+        try:
+            stored = gen.store.get(pid)
+            if stored is not None:
+                return daily.current(stored, self.data)
+            if pid.date < first or not generate:
+                raise ServiceError(grpc.StatusCode.NOT_FOUND, f"{field}: no puzzle {pid} was published")
+            with self.rt.solve_slot(f"/{SERVICE}/GetDailyPuzzle"):
+                return gen.get(pid)[0]
+        except daily.StaleData as exc:
+            # its answer may not hold under the server's data: never served nor checked (it was, judged anew)
+            log.warning("puzzle %s not served: %s", pid, exc)
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                               f"{field}: the puzzle {pid} was made with other data files than the server's; it "
+                               "is not served (the operator restores those files or serves another store)") from None
 
     def GetDailyPuzzle(self, request, context):
         with self._store(context):
@@ -161,14 +171,14 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         if kind == "garden":
             doc = convert.garden(request.garden, self.rt.config)
             with convert.fields_under(_GARDEN):
-                result = daily.check_answer(puzzle, doc)
+                result = daily.check_answer(puzzle, doc, self.data)
             outcome = "correct" if result["correct"] else ("wrong" if result["complete"] else "incomplete")
             return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
                                           verdicts=[_verdict(v) for v in result["verdicts"]])
         if kind in ("gartenbau_garden", "versailles_garden", "horticulture_game"):
             doc = _struct(request, kind)
             with convert.fields_under({"garden": "gartenbau_garden"} if kind == "gartenbau_garden" else {}):
-                result = daily.check_answer(puzzle, doc)
+                result = daily.check_answer(puzzle, doc, self.data)
             outcome = ("correct" if result["correct"] else
                        "incomplete" if result.get("complete") is False else
                        "below_optimum" if result["legal"] else "wrong")  # (a legal garden was WRONG, no violation)
@@ -178,7 +188,7 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
                                           violations=[f"{v['rule']}: {v['message']}" if isinstance(v, dict) else v
                                                       for v in result["violations"]])
         with convert.fields_under({"discard_card_ids": "discard.card_ids"}):
-            result = daily.check_answer(puzzle, list(request.discard.card_ids))
+            result = daily.check_answer(puzzle, list(request.discard.card_ids), self.data)
         return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[result["outcome"]])
 
     def ListPuzzles(self, request, context):

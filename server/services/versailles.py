@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 from gardens.v1 import versailles_pb2 as pb, versailles_pb2_grpc
 from server import convert
-from server.runtime import GameServicer, Runtime
+from server.runtime import GameServicer, Runtime, game_data
 from solver.errors import InputError
 
 GAME = "versailles"
@@ -119,16 +119,21 @@ def _holders(doc: dict) -> dict[str, str]:
 class VersaillesServicer(GameServicer, versailles_pb2_grpc.VersaillesServiceServicer):
     game = GAME
 
+    def __init__(self, runtime: Runtime):
+        super().__init__(runtime)
+        from solver.games.versailles.data import load_catalog
+        self.data = {"catalog_path": game_data(self.config, "versailles_data", load_catalog)}
+
     def Validate(self, request, context):
         with value_errors_under(_PLACEMENTS):
-            result = self._fn("validate")({"placements": placements(request.garden)})
+            result = self._fn("validate")({"placements": placements(request.garden)}, **self.data)
         return pb.VersaillesValidateResponse(valid=result["valid"], violations=[
             pb.VersaillesViolation(index=v["index"], field=rename(v["field"], _PLACEMENTS), reason=v["reason"])
             for v in result["violations"]])
 
     def Score(self, request, context):
         with value_errors_under(_PLACEMENTS):
-            r = self._fn("score")({"placements": placements(request.garden)})
+            r = self._fn("score")({"placements": placements(request.garden)}, **self.data)
         return pb.VersaillesScoreResponse(
             tiles=r["tiles"], areas=r["areas"], construction_site=r["construction_site"],
             intermediate_area_points=r["intermediate_area_points"],
@@ -137,7 +142,7 @@ class VersaillesServicer(GameServicer, versailles_pb2_grpc.VersaillesServiceServ
             solo_points=r["solo_points"])
 
     def ScoreGame(self, request, context):
-        r = self._fn("score_game")(game_record(request))
+        r = self._fn("score_game")(game_record(request), **self.data)
         return pb.VersaillesScoreGameResponse(
             players=[pb.VersaillesPlayerResult(player=name, intermediate=stage_score_msg(p["intermediate"]),
                                                final=stage_score_msg(p["final"]), areas=p["areas"], total=p["total"])
@@ -151,7 +156,7 @@ class VersaillesServicer(GameServicer, versailles_pb2_grpc.VersaillesServiceServ
     def SolveOptimal(self, request, context):
         board = request.board if request.HasField("board") else None
         control = capped(self.rt.control(context))  # a cancelled or expired call stops the search
-        r = self._fn("solve_optimal")(list(request.tiles), board=board, control=control)
+        r = self._fn("solve_optimal")(list(request.tiles), board=board, control=control, **self.data)
         msg = pb.VersaillesSolveOptimalResponse(status=_STATUS[r["status"]], points=r["points"], bound=r["bound"],
                                                 board=r["board"], heuristic_points=r["heuristic_points"],
                                                 counting_bound=r["counting_bound"] or 0,
@@ -165,7 +170,7 @@ class VersaillesServicer(GameServicer, versailles_pb2_grpc.VersaillesServiceServ
         control = capped(self.rt.control(context))
         with value_errors_under(_HINT_GARDEN):
             r = self._fn("hint")(placements(request.garden), request.next_tile, list(request.upcoming) or None,
-                                 top=count, control=control)
+                                 top=count, control=control, **self.data)
         return pb.VersaillesHintResponse(tile=r["tile"], placements=[
             pb.VersaillesHintOption(placement=placement_msg(o), points=o["points"], reachable=o.get("reachable"),
                                     status=_STATUS[o.get("status")], bound=o.get("bound"),

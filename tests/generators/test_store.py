@@ -22,9 +22,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def fake(date: str, difficulty: str = "easy", variant: str = "decree", cards=("S01",)) -> Puzzle:
-    """A stored-shaped puzzle for store mechanics only (no solver involved)."""
+    """A stored-shaped puzzle for store mechanics only (no solver involved), of the reference data's digest (a
+    puzzle of other data is not served: daily.current)."""
     pid = PuzzleId("gardeners", variant, difficulty, dt.date.fromisoformat(date))
-    return Puzzle(pid, "test", "digest", seed_of(pid), {"card_ids": list(cards)}, {"secret": 1})
+    return Puzzle(pid, "test", daily.kind_of(pid).digest(), seed_of(pid), {"card_ids": list(cards)}, {"secret": 1})
 
 
 def test_file_is_a_rollback_journal_store_with_schema_version(tmp_path):

@@ -469,6 +469,7 @@ def test_a_stored_daily_puzzle_is_served_while_every_solve_slot_is_busy(start_se
     import datetime as dt
 
     from gardens.v1 import puzzles_pb2 as pb, puzzles_pb2_grpc
+    from generators import daily
     from generators.identity import PuzzleId
     from generators.store import Puzzle, Store
 
@@ -476,7 +477,7 @@ def test_a_stored_daily_puzzle_is_served_while_every_solve_slot_is_busy(start_se
     monkeypatch.setenv("GARDENS_PUZZLES_DB", str(db))
     today = dt.datetime.now(dt.timezone.utc).date()
     pid = PuzzleId("gardeners", "impossible", "easy", today)
-    Store(db).put(Puzzle(pid, "test", "digest", 7, {"card_ids": ["S01", "S09"], "size": 6, "deck": "standard"},
+    Store(db).put(Puzzle(pid, "test", daily.kind_of(pid).digest(), 7, {"card_ids": ["S01", "S09"], "size": 6, "deck": "standard"},
                          {"kind": "discard", "discards": [["S01"], ["S09"]]}))
     srv = start_server(workers=1, time_cap_s=60)
     future = _solve_in_flight(srv)

@@ -161,11 +161,13 @@ def test_gardens_puzzles_generate_on_a_full_disk_is_a_message_and_exit_2(tmp_pat
 
 def _stored_today(db: Path):
     """Today's gardeners impossible/easy puzzle, stored as if generated (no solver involved)."""
+    from generators import daily
     from generators.identity import PuzzleId
     from generators.store import Puzzle, Store
 
     pid = PuzzleId("gardeners", "impossible", "easy", _today())
-    Store(db).put(Puzzle(pid, "test", "digest", 7, {"card_ids": ["S01", "S09"], "size": 6, "deck": "standard"},
+    Store(db).put(Puzzle(pid, "test", daily.kind_of(pid).digest(), 7,
+                         {"card_ids": ["S01", "S09"], "size": 6, "deck": "standard"},
                          {"kind": "discard", "discards": [["S01"], ["S09"]]}))
     return pid
 

@@ -17,8 +17,9 @@ from .scoring import Score, score as pure_score
 MAX_TOP = 1000  # a hint's `top`: more than any tile has placements
 
 
-def _catalog(catalog_dir: str | Path | None) -> Catalog:
-    return load_catalog(catalog_dir)
+def _catalog(catalog_dir: str | Path | Catalog | None) -> Catalog:
+    """The reference catalog, a loaded one (a server loads its data once), or the one in a directory."""
+    return catalog_dir if isinstance(catalog_dir, Catalog) else load_catalog(catalog_dir)
 
 
 def _score_dict(s: Score) -> dict:

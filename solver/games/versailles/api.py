@@ -17,7 +17,10 @@ MAX_TIME_LIMIT = 600.0
 MAX_PLACEMENTS = 100  # a garden holds at most 14 tiles; leave room for other data, refuse floods
 
 
-def _catalog(catalog_path: str | Path | None) -> Catalog:
+def _catalog(catalog_path: str | Path | Catalog | None) -> Catalog:
+    """The reference catalog, a loaded one (a server loads its data once), or the one in a directory."""
+    if isinstance(catalog_path, Catalog):
+        return catalog_path
     return default_catalog() if catalog_path is None else load_catalog(catalog_path)
 
 
