@@ -58,6 +58,11 @@ KINDS: dict[tuple[str, str], Kind] = {
 }
 
 
+def digest_of(game: str, data: GameData = REFERENCE) -> str:
+    """The digest a puzzle of `game` made with `data` carries (Puzzle.catalog_digest)."""
+    return next(k for k in KINDS.values() if k.game == game).digest(data)
+
+
 def kind_of(pid: PuzzleId) -> Kind:
     kind = KINDS.get((pid.game, pid.variant))
     if kind is None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
+from pathlib import Path
 
 from google.protobuf import json_format, struct_pb2
 
@@ -191,3 +192,11 @@ def move_msg(m) -> gardeners_pb2.Move:
     if _get(m, "to_player") is not None:
         msg.to_player = _get(m, "to_player")
     return msg
+
+
+def data_files(directory, digest: str) -> common_pb2.DataFiles:
+    """GetDataFiles's answer: every top-level JSON file of a game's data directory, with the data's digest."""
+    files = struct_pb2.Struct()
+    json_format.ParseDict({p.name: json.loads(p.read_text(encoding="utf-8"))
+                           for p in sorted(Path(directory).glob("*.json"))}, files)
+    return common_pb2.DataFiles(digest=digest, files=files)

@@ -8,7 +8,7 @@ import pkgutil
 from pathlib import Path
 
 import grpc
-from google.protobuf import json_format
+from google.protobuf import json_format, message_factory
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
@@ -29,7 +29,7 @@ def methods() -> dict[str, tuple]:
         for service in pb2.DESCRIPTOR.services_by_name.values():
             stub = getattr(importlib.import_module(f"gardens.v1.{info.name}_grpc"), f"{service.name}Stub")
             for m in service.methods:
-                entry = (stub, getattr(pb2, m.input_type.name))
+                entry = (stub, message_factory.GetMessageClass(m.input_type))  # (maybe common.proto's)
                 out[f"{service.name}.{m.name}"] = entry
                 if m.name in out:
                     clashes.add(m.name)

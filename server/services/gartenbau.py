@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from gardens.v1 import common_pb2, gartenbau_pb2 as pb, gartenbau_pb2_grpc
+from generators import daily
+from generators.data import GameData
 from server import convert
 from server.runtime import GameServicer, Runtime, game_data
 from solver.errors import InputError
@@ -9,7 +11,7 @@ from solver.errors import InputError
 GAME = "gartenbau"
 SERVICE = pb.DESCRIPTOR.services_by_name["GartenbauService"].full_name
 SOLVE_METHODS = ["SolveOptimal", "Hint"]
-LIGHT_METHODS = ["Validate", "Score"]
+LIGHT_METHODS = ["GetDataFiles", "Validate", "Score"]
 MAX_BOARD = 24  # a board is a model of board^2 spaces: capped before any model is built
 # What one search may be asked to place, checked before any model is built: building the model
 # ignores the deadline and alone took ~10 s for 24 seedling tiles, 12 plants and 6 flowers (2-core
@@ -100,8 +102,14 @@ class GartenbauServicer(GameServicer, gartenbau_pb2_grpc.GartenbauServiceService
 
     def __init__(self, runtime: Runtime):
         super().__init__(runtime)
-        from solver.games.gartenbau.data import load_catalog
+        from solver.games.gartenbau.data import DATA_DIR, load_catalog
         self.data = {"catalog_dir": game_data(self.config, "gartenbau_data", load_catalog)}
+        # read once: the files validated above (or the reference ones), with the digest daily puzzles carry
+        self.files = convert.data_files(self.config.gartenbau_data or DATA_DIR,
+                                        daily.digest_of("gartenbau", GameData.of(self.config)))
+
+    def GetDataFiles(self, request, context):
+        return self.files
 
     def Validate(self, request, context):
         result = self._fn("validate")(garden(request.garden), **self.data)

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 from gardens.v1 import common_pb2, horticulture_pb2 as pb, horticulture_pb2_grpc
+from generators import daily
+from generators.data import GameData
+from server import convert
 from server.runtime import GameServicer, Runtime, game_data
 from server.services.versailles import value_errors_under
 from solver.errors import InputError
@@ -9,7 +12,7 @@ from solver.errors import InputError
 GAME = "horticulture"
 SERVICE = pb.DESCRIPTOR.services_by_name["HorticultureService"].full_name
 SOLVE_METHODS = ["SolveOptimal", "SolveBestPlan", "Hint"]
-LIGHT_METHODS = ["ValidatePath", "Validate", "Score"]
+LIGHT_METHODS = ["GetDataFiles", "ValidatePath", "Validate", "Score"]
 WINDOW = "window"  # the engine's name for the window box as a planting place
 
 _STATUS = {"optimal": pb.HORTICULTURE_SOLVE_STATUS_OPTIMAL, "feasible": pb.HORTICULTURE_SOLVE_STATUS_FEASIBLE,
@@ -107,8 +110,14 @@ class HorticultureServicer(GameServicer, horticulture_pb2_grpc.HorticultureServi
 
     def __init__(self, runtime: Runtime):
         super().__init__(runtime)
-        from solver.games.horticulture.data import load_catalog
+        from solver.games.horticulture.data import DATA_DIR, load_catalog
         self.data = {"catalog": game_data(self.config, "horticulture_data", load_catalog)}
+        # read once: the files validated above (or the reference ones), with the digest daily puzzles carry
+        self.files = convert.data_files(self.config.horticulture_data or DATA_DIR,
+                                        daily.digest_of("horticulture", GameData.of(self.config)))
+
+    def GetDataFiles(self, request, context):
+        return self.files
 
     def ValidatePath(self, request, context):
         r = self._fn("validate_path")(setup(request, ("side", "path")), **self.data)

@@ -5,6 +5,8 @@ import re
 from contextlib import contextmanager
 
 from gardens.v1 import versailles_pb2 as pb, versailles_pb2_grpc
+from generators import daily
+from generators.data import GameData
 from server import convert
 from server.runtime import GameServicer, Runtime, game_data
 from solver.errors import InputError
@@ -12,7 +14,7 @@ from solver.errors import InputError
 GAME = "versailles"
 SERVICE = pb.DESCRIPTOR.services_by_name["VersaillesService"].full_name
 SOLVE_METHODS = ["SolveOptimal", "Hint"]
-LIGHT_METHODS = ["Validate", "Score", "ScoreGame"]
+LIGHT_METHODS = ["GetDataFiles", "Validate", "Score", "ScoreGame"]
 MAX_TIME_LIMIT_S = 600.0  # the engine refuses longer limits; a server cap above it must not blame the client
 # With upcoming tiles the engine builds one CP-SAT model for the re-ranked placements, and the build
 # and each placement's greedy continuation ignore the time limit (measured at a 1 s limit, load ~4.8:
@@ -121,8 +123,14 @@ class VersaillesServicer(GameServicer, versailles_pb2_grpc.VersaillesServiceServ
 
     def __init__(self, runtime: Runtime):
         super().__init__(runtime)
-        from solver.games.versailles.data import load_catalog
+        from solver.games.versailles.data import DATA_DIR, load_catalog
         self.data = {"catalog_path": game_data(self.config, "versailles_data", load_catalog)}
+        # read once: the files validated above (or the reference ones), with the digest daily puzzles carry
+        self.files = convert.data_files(self.config.versailles_data or DATA_DIR,
+                                        daily.digest_of("versailles", GameData.of(self.config)))
+
+    def GetDataFiles(self, request, context):
+        return self.files
 
     def Validate(self, request, context):
         with value_errors_under(_PLACEMENTS):

@@ -128,3 +128,29 @@ def test_daily_puzzles_are_made_with_the_servers_data_and_old_ones_are_not_serve
     finally:
         channel.close()
         server.stop(0).wait()
+
+
+@pytest.mark.parametrize("game, service, setting, source", [
+    ("gartenbau", "GartenbauService", "gartenbau_data", GARTENBAU),
+    ("versailles", "VersaillesService", "versailles_data", VERSAILLES),
+    ("horticulture", "HorticultureService", "horticulture_data", HORTICULTURE)])
+def test_get_data_files_hands_out_the_files_in_use_with_the_puzzles_digest(tmp_path, game, service, setting, source):
+    """A web page draws tiles, cards and sheets from the data the answers come from: there was no RPC for it."""
+    from google.protobuf import json_format
+
+    from gardens.v1 import common_pb2
+    changed = _copy(source, tmp_path, game, lambda docs: docs[sorted(docs)[0]].update(_note="the publisher's"))
+    for directory, config in ((source, {}), (changed, {setting: str(changed)})):
+        server, channel = _server(tmp_path, **config)
+        try:
+            stub = {"gartenbau": gartenbau_pb2_grpc.GartenbauServiceStub, "versailles": versailles_pb2_grpc.
+                    VersaillesServiceStub, "horticulture": horticulture_pb2_grpc.HorticultureServiceStub}[game](channel)
+            answer = stub.GetDataFiles(common_pb2.GetDataFilesRequest(), timeout=30)
+        finally:
+            channel.close()
+            server.stop(0).wait()
+        files = json_format.MessageToDict(answer.files)
+        assert files == {p.name: json.loads(p.read_text()) for p in directory.glob("*.json")}
+        data = GameData(**{game: None if directory == source else str(directory)})
+        assert answer.digest == daily.digest_of(game, data)
+    assert "_note" in files[sorted(files)[0]] and answer.digest != daily.digest_of(game)
