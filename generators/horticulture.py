@@ -31,7 +31,14 @@ from generators.data import REFERENCE, GameData
 from generators.effort import puzzle_control
 from solver.errors import InputError, under
 
-CARDS = {"easy": 12, "medium": 18, "hard": 32}  # nursery cards (two flipped per day)
+CARDS = {"easy": 12, "medium": 18, "hard": 32}  # nursery cards (two flipped per day) with the reference data
+
+
+def cards_for(difficulty: str, catalog) -> int:
+    """The nursery's cards: hard is the whole solo game (the data's deck size for one gardener, 32 in the reference
+    data), the others CARDS, never more than that."""
+    solo = catalog.deck.size_for(1)
+    return solo if difficulty == "hard" else min(CARDS[difficulty], solo)
 BUILT = ("hard",)  # days built around a perfect game; the others are drawn and solved
 SOLVE_LIMIT = 30.0  # deterministic seconds for the optimiser (one call)
 ATTEMPTS = 8
@@ -75,7 +82,7 @@ def draw(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> dic
     setup = {"side": side, "path": _path(sheet, rng, garden.PathDrawing, rules.valid_directions),
              "gnome": list(rng.choice(sorted(sheet.cells()))),
              "plan": {"border": rng.choice(plants), "path": rng.choice(plants), "companions": [first, second]}}
-    nursery = rng.sample(sorted(catalog.deck.cards), CARDS[difficulty])
+    nursery = rng.sample(sorted(catalog.deck.cards), cards_for(difficulty, catalog))
     return {**setup, "nursery": nursery}
 
 
@@ -273,7 +280,7 @@ def _built(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> d
     api, _, garden_mod, _ = _engine()
     catalog = _catalog(data)
     for attempt in range(BUILD_ATTEMPTS):
-        day = build(CARDS[difficulty], rng, catalog)
+        day = build(cards_for(difficulty, catalog), rng, catalog)
         if day is None:
             continue
         game = {k: day[k] for k in ("side", "path", "gnome", "plan")} | {"days": day["days"]}

@@ -30,7 +30,14 @@ from generators.data import REFERENCE, GameData
 from generators.effort import puzzle_control
 from solver.errors import InputError, under
 
-TILES = {"easy": 7, "medium": 10, "hard": 14}
+TILES = {"easy": 7, "medium": 10, "hard": 14}  # with the reference data (2 stages of 7 rounds)
+
+
+def tiles_for(difficulty: str, catalog) -> int:
+    """The day's tiles: easy is one stage, hard the whole solo game (stages x rounds per stage in the data's
+    set-up: 7 and 14 in the reference data), medium TILES' 10, never more than the whole game."""
+    stage, game = catalog.setup.rounds_per_stage, catalog.setup.stages * catalog.setup.rounds_per_stage
+    return {"easy": min(stage, game), "hard": game}.get(difficulty, min(TILES[difficulty], game))
 BUILT = ("medium", "hard")  # days built around a perfect garden; the others are uniform draws
 SOLVE_LIMIT = 5.0  # deterministic seconds for the optimiser (one call)
 ATTEMPTS = 16  # uniform draws per day
@@ -57,7 +64,7 @@ def _catalog(data: GameData):
 
 def draw(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> list[int]:
     catalog = _catalog(data)
-    return rng.sample(sorted(catalog.tiles), TILES[difficulty])
+    return rng.sample(sorted(catalog.tiles), tiles_for(difficulty, catalog))
 
 
 def build(n: int, rng: random.Random, catalog) -> list | None:
@@ -107,7 +114,7 @@ def _built(difficulty: str, rng: random.Random, catalog) -> dict:
     from solver.games.versailles.scoring import solo_points
     from solver.games.versailles.solo import counting_bound
 
-    n = TILES[difficulty]
+    n = tiles_for(difficulty, catalog)
     for attempt in range(BUILD_ATTEMPTS):
         placements = build(n, rng, catalog)
         if placements is None:

@@ -154,3 +154,21 @@ def test_get_data_files_hands_out_the_files_in_use_with_the_puzzles_digest(tmp_p
         data = GameData(**{game: None if directory == source else str(directory)})
         assert answer.digest == daily.digest_of(game, data)
     assert "_note" in files[sorted(files)[0]] and answer.digest != daily.digest_of(game)
+
+
+def test_the_day_sizes_follow_the_data():
+    """The hard days are the whole solo game of the data in use, not the reference data's 14 tiles and 32 cards."""
+    from dataclasses import replace
+
+    from generators import horticulture, versailles
+    from solver.games.horticulture.data import default_catalog as horticulture_catalog
+    from solver.games.versailles.data import default_catalog as versailles_catalog
+
+    ref = versailles_catalog()
+    assert [versailles.tiles_for(d, ref) for d in ("easy", "medium", "hard")] == [7, 10, 14]
+    short = replace(ref, setup=replace(ref.setup, rounds_per_stage=4))
+    assert [versailles.tiles_for(d, short) for d in ("easy", "medium", "hard")] == [4, 8, 8]
+    cat = horticulture_catalog()
+    assert [horticulture.cards_for(d, cat) for d in ("easy", "medium", "hard")] == [12, 18, 32]
+    small = replace(cat, deck=replace(cat.deck, size_by_gardeners={**cat.deck.size_by_gardeners, "1": 16}))
+    assert [horticulture.cards_for(d, small) for d in ("easy", "medium", "hard")] == [12, 16, 16]
