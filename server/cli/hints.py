@@ -1,4 +1,5 @@
-"""`gardens progress|hint|repair|forced|deduce`: Gardeners hints from the command line, in-process."""
+"""`gardens progress|hint|repair|forced|deduce`: Gardeners hints from the command line, in-process (with --catalog and
+--card-file, on a replacement tile catalog and card file)."""
 from __future__ import annotations
 
 import argparse
@@ -28,12 +29,20 @@ def _common(p: argparse.ArgumentParser, garden: bool = True, solver: bool = True
                    help="game mode: the garden's size and its tiles (default normal)")
     if solver:  # (deduce runs no CP-SAT search)
         p.add_argument("--time-limit", type=seconds, default=10.0, help="seconds per solver run (default 10)")
+    # named as the other Gardeners commands name them (server/cli/gardeners.py); docs/data-files.md
+    p.add_argument("--catalog", help="tile catalog JSON (default: the reference catalog)")
+    p.add_argument("--card-file", help="card decks JSON (default: the reference decks)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _data(args) -> dict:
+    """The data options as the api functions' keyword arguments (None: the reference data)."""
+    return {"catalog": args.catalog, "cards": args.card_file}
 
 
 def cmd_progress(args) -> int:
     r = api.check_progress(read_garden(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit),
-                           floating=args.floating)
+                           floating=args.floating, **_data(args))
     data = {"completable": r.completable, "shift": list(r.shift) if r.shift else None, "cards": [
         {"card": c.card_id, "status": c.status, "cells": [list(x) for x in c.cells], "reason": c.reason}
         for c in r.cards]}
@@ -67,11 +76,11 @@ def cmd_hint(args) -> int:
         garden = read_garden(args.garden)
         h = supplies.hint(garden, _ids(args.cards), args.mode, read_json(args.supplies, "--supplies"), args.player or 0,
                           rules=args.rules, removal_rules=args.removal_rules, control=SolveControl(args.time_limit),
-                          floating=args.floating)
+                          floating=args.floating, **_data(args))
     else:
         h = api.hint(read_garden(args.garden), _ids(args.cards), args.mode, rules=args.rules,
                      removal_rules=args.removal_rules, control=SolveControl(args.time_limit), floating=args.floating,
-                     target=_target(args.target) if args.target else None)
+                     target=_target(args.target) if args.target else None, **_data(args))
     view = h.at_level(args.level)
     if view.get("target") is not None:
         view["target"] = view["target"].to_dict()
@@ -90,7 +99,7 @@ def cmd_hint(args) -> int:
 
 def cmd_repair(args) -> int:
     r = api.repair(read_garden(args.garden), _ids(args.cards), args.mode, removal_rules=args.removal_rules,
-                   control=SolveControl(args.time_limit), floating=args.floating)
+                   control=SolveControl(args.time_limit), floating=args.floating, **_data(args))
     data = {"verdict": r.verdict, "remove": [list(c) for c in r.remove], "removals_bound": r.bound,
             "witness": r.witness.to_dict() if r.witness else None}
     _print(args, data, f"{r.verdict}: remove {len(r.remove)} tile(s) {r.remove}")
@@ -98,7 +107,8 @@ def cmd_repair(args) -> int:
 
 
 def cmd_forced(args) -> int:
-    r = api.forced_placements(read_garden(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit))
+    r = api.forced_placements(read_garden(args.garden), _ids(args.cards), args.mode, SolveControl(args.time_limit),
+                              **_data(args))
     data = {"verdict": r.verdict, "forced": [{"cell": list(f.cell), "tiles": list(f.tiles),
                                               "rotations": {k: list(v) for k, v in f.rotations.items()}}
                                              for f in r.cells], "undecided": [list(c) for c in r.undecided]}
@@ -109,7 +119,7 @@ def cmd_forced(args) -> int:
 
 def cmd_deduce(args) -> int:
     trials = read_json(args.trials)
-    r = api.deduce_card(args.kind, trials, args.mode)
+    r = api.deduce_card(args.kind, trials, args.mode, **_data(args))
     data = {"candidates": [c.id for c in r.candidates]}
     text = f"candidates: {', '.join(c.id for c in r.candidates) or 'none'}"
     if r.split:

@@ -137,7 +137,6 @@ def cmd_verify(args) -> int:
 
 
 def cmd_atlas_build(args) -> int:
-    from generators import atlas
     sizes = []
     for text in args.sizes.split(","):
         try:
@@ -147,15 +146,16 @@ def cmd_atlas_build(args) -> int:
         if not 1 <= size <= ATLAS_MAX_SIZE:
             raise InputError("--sizes", f"each size is 1, 2 or 3 (single cards, pairs, triples)", size)
         sizes.append(size)
-    standard = atlas.standard_ids()
+    standard = _standard_ids(args)
     if args.first is not None and args.first > len(standard):
         raise InputError("--first", f"the Standard deck has {len(standard)} cards", args.first)
     ids = standard[:args.first] if args.first else None
     if args.ray:
         from generators.cluster import build_atlas_ray
-        summary = build_atlas_ray(args.ray, _db(args), sizes, ids)
+        summary = build_atlas_ray(args.ray, _db(args), sizes, ids, **_builder_data(build_atlas_ray, args))
     else:
-        summary = batch.build_atlas(_db(args), sizes, _workers(args), ids)
+        summary = batch.build_atlas(_db(args), sizes, _workers(args), ids,
+                                    **_builder_data(batch.build_atlas, args))
     counts = Store(_db(args)).atlas_counts()
     rate = summary.solved / summary.seconds if summary.seconds else 0.0
     print(f"atlas: {summary.solved} combinations in {summary.seconds:.1f} s ({rate:.1f}/s), "
@@ -170,15 +170,18 @@ def cmd_atlas_build(args) -> int:
 def cmd_atlas_show(args) -> int:
     from generators import atlas
     cards = [c.strip() for c in args.cards.split(",")]
-    standard = set(atlas.standard_ids())
+    standard = set(_standard_ids(args))
     for i, card in enumerate(cards):
         if card not in standard:
             raise InputError(f"cards[{i}]", "not a card of the Standard deck, which the atlas holds", card)
         if card in cards[:i]:
             raise InputError(f"cards[{i}]", "card given twice", card)
-    entry = _existing(args).atlas_get(cards)
+    store = _existing(args)
+    entry = store.atlas_get(cards, atlas.data_digest(args.catalog, args.card_file))  # rows of this data only
     if entry is None:
-        print("not in the atlas", file=sys.stderr)
+        other = store.atlas_get(cards) is not None
+        print("not in the atlas" + (": its entry was built from other tile or card data (give the --catalog and "
+                                    "--card-file it was built with)" if other else ""), file=sys.stderr)
         return 1
     print(dumps({"cards": list(entry.cards), "verdict": entry.verdict, "conflicts": entry.conflicts,
                  "discards": entry.discards, "complete": entry.complete}))
@@ -187,6 +190,34 @@ def cmd_atlas_show(args) -> int:
 
 def _common(p) -> None:
     p.add_argument("--db", help=f"SQLite file (env GARDENS_PUZZLES_DB, default {default_path()})")
+
+
+def _atlas_data(p) -> None:
+    """The data options of `atlas build|show`, named as the Gardeners commands name them: atlas rows are keyed by
+    the digest of the tile catalog and card file they were built from (docs/data-files.md)."""
+    p.add_argument("--catalog", help="tile catalog JSON (default: the reference catalog)")
+    p.add_argument("--card-file", help="card decks JSON, whose Standard deck the atlas holds (default: the "
+                                       "reference decks)")
+
+
+def _standard_ids(args) -> list[str]:
+    """The ids of the Standard deck of the card file in use."""
+    from solver.games.gardeners.cards import load_cards
+    return [c.id for c in load_cards(args.card_file).of("standard")]
+
+
+def _builder_data(builder, args) -> dict:
+    """--catalog/--card-file as the atlas builder's keyword arguments. A builder without those parameters reads only
+    the reference data: replacement data is refused by name then, rather than an atlas of the wrong data built."""
+    import inspect
+    data = {"catalog": args.catalog, "cards": args.card_file}
+    given = {k: v for k, v in data.items() if v}
+    if not given:
+        return {}
+    if not set(given) <= set(inspect.signature(builder).parameters):
+        raise InputError("--catalog" if args.catalog else "--card-file", "atlas build cannot use replacement data "
+                         "yet: this version's builder reads only the reference tiles and cards")
+    return given
 
 
 def register(subparsers) -> None:
@@ -230,9 +261,11 @@ def register(subparsers) -> None:
                    help="only the first N Standard cards, N >= 1 (quick runs; default all)")
     b.add_argument("--workers", type=integer(1), default=None, help="local processes, >= 1 (default: the cores)")
     b.add_argument("--ray", help="Ray cluster address (needs the optional 'cluster' extra)")
+    _atlas_data(b)
     _common(b)
     b.set_defaults(func=cmd_atlas_build)
     sh = asub.add_parser("show", help="the atlas entry of a combination")
     sh.add_argument("cards", help="comma-separated card ids")
+    _atlas_data(sh)
     _common(sh)
     sh.set_defaults(func=cmd_atlas_show)

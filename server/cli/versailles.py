@@ -12,9 +12,19 @@ from solver.errors import InputError
 from .files import dumps, integer, read_json, seconds
 
 
+def _catalog(data: str | None):
+    """The catalog of --data (a directory), or the reference one."""
+    return load_catalog(data) if data else default_catalog()
+
+
+def _largest(k: int) -> str:
+    """The areas a scoring counts, in words: "largest area" (1), "3 largest"."""
+    return "largest area" if k == 1 else f"{k} largest"
+
+
 def render(placements: list, data: str | None) -> str:
     """The garden as letters, one per field (. = empty), top-left at the smallest x and y."""
-    catalog = load_catalog(data) if data else default_catalog()
+    catalog = _catalog(data)
     fields = {}
     for i, raw in enumerate(placements):
         p = parse_placement(raw, f"placements[{i}]")
@@ -41,11 +51,12 @@ def cmd_score(args) -> int:
     garden = read_json(args.file)
     out = api.score(garden, args.data)
     placements = garden.get("placements") if isinstance(garden, dict) else garden
+    setup = _catalog(args.data).setup  # the labels say the numbers of the data in use (setup.json)
     text = "\n".join([render(placements, args.data),
                       "areas: " + " ".join(f"{t}={s}" for t, s in out["areas"].items()),
-                      f"intermediate (2 largest): {out['intermediate_area_points']}",
-                      f"final (3 largest): {out['final_area_points']}",
-                      f"solo points (intermediate after tile 7 + final): {out['solo_points']}"])
+                      f"intermediate ({_largest(setup.intermediate_areas)}): {out['intermediate_area_points']}",
+                      f"final ({_largest(setup.final_areas)}): {out['final_area_points']}",
+                      f"solo points (intermediate after tile {setup.rounds_per_stage} + final): {out['solo_points']}"])
     _print(args, out, text)
     return 0
 
@@ -118,7 +129,9 @@ def register(subparsers) -> None:
     sub.required = True
 
     def common(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--data", help="directory with replacement data files (default: reference data)")
+        p.add_argument("--data", metavar="DIR",
+                       help="directory with replacement data files: tiles.json, number_cards.json, "
+                            "majority_tokens.json, setup.json (docs/data-files.md; default: the reference data)")
         p.add_argument("--json", action="store_true", help="print the full JSON answer")
         return p
 
