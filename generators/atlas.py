@@ -27,12 +27,12 @@ LOOK_AHEAD_LIMIT = 0.1  # deterministic seconds for that try
 ATLAS_MODE = "solo"
 
 
-def standard_ids() -> list[str]:
-    return [c.id for c in load_cards().of("standard")]
+def standard_ids(cards: str | None = None) -> list[str]:
+    return [c.id for c in load_cards(cards).of("standard")]
 
 
-def combinations(size: int, ids: list[str] | None = None) -> list[tuple[str, ...]]:
-    return list(itertools.combinations(sorted(ids or standard_ids()), size))
+def combinations(size: int, ids: list[str] | None = None, cards: str | None = None) -> list[tuple[str, ...]]:
+    return list(itertools.combinations(sorted(ids or standard_ids(cards)), size))
 
 
 def minimal_discards(cards: tuple[str, ...], conflicts: list[list[str]]) -> list[list[str]]:
@@ -56,11 +56,13 @@ class Worker:
     known_conflicts: dict[tuple[str, ...], str] = field(default_factory=dict)  # smaller combo -> verdict
     witnesses: list[frozenset] = field(default_factory=list)
     solves: int = 0
+    catalog_file: str | None = None  # the tile catalog and card decks solved with (None: the reference data)
+    cards_file: str | None = None
 
     def __post_init__(self):
-        self.deck = load_cards()
+        self.deck = load_cards(self.cards_file)
         self.standard = self.deck.of("standard")
-        self.catalog = load_catalog()
+        self.catalog = load_catalog(self.catalog_file)
         self.mode = MODES[ATLAS_MODE]
         self.found: list[tuple[tuple[str, ...], dict]] = []  # new witnesses: (cards satisfied, garden)
 
@@ -138,12 +140,14 @@ _worker: Worker | None = None
 
 
 def solve_chunk(chunk: list[tuple[str, ...]], known: dict[tuple[str, ...], str],
-                witnesses: list[frozenset] = ()) -> tuple[list[AtlasEntry], list[tuple[tuple[str, ...], dict]]]:
+                witnesses: list[frozenset] = (), catalog: str | None = None,
+                cards: str | None = None) -> tuple[list[AtlasEntry], list[tuple[tuple[str, ...], dict]]]:
     """A pool task: entries for `chunk` given the verdicts of the smaller combinations and the
-    witnesses known so far; returns the entries and the new witness gardens (to be stored)."""
+    witnesses known so far, solved with the tile catalog and card decks given (None: the reference
+    data); returns the entries and the new witness gardens (to be stored)."""
     global _worker
-    if _worker is None:
-        _worker = Worker()
+    if _worker is None or (_worker.catalog_file, _worker.cards_file) != (catalog, cards):
+        _worker = Worker(catalog_file=catalog, cards_file=cards)
     _worker.known_conflicts = known
     seen = set(_worker.witnesses)
     _worker.witnesses.extend(w for w in witnesses if w not in seen)

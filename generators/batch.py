@@ -110,17 +110,18 @@ class AtlasSummary:
 
 
 def build_atlas(db: str, sizes=(1, 2, 3), workers: int = 1, ids: list[str] | None = None, chunk: int = 200,
-                stream=None) -> AtlasSummary:
-    """Singles, then pairs, then triples, up to max(sizes): each size needs the smaller ones' verdicts."""
+                stream=None, catalog: str | None = None, cards: str | None = None) -> AtlasSummary:
+    """Singles, then pairs, then triples, up to max(sizes): each size needs the smaller ones' verdicts. Solved
+    with the tile catalog and card decks given (None: the reference data); rows of other data are dropped."""
     store = Store(db)
-    digest = atlas.data_digest()
+    digest = atlas.data_digest(catalog, cards)
     summary = AtlasSummary(dropped=store.atlas_drop_stale(digest))
     began = time.perf_counter()
     pool = _pool(workers) if workers > 1 else None
     try:
         for size in range(1, max(sizes) + 1):
             done = store.atlas_keys()
-            combos = atlas.combinations(size, ids)
+            combos = atlas.combinations(size, ids, cards)
             todo = [c for c in combos if "+".join(c) not in done]
             summary.skipped += len(combos) - len(todo)
             if not todo:
@@ -129,8 +130,9 @@ def build_atlas(db: str, sizes=(1, 2, 3), workers: int = 1, ids: list[str] | Non
             witnesses = [cards for cards, _ in store.atlas_witnesses(digest)]
             chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
             progress = Progress(len(todo), f"atlas size {size} combinations", stream)
-            results = (pool.map(atlas.solve_chunk, chunks, [known] * len(chunks), [witnesses] * len(chunks))
-                       if pool else (atlas.solve_chunk(c, known, witnesses) for c in chunks))
+            n = len(chunks)
+            results = (pool.map(atlas.solve_chunk, chunks, [known] * n, [witnesses] * n, [catalog] * n, [cards] * n)
+                       if pool else (atlas.solve_chunk(c, known, witnesses, catalog, cards) for c in chunks))
             for entries, found in results:
                 store.put_atlas(entries, digest, GENERATOR_VERSION, found)
                 summary.witnesses += len(found)

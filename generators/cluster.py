@@ -11,6 +11,7 @@ import time
 
 from generators import atlas, daily
 from generators.batch import AtlasSummary, Progress, Summary, _known, dates
+from generators.data import REFERENCE, GameData
 from generators.identity import GENERATOR_VERSION, parse_id
 from generators.store import Store
 from solver.errors import InputError
@@ -27,12 +28,12 @@ def _ray(address: str):
     return ray
 
 
-def _generate(pid_text: str):
-    return daily.generate(parse_id(pid_text))
+def _generate(pid_text: str, data: GameData = REFERENCE):
+    return daily.generate(parse_id(pid_text), data)
 
 
 def generate_range_ray(address: str, db: str, start: dt.date, end: dt.date, games=None, variants=None,
-                       difficulties=None) -> Summary:
+                       difficulties=None, data: GameData = REFERENCE) -> Summary:
     ray = _ray(address)
     store = Store(db)
     ids = [pid for d in dates(start, end) for pid in daily.ids_for(d, games, variants, difficulties)]
@@ -40,7 +41,7 @@ def generate_range_ray(address: str, db: str, start: dt.date, end: dt.date, game
     summary = Summary(skipped=len(ids) - len(todo))
     began = time.perf_counter()
     task = ray.remote(num_cpus=1)(_generate)  # CP-SAT runs one worker: one logical CPU per task
-    pending = {task.remote(str(pid)): pid for pid in todo}
+    pending = {task.remote(str(pid), data): pid for pid in todo}
     progress = Progress(len(todo), "generating puzzles")
     while pending:
         done, _ = ray.wait(list(pending), num_returns=1)
@@ -54,21 +55,22 @@ def generate_range_ray(address: str, db: str, start: dt.date, end: dt.date, game
     return summary
 
 
-def build_atlas_ray(address: str, db: str, sizes=(1, 2, 3), ids=None, chunk: int = 200) -> AtlasSummary:
+def build_atlas_ray(address: str, db: str, sizes=(1, 2, 3), ids=None, chunk: int = 200, catalog: str | None = None,
+                    cards: str | None = None) -> AtlasSummary:
     ray = _ray(address)
     store = Store(db)
-    digest = atlas.data_digest()
+    digest = atlas.data_digest(catalog, cards)
     summary = AtlasSummary(dropped=store.atlas_drop_stale(digest))
     began = time.perf_counter()
     task = ray.remote(num_cpus=1)(atlas.solve_chunk)
     for size in range(1, max(sizes) + 1):
         done = store.atlas_keys()
-        todo = [c for c in atlas.combinations(size, ids) if "+".join(c) not in done]
+        todo = [c for c in atlas.combinations(size, ids, cards) if "+".join(c) not in done]
         if not todo:
             continue
         known = ray.put(_known(store, size, ids))
         witnesses = ray.put([cards for cards, _ in store.atlas_witnesses(digest)])
-        refs = [task.remote(todo[i:i + chunk], known, witnesses) for i in range(0, len(todo), chunk)]
+        refs = [task.remote(todo[i:i + chunk], known, witnesses, catalog, cards) for i in range(0, len(todo), chunk)]
         progress = Progress(len(todo), f"atlas size {size} combinations")
         while refs:
             ready, refs = ray.wait(refs, num_returns=1)

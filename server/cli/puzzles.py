@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from generators import batch, daily
+from generators.data import GameData
 from generators.identity import parse_date, parse_id
 from generators.store import Store, StoreError, default_path
 
@@ -65,10 +66,11 @@ def cmd_generate(args) -> int:
     _kinds_chosen(games, variants, difficulties)
     if args.ray:
         from generators.cluster import generate_range_ray
-        summary = generate_range_ray(args.ray, _db(args), start, end, games, variants, difficulties)
+        summary = generate_range_ray(args.ray, _db(args), start, end, games, variants, difficulties,
+                                     data=_game_data(args))
     else:
         summary = batch.generate_range(_db(args), start, end, games, _workers(args), variants=variants,
-                                       difficulties=difficulties)
+                                       difficulties=difficulties, data=_game_data(args))
     times = sorted(summary.per_puzzle.values())
     p50 = times[len(times) // 2] if times else 0.0
     print(f"generated {summary.generated}, already stored {summary.skipped}, in {summary.seconds:.1f} s"
@@ -129,7 +131,7 @@ def cmd_verify(args) -> int:
     for pid in damaged:
         print(f"{pid}: damaged: does not read back as written (content, JSON or its hash)")
     for puzzle in rows:
-        for problem in daily.problems(puzzle):
+        for problem in daily.problems(puzzle, _game_data(args)):
             bad += 1
             print(f"{puzzle.id}: {problem}")
     print(f"verified {len(rows) + len(damaged)} puzzles: {bad} problem(s)")
@@ -152,10 +154,9 @@ def cmd_atlas_build(args) -> int:
     ids = standard[:args.first] if args.first else None
     if args.ray:
         from generators.cluster import build_atlas_ray
-        summary = build_atlas_ray(args.ray, _db(args), sizes, ids, **_builder_data(build_atlas_ray, args))
+        summary = build_atlas_ray(args.ray, _db(args), sizes, ids, catalog=args.catalog, cards=args.card_file)
     else:
-        summary = batch.build_atlas(_db(args), sizes, _workers(args), ids,
-                                    **_builder_data(batch.build_atlas, args))
+        summary = batch.build_atlas(_db(args), sizes, _workers(args), ids, catalog=args.catalog, cards=args.card_file)
     counts = Store(_db(args)).atlas_counts()
     rate = summary.solved / summary.seconds if summary.seconds else 0.0
     print(f"atlas: {summary.solved} combinations in {summary.seconds:.1f} s ({rate:.1f}/s), "
@@ -200,24 +201,24 @@ def _atlas_data(p) -> None:
                                        "reference decks)")
 
 
+def _puzzle_data(p) -> None:
+    """The data files puzzles are made and checked with: the server's flags, under the same names."""
+    for flag, what in (("--tiles-file", "Gardeners tile catalog JSON"), ("--cards-file", "Gardeners card decks JSON"),
+                       ("--gartenbau-data", "directory of Gartenbau data files"),
+                       ("--versailles-data", "directory of Versailles data files"),
+                       ("--horticulture-data", "directory of Horticulture data files")):
+        p.add_argument(flag, help=f"{what}, as the server's {flag} (default: the reference data)")
+
+
+def _game_data(args) -> GameData:
+    return GameData(args.tiles_file, args.cards_file, args.gartenbau_data, args.versailles_data,
+                    args.horticulture_data)
+
+
 def _standard_ids(args) -> list[str]:
     """The ids of the Standard deck of the card file in use."""
     from solver.games.gardeners.cards import load_cards
     return [c.id for c in load_cards(args.card_file).of("standard")]
-
-
-def _builder_data(builder, args) -> dict:
-    """--catalog/--card-file as the atlas builder's keyword arguments. A builder without those parameters reads only
-    the reference data: replacement data is refused by name then, rather than an atlas of the wrong data built."""
-    import inspect
-    data = {"catalog": args.catalog, "cards": args.card_file}
-    given = {k: v for k, v in data.items() if v}
-    if not given:
-        return {}
-    if not set(given) <= set(inspect.signature(builder).parameters):
-        raise InputError("--catalog" if args.catalog else "--card-file", "atlas build cannot use replacement data "
-                         "yet: this version's builder reads only the reference tiles and cards")
-    return given
 
 
 def register(subparsers) -> None:
@@ -232,6 +233,7 @@ def register(subparsers) -> None:
     g.add_argument("--difficulties", help="comma-separated difficulties, e.g. easy,hard (default all)")
     g.add_argument("--workers", type=integer(1), default=None, help="local processes, >= 1 (default: the cores)")
     g.add_argument("--ray", help="Ray cluster address (needs the optional 'cluster' extra)")
+    _puzzle_data(g)
     _common(g)
     g.set_defaults(func=cmd_generate)
     s = sub.add_parser("show", help="one stored puzzle as JSON")
@@ -240,6 +242,7 @@ def register(subparsers) -> None:
     _common(s)
     s.set_defaults(func=cmd_show)
     v = sub.add_parser("verify", help="re-check every stored puzzle: hash and answer (pure checkers)")
+    _puzzle_data(v)
     _common(v)
     v.set_defaults(func=cmd_verify)
     ls = sub.add_parser("list", help="stored puzzles, by date")

@@ -3,7 +3,6 @@ commands' --catalog/--card-file, and the Versailles score labels taken from the 
 Each test runs the real dispatcher on a copy of the reference data with one thing changed."""
 from __future__ import annotations
 
-import inspect
 import io
 import json
 import re
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generators import atlas, batch
+from generators import atlas
 from generators.store import AtlasEntry, Store
 from server.cli.main import build_parser, main
 
@@ -152,19 +151,18 @@ def test_atlas_show_knows_the_standard_deck_of_the_card_file(capsys, tmp_path):
     assert code == 2 and "--db: no puzzle store" in err  # X01 accepted; the store is missing
 
 
-def test_atlas_build_with_replacement_data_builds_for_it_or_refuses_by_name(capsys, tmp_path):
+def test_atlas_build_with_replacement_data_builds_for_it(capsys, tmp_path):
+    """The atlas of a publisher's card file: solved with it, keyed by its digest (the reference data's rows are not
+    served for it, nor its rows for the reference data)."""
     db = str(tmp_path / "atlas.sqlite")
     other = _card_file(tmp_path, "other.json", lambda c: c.update(id="X01") if c["id"] == "S01" else None)
     argv = ["atlas", "build", "--sizes", "1", "--first", "1", "--workers", "1", "--db", db, "--card-file", str(other)]
-    if "cards" in inspect.signature(batch.build_atlas).parameters:
-        assert main(argv) == 0
-        capsys.readouterr()
-        code, out, _ = _run(capsys, "atlas", "show", "X01", "--db", db, "--card-file", str(other))
-        assert code == 0 and json.loads(out)["cards"] == ["X01"]
-    else:  # the builder reads only the reference data: no atlas of the wrong data is built
-        code, _, err = _run(capsys, *argv)
-        assert code == 2 and err.startswith("gardens: error: --card-file: atlas build cannot use replacement data")
-        assert not Path(db).exists()
+    assert main(argv) == 0
+    capsys.readouterr()
+    code, out, _ = _run(capsys, "atlas", "show", "X01", "--db", db, "--card-file", str(other))
+    assert code == 0 and json.loads(out)["cards"] == ["X01"] and json.loads(out)["verdict"] == "solvable"
+    code, _, err = _run(capsys, "atlas", "show", "S01", "--db", db)  # the reference data's S01: no row for it
+    assert code == 1 and err.startswith("not in the atlas")
 
 
 def test_versailles_score_labels_come_from_the_data_directory(capsys, tmp_path):
@@ -281,3 +279,24 @@ def test_the_horticulture_examples(capsys, tmp_path):
                           "--json")
     assert code == 0, err
     assert json.loads(out)["status"] in ("optimal", "feasible")
+
+
+def test_puzzles_generate_and_verify_take_the_servers_data_flags(capsys, tmp_path):
+    """`gardens puzzles generate` made every puzzle with the reference data, and `verify` did not see a puzzle of
+    other data: both take the server's data flags now."""
+    import shutil
+
+    db = str(tmp_path / "p.sqlite")
+    data = tmp_path / "versailles"
+    shutil.copytree(ROOT / "solver" / "data" / "versailles", data)
+    setup = json.loads((data / "setup.json").read_text())
+    setup["scored_areas"] = {"intermediate": 1, "final": 1}
+    (data / "setup.json").write_text(json.dumps(setup))
+    one_day = ["puzzles", "generate", "--from", "2027-01-01", "--to", "2027-01-01", "--games", "versailles",
+               "--difficulties", "easy", "--workers", "1", "--db", db]
+    assert main(one_day + ["--versailles-data", str(data)]) == 0
+    capsys.readouterr()
+    assert main(["puzzles", "verify", "--db", db, "--versailles-data", str(data)]) == 0
+    assert "1 puzzles: 0 problem(s)" in capsys.readouterr().out
+    assert main(["puzzles", "verify", "--db", db]) == 1  # under the reference data it is a puzzle of other data
+    assert "was made with other data files" in capsys.readouterr().out
