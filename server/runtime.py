@@ -6,7 +6,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import grpc
 
@@ -176,18 +176,6 @@ class Runtime:
                     cb()
                 break
         return control
-
-
-def game_data(config: ServerConfig, setting: str, load: Callable[[str], Any]):
-    """The catalog loaded from the directory `config.<setting>` (None when unset: the reference data), once at
-    start-up: a broken directory stops the server with the flag, the path and what is wrong."""
-    path = getattr(config, setting)
-    if not path:
-        return None
-    try:
-        return load(path)
-    except (ValueError, OSError) as exc:
-        raise ValueError(f"--{setting.replace('_', '-')} {path}: {exc}") from None
 
 
 class GameServicer:

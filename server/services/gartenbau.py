@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 from gardens.v1 import common_pb2, gartenbau_pb2 as pb, gartenbau_pb2_grpc
-from generators import daily
-from generators.data import GameData
 from server import convert
-from server.runtime import GameServicer, Runtime, game_data
+from server.runtime import Runtime
+from server.services.data_files import DataFilesServicer
 from solver.errors import InputError
 
 GAME = "gartenbau"
@@ -97,19 +96,9 @@ def placement_msg(doc: dict) -> pb.GartenbauTilePlacement:
     return msg
 
 
-class GartenbauServicer(GameServicer, gartenbau_pb2_grpc.GartenbauServiceServicer):
+class GartenbauServicer(DataFilesServicer, gartenbau_pb2_grpc.GartenbauServiceServicer):
     game = GAME
-
-    def __init__(self, runtime: Runtime):
-        super().__init__(runtime)
-        from solver.games.gartenbau.data import DATA_DIR, load_catalog
-        self.data = {"catalog_dir": game_data(self.config, "gartenbau_data", load_catalog)}
-        # read once: the files validated above (or the reference ones), with the digest daily puzzles carry
-        self.files = convert.data_files(self.config.gartenbau_data or DATA_DIR,
-                                        daily.digest_of("gartenbau", GameData.of(self.config)))
-
-    def GetDataFiles(self, request, context):
-        return self.files
+    data_setting, data_keyword = "gartenbau_data", "catalog_dir"
 
     def Validate(self, request, context):
         result = self._fn("validate")(garden(request.garden), **self.data)

@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 from gardens.v1 import common_pb2, horticulture_pb2 as pb, horticulture_pb2_grpc
-from generators import daily
-from generators.data import GameData
-from server import convert
-from server.runtime import GameServicer, Runtime, game_data
+from server.runtime import Runtime
+from server.services.data_files import DataFilesServicer
 from server.services.versailles import value_errors_under
 from solver.errors import InputError
 
@@ -105,19 +103,9 @@ def solution_fields(r: dict) -> dict:
             "score_sheet": score_msg(r.get("score_sheet"))}
 
 
-class HorticultureServicer(GameServicer, horticulture_pb2_grpc.HorticultureServiceServicer):
+class HorticultureServicer(DataFilesServicer, horticulture_pb2_grpc.HorticultureServiceServicer):
     game = GAME
-
-    def __init__(self, runtime: Runtime):
-        super().__init__(runtime)
-        from solver.games.horticulture.data import DATA_DIR, load_catalog
-        self.data = {"catalog": game_data(self.config, "horticulture_data", load_catalog)}
-        # read once: the files validated above (or the reference ones), with the digest daily puzzles carry
-        self.files = convert.data_files(self.config.horticulture_data or DATA_DIR,
-                                        daily.digest_of("horticulture", GameData.of(self.config)))
-
-    def GetDataFiles(self, request, context):
-        return self.files
+    data_setting, data_keyword = "horticulture_data", "catalog"
 
     def ValidatePath(self, request, context):
         r = self._fn("validate_path")(setup(request, ("side", "path")), **self.data)

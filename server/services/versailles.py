@@ -5,10 +5,9 @@ import re
 from contextlib import contextmanager
 
 from gardens.v1 import versailles_pb2 as pb, versailles_pb2_grpc
-from generators import daily
-from generators.data import GameData
 from server import convert
-from server.runtime import GameServicer, Runtime, game_data
+from server.runtime import Runtime
+from server.services.data_files import DataFilesServicer
 from solver.errors import InputError
 
 GAME = "versailles"
@@ -118,19 +117,9 @@ def _holders(doc: dict) -> dict[str, str]:
     return {t: p for t, p in doc.items() if p is not None}
 
 
-class VersaillesServicer(GameServicer, versailles_pb2_grpc.VersaillesServiceServicer):
+class VersaillesServicer(DataFilesServicer, versailles_pb2_grpc.VersaillesServiceServicer):
     game = GAME
-
-    def __init__(self, runtime: Runtime):
-        super().__init__(runtime)
-        from solver.games.versailles.data import DATA_DIR, load_catalog
-        self.data = {"catalog_path": game_data(self.config, "versailles_data", load_catalog)}
-        # read once: the files validated above (or the reference ones), with the digest daily puzzles carry
-        self.files = convert.data_files(self.config.versailles_data or DATA_DIR,
-                                        daily.digest_of("versailles", GameData.of(self.config)))
-
-    def GetDataFiles(self, request, context):
-        return self.files
+    data_setting, data_keyword = "versailles_data", "catalog_path"
 
     def Validate(self, request, context):
         with value_errors_under(_PLACEMENTS):
