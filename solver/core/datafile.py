@@ -1,4 +1,5 @@
-"""Loading a game's JSON data file once per path, with a precise error for a file that is not JSON."""
+"""Loading a game's JSON data file once per path, with a precise error naming the file for a file that cannot be
+read, is not UTF-8 JSON, or breaks the game's schema."""
 from __future__ import annotations
 
 import json
@@ -12,15 +13,53 @@ T = TypeVar("T")
 _cache: dict[tuple[str, str], object] = {}
 
 
+class DataFileError(InputError):
+    """A data file refused: `field` is the path inside the file (or the file's role, e.g. "catalog", when the file
+    as a whole is at fault), `file` the file; the message names both: "<file>: <field>: <what is wrong> (got ...)"."""
+
+    def __init__(self, file: str, field: str, message: str, value: object = None, in_file: bool = True):
+        super().__init__(field, message, value)
+        self.file = file
+        text = f"{message}" + ("" if value is None else f" (got {value!r})")
+        self.args = (f"{file}: {field}: {text}" if in_file else f"{file}: {text}",)
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def read_json(p: Path, field: str) -> object:
+    """The parsed JSON document at `p`; a file that is missing, not a file, unreadable, not UTF-8 or not JSON is a
+    DataFileError naming it (`field`: the file's role, kept as the error's field)."""
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise DataFileError(str(p), field, "file not found", in_file=False) from None
+    except IsADirectoryError:
+        raise DataFileError(str(p), field, "is a directory, not a JSON file", in_file=False) from None
+    except OSError as exc:
+        raise DataFileError(str(p), field, f"cannot be read ({exc.strerror or exc})", in_file=False) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataFileError(str(p), field, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+                            in_file=False) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(str(p), field, f"not valid JSON ({exc})", in_file=False) from None
+
+
 def load_data_file(path: str | Path | None, default: Path, field: str, parse: Callable[[object, str], T]) -> T:
     """Parse (and validate, through `parse(doc, source)`) the file at `path`, or `default`; the result
-    is cached per file and parser, since catalogs are read on every request."""
+    is cached per file and parser, since catalogs are read on every request. Every error names the file."""
     p = Path(path) if path else default
     key = (str(p.resolve()), f"{parse.__module__}.{parse.__qualname__}")
     if key not in _cache:
+        doc = read_json(p, field)
         try:
-            doc = json.loads(p.read_text())
-        except json.JSONDecodeError as exc:
-            raise InputError(field, f"{p} is not valid JSON: {exc}") from None
-        _cache[key] = parse(doc, str(p))
+            _cache[key] = parse(doc, str(p))
+        except DataFileError:
+            raise
+        except InputError as exc:
+            raise DataFileError(str(p), exc.field, exc.description, exc.value) from None
     return _cache[key]  # type: ignore[return-value]

@@ -80,59 +80,72 @@ class Catalog:
 def _element(raw, where: str) -> Element:
     if not isinstance(raw, dict):
         raise InputError(where, "an element must be an object", raw)
+    unknown = set(raw) - {"kind", "colour", "facing"}
+    if unknown:
+        raise InputError(where, f"unknown keys {sorted(unknown)}; an element has kind, colour, facing")
     kind = raw.get("kind")
-    if kind not in ELEMENT_COLOURS:
+    if not isinstance(kind, str) or kind not in ELEMENT_COLOURS:
         raise InputError(f"{where}.kind", f"must be one of {sorted(ELEMENT_COLOURS)}", kind)
     allowed = ELEMENT_COLOURS[kind]
     colour = raw.get("colour")
-    if colour not in allowed:
+    if not (colour is None or isinstance(colour, str)) or colour not in allowed:
         raise InputError(f"{where}.colour", f"a {kind} takes colour {[c for c in allowed]}", colour)
     facing = raw.get("facing")
     if kind == "bench":
-        if facing not in DIRECTIONS:
+        if not isinstance(facing, str) or facing not in DIRECTIONS:
             raise InputError(f"{where}.facing", "a bench must face one of N, E, S, W", facing)
     elif facing is not None:
         raise InputError(f"{where}.facing", f"only benches have a facing, not a {kind}", facing)
-    unknown = set(raw) - {"kind", "colour", "facing"}
-    if unknown:
-        raise InputError(where, f"unknown keys {sorted(unknown)}")
     return Element(kind, colour, facing)
+
+
+# The top-level keys of a tile file besides the notes ("_reference", "_schema_note": any key starting with "_").
+SCHEMA = "gardeners-tiles/1"
+_TOP_KEYS = {"schema", "tiles"}
+_TILE_KEYS = {"id", "set", "background", "elements", "path"}
 
 
 def parse_catalog(doc, source: str = "<memory>") -> Catalog:
     """Validate a catalog document (the parsed JSON) and build the Catalog; errors name the field."""
     if not isinstance(doc, dict) or not isinstance(doc.get("tiles"), list):
         raise InputError("tiles", "a catalog is an object with a list 'tiles'")
+    unknown = {k for k in doc if not k.startswith("_")} - _TOP_KEYS
+    if unknown:
+        raise InputError(sorted(unknown)[0], f"unknown key; a tile file has {sorted(_TOP_KEYS)} and notes "
+                                             "whose names start with '_'")
+    if "schema" in doc and doc["schema"] != SCHEMA:
+        raise InputError("schema", f"this version reads tile files of schema {SCHEMA!r}", doc["schema"])
     tiles = []
     seen = set()
     for i, raw in enumerate(doc["tiles"]):
         where = f"tiles[{i}]"
         if not isinstance(raw, dict):
             raise InputError(where, "a tile must be an object", raw)
+        unknown = set(raw) - _TILE_KEYS
+        if unknown:
+            raise InputError(where, f"unknown keys {sorted(unknown)}")
         tid = raw.get("id")
         if not isinstance(tid, str) or not tid:
             raise InputError(f"{where}.id", "must be a non-empty string", tid)
         if tid in seen:
             raise InputError(f"{where}.id", "duplicate tile id", tid)
         seen.add(tid)
-        if raw.get("set") not in TILE_SETS:
+        if not isinstance(raw.get("set"), str) or raw["set"] not in TILE_SETS:
             raise InputError(f"{where}.set", f"must be one of {list(TILE_SETS)}", raw.get("set"))
-        if raw.get("background") not in BACKGROUNDS:
+        if not isinstance(raw.get("background"), str) or raw["background"] not in BACKGROUNDS:
             raise InputError(f"{where}.background", f"must be one of {list(BACKGROUNDS)}", raw.get("background"))
         elements = raw.get("elements", [])
         if not isinstance(elements, list):
             raise InputError(f"{where}.elements", "must be a list", elements)
         elems = tuple(_element(e, f"{where}.elements[{j}]") for j, e in enumerate(elements))
         path = raw.get("path", [])
-        if not isinstance(path, list) or any(p not in DIRECTIONS for p in path) or len(set(path)) != len(path):
+        if (not isinstance(path, list) or any(not isinstance(p, str) or p not in DIRECTIONS for p in path)
+                or len(set(path)) != len(path)):
             raise InputError(f"{where}.path", "must be a list of distinct edges among N, E, S, W", path)
         # A path enters and leaves a tile: one edge (a dead end) or two. Junctions would make
         # "a continuous route" ambiguous, so the schema refuses them.
         if len(path) > 2:
             raise InputError(f"{where}.path", "a tile's path reaches at most two edges", path)
-        unknown = set(raw) - {"id", "set", "background", "elements", "path"}
-        if unknown:
-            raise InputError(where, f"unknown keys {sorted(unknown)}")
         tiles.append(Tile(tid, raw["set"], raw["background"], elems, frozenset(path)))
     if not tiles:
         raise InputError("tiles", "a catalog needs at least one tile")

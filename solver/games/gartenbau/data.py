@@ -1,12 +1,12 @@
 """Gartenbau catalogs (seedling, starter, plant and flower tiles, colour mixing) loaded from JSON and validated."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from solver.core.datafile import DataFileError, read_json
 from solver.errors import InputError
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "gartenbau"
@@ -121,19 +121,38 @@ class Catalog:
         raise InputError("tile", "unknown seedling or starter tile id", tile_id)
 
 
+# Upper bounds on the numbers a catalog may hold: far above any printed value (prestige up to a few dozen, charts up
+# to 40 spaces, costs up to 5), far below what makes the CP-SAT model overflow (a 2**62 prestige made it
+# MODEL_INVALID with no word of which field).
+MAX_PRESTIGE = 10**6  # any prestige, bonus, per-unit prestige or cap
+MAX_COUNT = 500  # any count of spaces, seedlings or plants in a chart; any sun or water cost
+
+
 def _load_json(path: Path, what: str) -> dict:
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except FileNotFoundError:
-        raise InputError(what, "catalog file not found", str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(what, f"not valid JSON: {exc}", str(path)) from None
+    """The document of the catalog file `path` (role `what`, e.g. "seedlings"); a file that is missing, unreadable,
+    not UTF-8 JSON or not an object is refused naming it."""
+    doc = read_json(path, what)
     if not isinstance(doc, dict):
-        raise InputError(what, "top level must be an object", type(doc).__name__)
-    if not isinstance(doc.get("_reference"), str):
-        raise InputError(f"{what}._reference", "catalogs must carry a reference-data note")
+        raise DataFileError(str(path), what, "top level must be an object", type(doc).__name__)
+    if not isinstance(doc.get("_reference"), str) or not doc["_reference"].strip():
+        raise DataFileError(str(path), f"{what}._reference", "catalogs must carry a reference-data note")
     return doc
+
+
+def _keys(obj: dict, allowed: tuple[str, ...], where: str) -> None:
+    """Refuse a key `obj` does not know (a misspelt key would be silently ignored); a key starting with "_" is a
+    note, like "_reference"."""
+    unknown = sorted(k for k in obj if not k.startswith("_") and k not in allowed)
+    if unknown:
+        raise InputError(f"{where}.{unknown[0]}", f"unknown key; expected {', '.join(allowed)} "
+                                                  "(or a note whose name starts with '_')")
+
+
+def _obj(value: Any, where: str, allowed: tuple[str, ...]) -> dict:
+    if not isinstance(value, dict):
+        raise InputError(where, "must be an object", value)
+    _keys(value, allowed, where)
+    return value
 
 
 def _list(doc: dict, key: str, where: str) -> list:
@@ -143,8 +162,23 @@ def _list(doc: dict, key: str, where: str) -> list:
     return value
 
 
+def _names(doc: dict, key: str, where: str, what: str) -> tuple[str, ...]:
+    """A non-empty list of distinct non-empty strings (colours, types, hands)."""
+    value = _list(doc, key, where)
+    if not value:
+        raise InputError(f"{where}.{key}", f"must list at least one {what}", value)
+    for i, v in enumerate(value):
+        if not isinstance(v, str) or not v.strip():
+            raise InputError(f"{where}.{key}[{i}]", f"a {what} must be a non-empty string", v)
+        if v in value[:i]:
+            raise InputError(f"{where}.{key}[{i}]", f"duplicate {what}", v)
+    return tuple(value)
+
+
 def _str(obj: dict, key: str, where: str, allowed: tuple[str, ...] | None = None) -> str:
-    value = obj.get(key) if isinstance(obj, dict) else None
+    if not isinstance(obj, dict):
+        raise InputError(where, "must be an object", obj)
+    value = obj.get(key)
     if not isinstance(value, str) or not value:
         raise InputError(f"{where}.{key}", "must be a non-empty string", value)
     if allowed is not None and value not in allowed:
@@ -152,18 +186,24 @@ def _str(obj: dict, key: str, where: str, allowed: tuple[str, ...] | None = None
     return value
 
 
-def _int(obj: dict, key: str, where: str, minimum: int = 0) -> int:
-    value = obj.get(key) if isinstance(obj, dict) else None
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise InputError(f"{where}.{key}", f"must be an integer >= {minimum}", value)
+def _int(obj: dict, key: str, where: str, minimum: int = 0, maximum: int = MAX_PRESTIGE) -> int:
+    if not isinstance(obj, dict):
+        raise InputError(where, "must be an object", obj)
+    value = obj.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
+        raise InputError(f"{where}.{key}", f"must be an integer from {minimum} to {maximum}", value)
     return value
 
 
 def _seedling_pair(value: Any, where: str, colours: tuple, types: tuple) -> tuple[Seedling, Seedling]:
     if not isinstance(value, list) or len(value) != 2:
         raise InputError(where, "must list exactly two seedlings", value)
-    return tuple(Seedling(_str(s, "colour", f"{where}[{i}]", colours), _str(s, "type", f"{where}[{i}]", types))
-                 for i, s in enumerate(value))  # type: ignore[return-value]
+    pair = []
+    for i, s in enumerate(value):
+        w = f"{where}[{i}]"
+        _obj(s, w, ("colour", "type"))
+        pair.append(Seedling(_str(s, "colour", w, colours), _str(s, "type", w, types)))
+    return tuple(pair)  # type: ignore[return-value]
 
 
 def _table(value: Any, where: str) -> list[list[int]]:
@@ -174,6 +214,10 @@ def _table(value: Any, where: str) -> list[list[int]]:
         if (not isinstance(step, list) or len(step) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in step)):
             raise InputError(f"{where}[{i}]", "must be [count, prestige] with integers >= 0", step)
+        if step[0] > MAX_COUNT:
+            raise InputError(f"{where}[{i}][0]", f"a count must be at most {MAX_COUNT}", step[0])
+        if step[1] > MAX_PRESTIGE:
+            raise InputError(f"{where}[{i}][1]", f"a prestige must be at most {MAX_PRESTIGE}", step[1])
         if step[0] <= last:
             raise InputError(f"{where}[{i}]", "counts must rise strictly from 1", step)
         last = step[0]
@@ -190,7 +234,8 @@ def _scoring(value: Any, where: str, colours: tuple) -> Scoring:
             params[key] = _str(value, key, where, colours)
         elif kind == "colours":
             cs = value.get(key)
-            if not isinstance(cs, list) or not cs or any(c not in colours for c in cs) or len(set(cs)) != len(cs):
+            if (not isinstance(cs, list) or not cs or any(not isinstance(c, str) or c not in colours for c in cs)
+                    or len(set(cs)) != len(cs)):
                 raise InputError(f"{where}.{key}", "must be a list of distinct known colours", cs)
             params[key] = list(cs)
         else:
@@ -204,6 +249,8 @@ def _scoring(value: Any, where: str, colours: tuple) -> Scoring:
 def _unique(ids: list[str], where: str) -> None:
     seen = set()
     for i, tid in enumerate(ids):
+        if not isinstance(tid, str) or not tid:
+            raise InputError(f"{where}[{i}].id", "must be a non-empty string", tid)
         if tid in seen:
             raise InputError(f"{where}[{i}].id", "duplicate id", tid)
         seen.add(tid)
@@ -222,16 +269,27 @@ def _default_catalog() -> Catalog:
 
 
 def _load(base: Path) -> Catalog:
-    sd = _load_json(base / "seedlings.json", "seedlings")
-    colours = tuple(_list(sd, "colours", "seedlings"))
-    types = tuple(_list(sd, "types", "seedlings"))
-    if not colours or not all(isinstance(c, str) for c in colours):
-        raise InputError("seedlings.colours", "must list colour names", colours)
-    if not types or not all(isinstance(t, str) for t in types):
-        raise InputError("seedlings.types", "must list seedling type names", types)
+    """The four files of `base`; every error names the file it is in (the field path starts with the file's role)."""
+    loading = {"file": base / "seedlings.json"}
+    try:
+        return _parse(base, loading)
+    except DataFileError:
+        raise
+    except InputError as exc:
+        raise DataFileError(str(loading["file"]), exc.field, exc.description, exc.value) from None
+
+
+def _parse(base: Path, loading: dict[str, Path]) -> Catalog:
+    loading["file"] = base / "seedlings.json"
+    sd = _load_json(loading["file"], "seedlings")
+    _keys(sd, ("colours", "types", "starter_tiles", "tiles"), "seedlings")
+    colours = _names(sd, "colours", "seedlings", "colour")
+    types = _names(sd, "types", "seedlings", "seedling type")
 
     tiles_raw = _list(sd, "tiles", "seedlings")
-    _unique([t.get("id") if isinstance(t, dict) else None for t in tiles_raw], "seedlings.tiles")
+    for i, t in enumerate(tiles_raw):
+        _obj(t, f"seedlings.tiles[{i}]", ("id", "seedlings", "players"))
+    _unique([t.get("id") for t in tiles_raw], "seedlings.tiles")
     tiles = {}
     for i, t in enumerate(tiles_raw):
         w = f"seedlings.tiles[{i}]"
@@ -241,6 +299,7 @@ def _load(base: Path) -> Catalog:
     starters = {}
     for i, t in enumerate(_list(sd, "starter_tiles", "seedlings")):
         w = f"seedlings.starter_tiles[{i}]"
+        _obj(t, w, ("id", "sides"))
         tid = _str(t, "id", w)
         if tid in tiles or tid in starters:
             raise InputError(f"{w}.id", "duplicate id", tid)
@@ -250,7 +309,9 @@ def _load(base: Path) -> Catalog:
         starters[tid] = StarterTile(tid, {s: _seedling_pair(v, f"{w}.sides.{s}", colours, types)
                                           for s, v in sides.items()})
 
-    cd = _load_json(base / "colours.json", "colours")
+    loading["file"] = base / "colours.json"
+    cd = _load_json(loading["file"], "colours")
+    _keys(cd, ("requirements",), "colours")
     req_raw = cd.get("requirements")
     if not isinstance(req_raw, dict) or set(req_raw) != set(colours):
         raise InputError("colours.requirements", f"must give pairs for exactly the colours {', '.join(colours)}",
@@ -261,13 +322,18 @@ def _load(base: Path) -> Catalog:
         if not isinstance(pairs, list) or not pairs:
             raise InputError(w, "must list at least one pair of colours", pairs)
         for j, p in enumerate(pairs):
-            if not isinstance(p, list) or len(p) != 2 or any(c not in colours for c in p):
+            if (not isinstance(p, list) or len(p) != 2
+                    or any(not isinstance(c, str) or c not in colours for c in p)):
                 raise InputError(f"{w}[{j}]", "must be a pair of known colours", p)
         requirements[colour] = frozenset(tuple(sorted(p)) for p in pairs)
 
-    pd = _load_json(base / "plants.json", "plants")
+    loading["file"] = base / "plants.json"
+    pd = _load_json(loading["file"], "plants")
+    _keys(pd, ("two_player_removed_prestige", "plants"), "plants")
     plants_raw = _list(pd, "plants", "plants")
-    _unique([p.get("id") if isinstance(p, dict) else None for p in plants_raw], "plants.plants")
+    for i, p in enumerate(plants_raw):
+        _obj(p, f"plants.plants[{i}]", ("id", "colour", "prestige", "cost"))
+    _unique([p.get("id") for p in plants_raw], "plants.plants")
     plants = {}
     last: dict[str, int] = {}
     for i, p in enumerate(plants_raw):
@@ -278,20 +344,33 @@ def _load(base: Path) -> Catalog:
         if prestige < last.get(colour, 0):
             raise InputError(f"{w}.prestige", f"{colour} stack must be sorted by ascending prestige", prestige)
         last[colour] = prestige
-        cost = p.get("cost")
-        plants[pid] = Plant(pid, colour, prestige, _int(cost, "sun", f"{w}.cost"), _int(cost, "water", f"{w}.cost"))
+        cost = _obj(p.get("cost"), f"{w}.cost", ("sun", "water"))
+        plants[pid] = Plant(pid, colour, prestige, _int(cost, "sun", f"{w}.cost", maximum=MAX_COUNT),
+                            _int(cost, "water", f"{w}.cost", maximum=MAX_COUNT))
+    removed = _int(pd, "two_player_removed_prestige", "plants")
 
-    fd = _load_json(base / "flowers.json", "flowers")
-    hands = tuple(_list(fd, "beginner_hands", "flowers"))
+    loading["file"] = base / "flowers.json"
+    fd = _load_json(loading["file"], "flowers")
+    _keys(fd, ("beginner_hands", "flowers"), "flowers")
+    hands = _names(fd, "beginner_hands", "flowers", "hand")
     flowers_raw = _list(fd, "flowers", "flowers")
-    _unique([f.get("id") if isinstance(f, dict) else None for f in flowers_raw], "flowers.flowers")
+    for i, f in enumerate(flowers_raw):
+        _obj(f, f"flowers.flowers[{i}]", ("id", "name", "level", "hand", "colour", "scoring"))
+    _unique([f.get("id") for f in flowers_raw], "flowers.flowers")
     flowers = {}
     for i, f in enumerate(flowers_raw):
         w = f"flowers.flowers[{i}]"
         fid = _str(f, "id", w)
         level = _str(f, "level", w, ("beginner", "advanced"))
-        hand = _str(f, "hand", w, hands) if level == "beginner" else None
+        if level == "beginner":
+            hand = _str(f, "hand", w, hands)
+        elif "hand" in f:
+            raise InputError(f"{w}.hand", "only a beginner flower belongs to a preset hand", f["hand"])
+        else:
+            hand = None
         flowers[fid] = Flower(fid, _str(f, "name", w), level, _str(f, "colour", w, colours),
                               _scoring(f.get("scoring"), f"{w}.scoring", colours), hand)
-    return Catalog(colours, types, tiles, starters, plants, flowers, requirements, hands,
-                   _int(pd, "two_player_removed_prestige", "plants"))
+    for i, h in enumerate(hands):
+        if not any(f.hand == h for f in flowers.values()):
+            raise InputError(f"flowers.beginner_hands[{i}]", "no beginner flower belongs to this hand", h)
+    return Catalog(colours, types, tiles, starters, plants, flowers, requirements, hands, removed)

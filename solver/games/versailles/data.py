@@ -110,6 +110,15 @@ def _read(path: Path) -> dict:
             doc = json.load(f)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path.name}: not valid JSON ({exc})") from None
+    except FileNotFoundError:
+        raise ValueError(f"{path.name}: file not found in {str(path.parent)!r}") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path.name}: is a directory, not a JSON file") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path.name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+                         f"{exc.start})") from None
+    except OSError as exc:
+        raise ValueError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
     if not isinstance(doc, dict):
         raise ValueError(f"{path.name}: expected a JSON object at the top level")
     if not isinstance(doc.get("_reference"), str) or not doc["_reference"].strip():
@@ -252,7 +261,7 @@ def _list(value: Any, where: str) -> list:
 
 
 def _type(value: Any, where: str, field_types: dict[str, FieldType], kinds: tuple[str, ...]) -> str:
-    if value not in field_types:
+    if not isinstance(value, str) or value not in field_types:
         raise ValueError(f"{where}: unknown field type {value!r}")
     if field_types[value].kind not in kinds:
         raise ValueError(f"{where}: field type {value!r} is of kind {field_types[value].kind!r}, "
@@ -272,6 +281,13 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     if len(types) > 0 and setup.stages * max(setup.row_tiles.values()) > len(tiles):
         raise ValueError(f"tiles.json: tiles: {len(tiles)} tiles cannot fill {setup.stages} rows of "
                          f"{max(setup.row_tiles.values())}")
+    # Every seat (Ludwig too) is dealt `dealt_per_stage` cards from the shuffled deck at each stage.
+    seats = max(3 if (players == 2 and setup.ludwig_in_2_player_game) else players for players in setup.row_tiles)
+    deck = cards.high - cards.low + 1
+    if seats * cards.dealt_per_stage > deck:
+        raise ValueError(f"number_cards.json: values: {deck} cards ({cards.low} to {cards.high}) cannot deal "
+                         f"{cards.dealt_per_stage} to each of {seats} seats (setup.json row_tiles), "
+                         f"{seats * cards.dealt_per_stage} cards")
     if setup.rounds_per_stage != cards.played_per_stage:
         raise ValueError(f"number_cards.json: played_per_stage: must equal setup rounds_per_stage "
                          f"{setup.rounds_per_stage}, got {cards.played_per_stage}")

@@ -80,3 +80,74 @@ def test_catalog_loads_from_another_directory(tmp_path):
     assert len(load_catalog(tmp_path).flowers) == 54
     with pytest.raises(InputError, match="not found"):
         load_catalog(tmp_path / "nowhere")
+
+
+def _fixed_flowers(d, value):
+    for f in d["flowers"]:
+        if f["scoring"]["rule"] == "fixed":
+            f["scoring"]["prestige"] = value
+
+
+@pytest.mark.parametrize("name, change, field", [
+    # absurd sizes: a 2**62 plant or a 10**25 flower made the solver answer MODEL_INVALID, naming nothing
+    ("plants.json", lambda d: d["plants"][-1].__setitem__("prestige", 2**62), "plants.plants[47].prestige"),
+    ("flowers.json", lambda d: _fixed_flowers(d, 10**25), "flowers.flowers[0].scoring.prestige"),
+    ("plants.json", lambda d: d["plants"][0]["cost"].__setitem__("water", 10**9), "plants.plants[0].cost.water"),
+    ("flowers.json", lambda d: d["flowers"][3]["scoring"]["table"][-1].__setitem__(0, 10**6),
+     "flowers.flowers[3].scoring.table[5][0]"),
+    ("flowers.json", lambda d: d["flowers"][3]["scoring"]["table"][-1].__setitem__(1, 10**7),
+     "flowers.flowers[3].scoring.table[5][1]"),
+    ("plants.json", lambda d: d.__setitem__("two_player_removed_prestige", 10**7),
+     "plants.two_player_removed_prestige"),
+    # wrong types: a TypeError in a join, unhashable ids
+    ("flowers.json", lambda d: d.__setitem__("beginner_hands", [1, 2]), "flowers.beginner_hands[0]"),
+    ("seedlings.json", lambda d: d["tiles"][4].__setitem__("id", ["S05"]), "seedlings.tiles[4].id"),
+    ("plants.json", lambda d: d["plants"][2].__setitem__("cost", [1, 2]), "plants.plants[2].cost"),
+    ("seedlings.json", lambda d: d["tiles"][0]["seedlings"].__setitem__(0, "red"), "seedlings.tiles[0].seedlings[0]"),
+    ("colours.json", lambda d: d["requirements"]["green"].__setitem__(0, [["green"], "blue"]),
+     "colours.requirements.green[0]"),
+    # tiles that are not objects were reported as "seedlings.tiles[1].id: duplicate id"
+    ("seedlings.json", lambda d: d["tiles"].__setitem__(0, 1) or d["tiles"].__setitem__(1, 2), "seedlings.tiles[0]"),
+    ("flowers.json", lambda d: d["flowers"].__setitem__(2, "Carnation"), "flowers.flowers[2]"),
+    # inconsistent data: a repeated colour or hand
+    ("seedlings.json", lambda d: d["colours"].append("red"), "seedlings.colours[6]"),
+    ("seedlings.json", lambda d: d["types"].append("leaf"), "seedlings.types[3]"),
+    ("flowers.json", lambda d: d["beginner_hands"].append("beetle"), "flowers.beginner_hands[6]"),
+    ("flowers.json", lambda d: d["beginner_hands"].append("wasp"), "flowers.beginner_hands[6]"),
+    # unknown (misspelt) keys are refused, not ignored; notes starting with "_" are kept
+    ("plants.json", lambda d: d["plants"][0].__setitem__("prestiege", 3), "plants.plants[0].prestiege"),
+    ("seedlings.json", lambda d: d.__setitem__("colors", []), "seedlings.colors"),
+    ("flowers.json", lambda d: d["flowers"][40].__setitem__("hand", "beetle"), "flowers.flowers[40].hand"),
+])
+def test_bad_values_and_types_name_the_field(tmp_path, name, change, field):
+    with pytest.raises(InputError) as err:
+        load_catalog(_broken(tmp_path, name, change))
+    assert err.value.field == field
+    assert str(err.value).startswith(f"{tmp_path / name}: {field}: ")  # the message names the file too
+
+
+def test_bounds_are_generous(tmp_path):
+    """The largest values the bounds allow still load (far above any printed value)."""
+    def change(d):
+        d["plants"][-1]["prestige"] = 10**6
+        d["plants"][-1]["cost"] = {"sun": 500, "water": 500}
+    assert load_catalog(_broken(tmp_path, "plants.json", change)).plants["P-purple-8"].prestige == 10**6
+
+
+def test_notes_are_not_unknown_keys(tmp_path):
+    def change(d):
+        d["_comment"] = "transcribed by hand"
+        d["plants"][0]["_note"] = "first in its stack"
+    assert len(load_catalog(_broken(tmp_path, "plants.json", change)).plants) == 48
+
+
+def test_an_unreadable_file_is_named(tmp_path):
+    for f in DATA_DIR.glob("*.json"):
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "flowers.json").write_bytes(b"\xff{}")
+    with pytest.raises(InputError, match=r"flowers\.json: not UTF-8 text \(byte 0xff at offset 0\)"):
+        load_catalog(tmp_path)
+    (tmp_path / "flowers.json").unlink()
+    (tmp_path / "flowers.json").mkdir()
+    with pytest.raises(InputError, match=r"flowers\.json: is a directory"):
+        load_catalog(tmp_path)

@@ -70,3 +70,48 @@ def test_invalid_json_is_a_value_error(tmp_path):
     (base / "setup.json").write_text("{not json")
     with pytest.raises(ValueError, match=r"setup\.json: not valid JSON"):
         load_catalog(base)
+
+
+def test_the_number_cards_must_be_enough_to_deal_every_seat(tmp_path):
+    """{min: 1, max: 5} with 10 cards dealt per stage was accepted: 5 players need 50 cards each stage."""
+    base = _copy(tmp_path)
+    _edit(base / "number_cards.json", lambda d: d["values"].update(min=1, max=5))
+    with pytest.raises(ValueError, match=r"number_cards\.json: values: 5 cards \(1 to 5\) cannot deal 10 to each "
+                                         r"of 5 seats"):
+        load_catalog(base)
+    # 2 players with Ludwig are 3 seats: 30 cards are enough for them
+    _edit(base / "setup.json", lambda d: d.update(row_tiles={"2": 21}))
+    _edit(base / "number_cards.json", lambda d: d["values"].update(min=1, max=30))
+    assert load_catalog(base).cards.high == 30
+    _edit(base / "number_cards.json", lambda d: d["values"].update(min=1, max=29))
+    with pytest.raises(ValueError, match="cannot deal 10 to each of 3 seats"):
+        load_catalog(base)
+
+
+@pytest.mark.parametrize("file, change, message", [
+    # a token type that is a list: TypeError unhashable (a traceback)
+    ("majority_tokens.json", lambda d: d["large"][0].update(type=["G"]),
+     r"large\[0\]\.type: unknown field type \['G'\]"),
+    ("majority_tokens.json", lambda d: d["small"][0].update(type={"G": 1}), r"small\[0\]\.type: unknown field type"),
+])
+def test_a_wrong_type_is_refused_naming_the_field(tmp_path, file, change, message):
+    base = _copy(tmp_path)
+    _edit(base / file, change)
+    with pytest.raises(ValueError, match=message):
+        load_catalog(base)
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, r"setup\.json: file not found"),
+    (b"\xff\xfe{}", r"setup\.json: not UTF-8 text \(byte 0xff at offset 0\)"),
+    ("dir", r"setup\.json: is a directory"),
+])
+def test_an_unreadable_file_is_named(tmp_path, content, message):
+    base = _copy(tmp_path)
+    (base / "setup.json").unlink()
+    if content == "dir":
+        (base / "setup.json").mkdir()
+    elif content is not None:
+        (base / "setup.json").write_bytes(content)
+    with pytest.raises(ValueError, match=message):
+        load_catalog(base)

@@ -39,23 +39,38 @@ class Card:
         return KINDS[self.kind].check(garden, self.spec)
 
 
+# A card's keys; a key starting with "_" is a note (like the file's "_reference") and is kept out of the card.
+CARD_KEYS = ("id", "deck", "kind", "params", "text")
+SCHEMA = "gardeners-cards/1"
+_TOP_KEYS = {"schema", "cards"}
+
+
 def parse_card(raw, where: str = "card") -> Card:
     if not isinstance(raw, dict):
         raise InputError(where, "a card is an object {id, deck, kind, params, text}", raw)
+    unknown = {k for k in raw if not k.startswith("_")} - set(CARD_KEYS)
+    if unknown:
+        raise InputError(where, f"unknown keys {sorted(unknown)}; a card has {', '.join(CARD_KEYS)} "
+                                "(and notes whose names start with '_')")
     cid = raw.get("id")
     if not isinstance(cid, str) or not cid:
         raise InputError(f"{where}.id", "must be a non-empty string", cid)
     deck = raw.get("deck")
-    if deck not in DECKS:
+    if not isinstance(deck, str) or deck not in DECKS:
         raise InputError(f"{where}.deck", f"must be one of {list(DECKS)}", deck)
     kind = raw.get("kind")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(f"{where}.kind", f"must be one of {sorted(KINDS)}", kind)
     params = raw.get("params", {})
     if not isinstance(params, dict):
         raise InputError(f"{where}.params", "must be an object", params)
     spec = KINDS[kind].parse(params, f"{where}.params")
-    text = raw.get("text") or KINDS[kind].describe(spec)
+    text = raw.get("text")
+    if text is None:
+        text = KINDS[kind].describe(spec)
+    elif not isinstance(text, str) or not text.strip():
+        raise InputError(f"{where}.text", "must be a non-empty string (leave it out to word the card from its "
+                                          "parameters)", text)
     return Card(cid, deck, kind, text, spec, json.dumps(params, sort_keys=True))
 
 
@@ -93,6 +108,12 @@ class Deck:
 def parse_deck(doc, source: str = "<memory>") -> Deck:
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
         raise InputError("cards", "a card file is an object with a list 'cards'")
+    unknown = {k for k in doc if not k.startswith("_")} - _TOP_KEYS
+    if unknown:
+        raise InputError(sorted(unknown)[0], f"unknown key; a card file has {sorted(_TOP_KEYS)} and notes "
+                                             "whose names start with '_'")
+    if "schema" in doc and doc["schema"] != SCHEMA:
+        raise InputError("schema", f"this version reads card files of schema {SCHEMA!r}", doc["schema"])
     cards, seen = [], set()
     for i, raw in enumerate(doc["cards"]):
         card = parse_card(raw, f"cards[{i}]")
