@@ -48,7 +48,10 @@ class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceService
                 try:
                     self._fn(fn)(**kwargs)
                 except (ValueError, OSError) as exc:
-                    raise ValueError(f"{flag} {path}: {exc}") from None
+                    # (the loaders' messages start with the file: not twice)
+                    text = str(exc)
+                    raise ValueError(f"{flag}: {text}" if text.startswith(str(path)) else f"{flag} {path}: {text}") \
+                        from None
 
     def ListTiles(self, request, context):
         tiles = self._fn("list_tiles")(**self.tiles)

@@ -100,8 +100,8 @@ def test_several_processes_share_the_port_and_stop_together():
 
 @pytest.mark.parametrize("flags,message", [
     (["--workers", "0"], "workers must be >= 1"),
-    (["--tiles-file", "/nonexistent/tiles.json"], "--tiles-file /nonexistent/tiles.json"),
-    (["--processes", "2", "--tiles-file", "/nonexistent/tiles.json"], "--tiles-file /nonexistent/tiles.json"),
+    (["--tiles-file", "/nonexistent/tiles.json"], "--tiles-file: /nonexistent/tiles.json: file not found"),
+    (["--processes", "2", "--tiles-file", "/nonexistent/tiles.json"], "--tiles-file: /nonexistent/tiles.json: file not found"),
     # said "(got 65536)" from a child process: a port nobody typed
     (["--processes", "2", "--metrics-port", "65535"], "--metrics-port: metrics_port must be at most 65534"),
     # crashed: invalid literal for int() with base 10: '/tmp/x/u.sock'
