@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import random
 import threading
@@ -58,8 +59,11 @@ KINDS: dict[tuple[str, str], Kind] = {
 }
 
 
+@functools.lru_cache(maxsize=64)
 def digest_of(game: str, data: GameData = REFERENCE) -> str:
-    """The digest a puzzle of `game` made with `data` carries (Puzzle.catalog_digest)."""
+    """The digest a puzzle of `game` made with `data` carries (Puzzle.catalog_digest), computed once per process as
+    a server loads its data once (every served puzzle is checked against it: the files were read and hashed on
+    each call)."""
     return next(k for k in KINDS.values() if k.game == game).digest(data)
 
 
@@ -94,7 +98,7 @@ def generate(pid: PuzzleId, data: GameData = REFERENCE) -> Puzzle:
     kind = kind_of(pid)
     seed = seed_of(pid, kind.version)
     content = kind.generate(pid.difficulty, random.Random(seed), data=data)
-    return Puzzle(pid, kind.version, kind.digest(data), seed, content["public"], content["answer"])
+    return Puzzle(pid, kind.version, digest_of(pid.game, data), seed, content["public"], content["answer"])
 
 
 class StaleData(Exception):
@@ -108,7 +112,8 @@ class StaleData(Exception):
 
 def current(puzzle: Puzzle, data: GameData = REFERENCE) -> Puzzle:
     """The puzzle, when it was made with `data` (the digests agree); else StaleData."""
-    digest = kind_of(puzzle.id).digest(data)
+    kind_of(puzzle.id)
+    digest = digest_of(puzzle.id.game, data)
     if puzzle.catalog_digest != digest:
         raise StaleData(puzzle, digest)
     return puzzle
