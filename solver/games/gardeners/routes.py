@@ -37,7 +37,6 @@ from solver.core.solve import SolveControl
 from solver.errors import InputError
 from solver.games.gardeners import engine, moves
 from solver.games.gardeners.cards import Card
-from solver.games.gardeners.cards.verdict import SATISFIED
 from solver.games.gardeners.checker import check
 from solver.games.gardeners.encodings import impossible, post
 from solver.games.gardeners.garden import Garden, Placed
@@ -185,9 +184,7 @@ def _state(garden: Garden) -> State:
 def check_known(known: Garden, cards: list[Card], mode: Mode, catalog: Catalog) -> None:
     """A previous Solo hint's target handed back: a valid garden of every tile of the mode for these cards."""
     tiles = sorted(t.id for t in catalog.tiles_of(mode.tile_sets))
-    report = check(known, cards)
-    if sorted(p.tile.id for p in known.cells.values()) != tiles or not report.complete \
-            or any(v.status != SATISFIED for v in report.verdicts):
+    if sorted(p.tile.id for p in known.cells.values()) != tiles or not check(known, cards).valid:
         raise InputError("target", "must be a valid garden of every tile of the mode for these cards (a previous "
                                    "Solo hint's target)")
 
