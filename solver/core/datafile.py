@@ -63,3 +63,16 @@ def load_data_file(path: str | Path | None, default: Path, field: str, parse: Ca
         except InputError as exc:
             raise DataFileError(str(p), exc.field, exc.description, exc.value) from None
     return _cache[key]  # type: ignore[return-value]
+
+
+def check_top_level(doc, list_key: str, keys: set[str], schema: str, what: str) -> None:
+    """A Gardeners data file's top level: an object holding the list `list_key`, no key but `keys` and notes (names
+    starting with "_"), and a `schema` (when given) of the version this code reads. `what`: "card file" ..."""
+    if not isinstance(doc, dict) or not isinstance(doc.get(list_key), list):
+        raise InputError(list_key, f"a {what} is an object with a list '{list_key}'")
+    unknown = {k for k in doc if not k.startswith("_")} - keys
+    if unknown:
+        raise InputError(sorted(unknown)[0], f"unknown key; a {what} has {sorted(keys)} and notes whose names start "
+                                             "with '_'")
+    if "schema" in doc and doc["schema"] != schema:
+        raise InputError("schema", f"this version reads {what}s of schema {schema!r}", doc["schema"])

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.core.grid import DIRECTIONS, rotate_direction
-from solver.core.datafile import load_data_file
+from solver.core.datafile import check_top_level, load_data_file
 from solver.errors import InputError
 
 DEFAULT_CATALOG = Path(__file__).resolve().parents[2] / "data" / "gardeners" / "tiles.json"
@@ -107,14 +107,7 @@ _TILE_KEYS = {"id", "set", "background", "elements", "path"}
 
 def parse_catalog(doc, source: str = "<memory>") -> Catalog:
     """Validate a catalog document (the parsed JSON) and build the Catalog; errors name the field."""
-    if not isinstance(doc, dict) or not isinstance(doc.get("tiles"), list):
-        raise InputError("tiles", "a catalog is an object with a list 'tiles'")
-    unknown = {k for k in doc if not k.startswith("_")} - _TOP_KEYS
-    if unknown:
-        raise InputError(sorted(unknown)[0], f"unknown key; a tile file has {sorted(_TOP_KEYS)} and notes "
-                                             "whose names start with '_'")
-    if "schema" in doc and doc["schema"] != SCHEMA:
-        raise InputError("schema", f"this version reads tile files of schema {SCHEMA!r}", doc["schema"])
+    check_top_level(doc, "tiles", _TOP_KEYS, SCHEMA, "tile file")
     tiles = []
     seen = set()
     for i, raw in enumerate(doc["tiles"]):

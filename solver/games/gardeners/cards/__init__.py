@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from solver.core.datafile import load_data_file
+from solver.core.datafile import check_top_level, load_data_file
 from solver.errors import InputError
 from solver.games.gardeners.cards import (agglomeration, border, distance, geometry, link, panorama, path,
                                           proximity)
@@ -106,14 +106,7 @@ class Deck:
 
 
 def parse_deck(doc, source: str = "<memory>") -> Deck:
-    if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
-        raise InputError("cards", "a card file is an object with a list 'cards'")
-    unknown = {k for k in doc if not k.startswith("_")} - _TOP_KEYS
-    if unknown:
-        raise InputError(sorted(unknown)[0], f"unknown key; a card file has {sorted(_TOP_KEYS)} and notes "
-                                             "whose names start with '_'")
-    if "schema" in doc and doc["schema"] != SCHEMA:
-        raise InputError("schema", f"this version reads card files of schema {SCHEMA!r}", doc["schema"])
+    check_top_level(doc, "cards", _TOP_KEYS, SCHEMA, "card file")
     cards, seen = [], set()
     for i, raw in enumerate(doc["cards"]):
         card = parse_card(raw, f"cards[{i}]")
