@@ -216,8 +216,10 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     def spent() -> bool:
         """No time left to build another model (the board's alone took ~1.5-3 s at the service's caps: 24 seedling
         tiles, 24 plants, 8 flowers): the call's deadline is near, or the wall limit is used up. Never on a
-        deterministic limit, whose answers must not depend on the clock."""
-        return control.out_of_time() or (control.deterministic_limit is None
+        deterministic limit, whose answers must not depend on the clock. A pinned search (a hint's option) stops
+        for the deadline only: its share of the hint's time may be shorter than its model's build, and the hint
+        pays an overrun from the next options' shares (optimiser.hint)."""
+        return control.out_of_time() or (control.deterministic_limit is None and pinned is None
                                           and time.perf_counter() - start > limit - MIN_STEP_S)
 
     def model_on(board_size: int, stop: bool = True, **restrict) -> GardenModel:
