@@ -1,9 +1,13 @@
 """Fixtures: a real server on port 0 with a real channel, stopped after each test."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 import types
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 import pytest
@@ -13,6 +17,8 @@ from server.app import create_server
 from server.config import ServerConfig
 from server.runtime import Runtime
 import server_probe as probe
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -44,6 +50,27 @@ class Running:
             ch.close()
         self.server.stop(grace).wait()
         self.runtime.metrics.close()
+
+
+def assert_refused_at_start_up(cases, timeout: float) -> None:
+    """Starts `python -m server` once per case (extra flags, extra environment, the store, the message) all at
+    once: each must exit 2 before listening, naming `puzzles_db <store>` and the message, with no traceback."""
+    procs = [subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", *flags], cwd=REPO,
+                              env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for flags, env, _, _ in cases]
+    try:
+        for proc, (_, _, db, message) in zip(procs, cases):
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"the server started on the unusable store {db}") from None
+            assert proc.returncode == 2 and f"puzzles_db {db}" in err and message in err, err
+            assert "Traceback" not in err and "LISTENING" not in out
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate(timeout=30)
 
 
 @pytest.fixture

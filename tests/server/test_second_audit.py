@@ -14,6 +14,8 @@ from pathlib import Path
 import grpc
 import pytest
 
+from conftest import assert_refused_at_start_up
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -227,20 +229,8 @@ def test_an_unusable_puzzle_store_is_a_start_up_error(tmp_path):
     a_file = tmp_path / "a-file"
     a_file.write_text("x")
     cases = [(garbage, "not a usable puzzle store"), (a_file / "puzzles.sqlite", f"{a_file} is not a directory")]
-    procs = [subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0"], cwd=REPO,
-                              env={**os.environ, "GARDENS_PUZZLES_DB": str(db)},
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for db, _ in cases]
-    try:
-        for proc, (db, message) in zip(procs, cases):
-            try:
-                out, err = proc.communicate(timeout=30)
-            except subprocess.TimeoutExpired:
-                raise AssertionError(f"the server started on the unusable store {db}") from None
-            assert proc.returncode == 2 and f"puzzles_db {db}" in err and message in err, err
-            assert "Traceback" not in err and "LISTENING" not in out
-    finally:
-        for proc in procs:
-            _stop(proc)
+    assert_refused_at_start_up([([], {"GARDENS_PUZZLES_DB": str(db)}, db, message) for db, message in cases],
+                               timeout=30)
     assert garbage.read_bytes() == b"\x00not a database\xff" * 300  # left as it was
 
 

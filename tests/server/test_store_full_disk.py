@@ -18,6 +18,8 @@ from pathlib import Path
 import grpc
 import pytest
 
+from conftest import assert_refused_at_start_up
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -323,21 +325,8 @@ def test_a_foreign_or_damaged_store_is_refused_at_start_up_unchanged(tmp_path):
     conn.close()
     cases = [(zeroed, "damaged (SQLite's quick_check"), (foreign, "not a puzzle store")]
     before = {db: db.read_bytes() for db, _ in cases}
-    procs = [subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", "--puzzles-db", str(db)],
-                              cwd=REPO, env={**os.environ, "GARDENS_PREPARE_PUZZLES": ""},
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for db, _ in cases]
-    try:
-        for proc, (db, message) in zip(procs, cases):
-            try:
-                out, err = proc.communicate(timeout=60)
-            except subprocess.TimeoutExpired:
-                raise AssertionError(f"the server started on {db}") from None
-            assert proc.returncode == 2 and f"puzzles_db {db}" in err and message in err, err
-            assert "Traceback" not in err and "LISTENING" not in out
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                _stop(proc)
+    assert_refused_at_start_up([(["--puzzles-db", str(db)], {"GARDENS_PREPARE_PUZZLES": ""}, db, message)
+                                for db, message in cases], timeout=60)
     for db, _ in cases:
         assert db.read_bytes() == before[db], f"{db} was modified"
 
