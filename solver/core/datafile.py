@@ -76,3 +76,12 @@ def check_top_level(doc, list_key: str, keys: set[str], schema: str, what: str) 
                                              "with '_'")
     if "schema" in doc and doc["schema"] != schema:
         raise InputError("schema", f"this version reads {what}s of schema {schema!r}", doc["schema"])
+
+
+def refuse_unknown_keys(obj: dict, allowed: tuple[str, ...], where: str) -> None:
+    """Refuse a key `obj` (at field path `where`, "" for a file's top level) does not know: a misspelt key would be
+    silently ignored. A key starting with "_" is a note for people, like "_reference"."""
+    unknown = sorted(k for k in obj if not k.startswith("_") and k not in allowed)
+    if unknown:
+        raise InputError(f"{where}.{unknown[0]}" if where else unknown[0],
+                         f"unknown key; expected {', '.join(allowed)} (or a note whose name starts with '_')")

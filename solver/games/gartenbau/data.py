@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from solver.core.datafile import DataFileError, read_json
+from solver.core.datafile import DataFileError, read_json, refuse_unknown_keys
 from solver.errors import InputError
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "gartenbau"
@@ -139,19 +139,10 @@ def _load_json(path: Path, what: str) -> dict:
     return doc
 
 
-def _keys(obj: dict, allowed: tuple[str, ...], where: str) -> None:
-    """Refuse a key `obj` does not know (a misspelt key would be silently ignored); a key starting with "_" is a
-    note, like "_reference"."""
-    unknown = sorted(k for k in obj if not k.startswith("_") and k not in allowed)
-    if unknown:
-        raise InputError(f"{where}.{unknown[0]}", f"unknown key; expected {', '.join(allowed)} "
-                                                  "(or a note whose name starts with '_')")
-
-
 def _obj(value: Any, where: str, allowed: tuple[str, ...]) -> dict:
     if not isinstance(value, dict):
         raise InputError(where, "must be an object", value)
-    _keys(value, allowed, where)
+    refuse_unknown_keys(value, allowed, where)
     return value
 
 
@@ -282,7 +273,7 @@ def _load(base: Path) -> Catalog:
 def _parse(base: Path, loading: dict[str, Path]) -> Catalog:
     loading["file"] = base / "seedlings.json"
     sd = _load_json(loading["file"], "seedlings")
-    _keys(sd, ("colours", "types", "starter_tiles", "tiles"), "seedlings")
+    refuse_unknown_keys(sd, ("colours", "types", "starter_tiles", "tiles"), "seedlings")
     colours = _names(sd, "colours", "seedlings", "colour")
     types = _names(sd, "types", "seedlings", "seedling type")
 
@@ -311,7 +302,7 @@ def _parse(base: Path, loading: dict[str, Path]) -> Catalog:
 
     loading["file"] = base / "colours.json"
     cd = _load_json(loading["file"], "colours")
-    _keys(cd, ("requirements",), "colours")
+    refuse_unknown_keys(cd, ("requirements",), "colours")
     req_raw = cd.get("requirements")
     if not isinstance(req_raw, dict) or set(req_raw) != set(colours):
         raise InputError("colours.requirements", f"must give pairs for exactly the colours {', '.join(colours)}",
@@ -329,7 +320,7 @@ def _parse(base: Path, loading: dict[str, Path]) -> Catalog:
 
     loading["file"] = base / "plants.json"
     pd = _load_json(loading["file"], "plants")
-    _keys(pd, ("two_player_removed_prestige", "plants"), "plants")
+    refuse_unknown_keys(pd, ("two_player_removed_prestige", "plants"), "plants")
     plants_raw = _list(pd, "plants", "plants")
     for i, p in enumerate(plants_raw):
         _obj(p, f"plants.plants[{i}]", ("id", "colour", "prestige", "cost"))
@@ -351,7 +342,7 @@ def _parse(base: Path, loading: dict[str, Path]) -> Catalog:
 
     loading["file"] = base / "flowers.json"
     fd = _load_json(loading["file"], "flowers")
-    _keys(fd, ("beginner_hands", "flowers"), "flowers")
+    refuse_unknown_keys(fd, ("beginner_hands", "flowers"), "flowers")
     hands = _names(fd, "beginner_hands", "flowers", "hand")
     flowers_raw = _list(fd, "flowers", "flowers")
     for i, f in enumerate(flowers_raw):

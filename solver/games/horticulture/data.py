@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.core.datafile import DataFileError, read_json
+from solver.core.datafile import DataFileError, read_json, refuse_unknown_keys
 from solver.errors import InputError
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "horticulture"
@@ -137,22 +137,14 @@ def _read(path: Path, keys: tuple[str, ...]) -> dict:
         raise DataFileError(str(path), path.stem, "top level must be an object", type(doc).__name__, in_file=False)
     if not isinstance(doc.get("_reference"), str) or not doc["_reference"].strip():
         raise DataFileError(str(path), "_reference", "a note saying where the data comes from is required")
-    _in_file(path, _keys, doc, keys, "")
+    _in_file(path, refuse_unknown_keys, doc, keys, "")
     return doc
-
-
-def _keys(obj: dict, allowed: tuple[str, ...], where: str) -> None:
-    """Refuse a key `obj` does not know: a misspelt key would otherwise be silently ignored."""
-    unknown = sorted(k for k in obj if not k.startswith("_") and k not in allowed)
-    if unknown:
-        raise InputError(f"{where}.{unknown[0]}" if where else unknown[0],
-                         f"unknown key; expected {', '.join(allowed)} (or a note whose name starts with '_')")
 
 
 def _obj(value: Any, field: str, allowed: tuple[str, ...]) -> dict:
     if not isinstance(value, dict):
         raise InputError(field, "expected an object", value)
-    _keys(value, allowed, field)
+    refuse_unknown_keys(value, allowed, field)
     return value
 
 
