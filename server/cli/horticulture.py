@@ -15,9 +15,25 @@ def _catalog(args):
     return load_catalog(args.data) if args.data else default_catalog()
 
 
+def letters(plants) -> dict[str, str]:
+    """A letter per plant: the reference plants' own, then each other plant's first free letter of its name
+    (G is the gnome), so that a replaced plants.json draws without question marks."""
+    out = {p: LETTERS[p] for p in plants if p in LETTERS}
+    taken = set(out.values()) | {"G"}
+    for p in plants:
+        if p not in out:
+            free = [ch for ch in p.upper() + "ABCDEFHIJKLMNOPQRSTUVWXYZ0123456789" if ch.isalnum() and ch not in taken]
+            out[p] = free[0] if free else "?"
+            taken.add(out[p])
+    return {p: out[p] for p in plants}
+
+
 def render(side: str, path: dict, gnome: list | None, garden: dict[tuple, str], window: list[str], catalog) -> str:
-    """ASCII sheet: squares hold plant letters (G = gnome), the path is drawn on the grid lines (#)."""
+    """ASCII sheet: squares hold plant letters (G = gnome), the path is drawn on the grid lines (#).
+
+    With plants other than the reference six, a last line names each letter."""
     sheet = catalog.sheet(side)
+    names = letters(catalog.plants)
     x = sheet.start_positions.get(path["start"], 0)
     corners = [(x, 0)]
     for m in path["moves"].upper():
@@ -33,14 +49,16 @@ def render(side: str, path: dict, gnome: list | None, garden: dict[tuple, str], 
         grid[y1 + y2][x1 + x2] = "#"
         grid[2 * y1][2 * x1] = grid[2 * y2][2 * x2] = "#"
     for (c, r), plant in garden.items():
-        grid[2 * r + 1][2 * c + 1] = LETTERS.get(plant, "?")
+        grid[2 * r + 1][2 * c + 1] = names.get(plant, "?")
     if gnome:
         grid[2 * gnome[1] + 1][2 * gnome[0] + 1] = "G"
     numbers = [" "] * w
     for n, line in sheet.start_positions.items():
         numbers[2 * line] = str(n)[-1]
     lines = ["".join(numbers)] + ["".join(row) for row in grid]
-    lines.append("window box: " + (" ".join(LETTERS.get(p, "?") for p in window) or "-"))
+    lines.append("window box: " + (" ".join(names.get(p, "?") for p in window) or "-"))
+    if any(p not in LETTERS for p in catalog.plants):
+        lines.append("letters: " + ", ".join(f"{ch} {p}" for p, ch in names.items()))
     return "\n".join(lines)
 
 

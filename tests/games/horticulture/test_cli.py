@@ -61,3 +61,26 @@ def test_solve_and_best_plan_answers_chain_into_validate_and_score(tmp_path, cap
         assert checked["legal"] and checked["score"]["total"] == record["score"]
         assert main(["horticulture", "score", str(answer), "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["total"] == record["score"]
+
+
+def test_the_drawing_names_plants_of_replaced_data(tmp_path, capsys):
+    """A plants.json with other plants draws each with a letter of its own name, and a line names the letters
+    (it drew "?" for every plant that was not one of the reference six)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("plants.json", "deck.json", "scoring.json", "sheets.json"):
+        (data / name).write_text((DATA_DIR / name).read_text().replace('"turnip"', '"radish"'))
+    request = json.loads((EXAMPLES / "solve.json").read_text().replace('"turnip"', '"radish"'))
+    request["nursery"] = request["nursery"][:4]
+    path = tmp_path / "solve.json"
+    path.write_text(json.dumps(request))
+    assert main(["horticulture", "solve", str(path), "--work", "5", "--data", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "?" not in out and "window box:" in out
+    assert "letters: T topiary, R radish, C carrot, S sweet_potato, F flower, B berry" in out
+    reference = json.loads((EXAMPLES / "solve.json").read_text())
+    reference["nursery"] = reference["nursery"][:4]
+    path.write_text(json.dumps(reference))
+    assert main(["horticulture", "solve", str(path), "--work", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "window box:" in out and "letters:" not in out
