@@ -132,17 +132,55 @@ def _extract(gm: GardenModel, value, holding: Holding, catalog: Catalog, pinned:
     return Garden(tiles, plants, flowers, holding.flower_pot, holding.watering_can)
 
 
-def _plain_garden(holding: Holding, catalog: Catalog, size: int) -> Garden | None:
+def _plain_garden(holding: Holding, catalog: Catalog, size: int, by_colour: bool = False) -> Garden | None:
     """The starter and the seedling tiles upright side by side in row pairs of the size x size board, no plant, no
-    flower: a legal garden of every holding (None when the board has too few row pairs)."""
+    flower: a legal garden of every holding (None when the board has too few row pairs). With `by_colour` the
+    tiles stand in the order of their seedlings' colours, so that neighbours in a row often share a colour and a
+    plant can lie across them (`_sown_garden`)."""
     if (size // 2) * size < len(holding.seedlings) + 1:
         return None
+    order = list(holding.seedlings)
+    if by_colour:
+        order.sort(key=lambda tid: tuple(s.colour for s in catalog.seedling_tiles[tid].seedlings))
     starter = PlacedSeedlingTile(holding.starter, ((0, 0), (1, 0)),
                                  catalog.starter_tiles[holding.starter].sides[holding.side], True, holding.side)
     tiles = [starter] + [PlacedSeedlingTile(tid, ((2 * (k // size), k % size), (2 * (k // size) + 1, k % size)),
                                             catalog.seedling_tiles[tid].seedlings)
-                         for k, tid in enumerate(holding.seedlings, start=1)]
+                         for k, tid in enumerate(order, start=1)]
     return Garden(tiles, [], [], holding.flower_pot, holding.watering_can)
+
+
+SOWN_SHARE = 0.05  # of the limit for `_sown_garden`'s search, and at least 0.5 s (at most a quarter of the limit):
+# it takes 0.1-0.5 s at 18-24 tiles
+
+
+def _sown_garden(holding: Holding, catalog: Catalog, size: int, control: SolveControl, limit: float,
+                 stop: Callable[[], bool]) -> Garden | None:
+    """The plain garden (tiles sorted by colour) with the best plants and flowers a short search puts on it: only
+    the plants and flowers are free, so its model is small (0.1-0.5 s to build and solve at the service's caps, 18
+    to 24 seedling tiles). It is the floor of an answer: under load or at the caps the searches over layouts
+    found nothing in time and the answer was the bare plain garden, prestige 0 (the fuzzing of 7 Dec: 0 at the
+    caps in 3 s and in 30 s; 18 tiles at 5 s on a loaded machine, where this gives 26). None when there is no
+    plain garden, the time is spent, or the search finds nothing."""
+    plain = _plain_garden(holding, catalog, size, by_colour=True)
+    if plain is None:
+        return None
+    cells = frozenset(c for t in plain.tiles for c in t.cells)
+    side = max(max(r for r, _ in cells), max(c for _, c in cells)) + 1
+    pinned = Pinned([("@starter", plain.tiles[0].cells)] + [(t.id, t.cells) for t in plain.tiles[1:]])
+    try:
+        gm = build_model(catalog, side, catalog.starter_tiles[holding.starter].sides[holding.side],
+                         holding.seedlings, holding.plants, holding.flowers,
+                         int(holding.flower_pot) + int(holding.watering_can), pinned, strips=True, shape=cells,
+                         stop=stop)
+    except OutOfTime:
+        return None
+    if stop():
+        return None
+    status, solver = control.solve(gm.model, _share(control, max(SOWN_SHARE, min(0.25, 0.5 / limit)), limit))
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    return _extract(gm, solver.value, holding, catalog, pinned)
 
 
 def _check(garden: Garden, catalog: Catalog, objective: int) -> Score:
@@ -237,8 +275,14 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
         deadline (the fuzzing of 7 Dec: 1.5-4.2 s past deadlines of 0.6-3 s, holding a solve slot)."""
         if pinned is not None:
             return Solution("unknown", size, time.perf_counter() - start, bound=ceiling)
-        garden = (_extract(best[0], best[1].value, holding, catalog, None) if best is not None
-                  else _plain_garden(holding, catalog, size))
+        return floor(_extract(best[0], best[1].value, holding, catalog, None) if best is not None else None)
+
+    def floor(garden: Garden | None) -> Solution | None:
+        """The answer from `garden` or the sown garden, whichever scores more (the plain garden when neither
+        exists), with the colour-budget ceiling as its bound: when the searches over layouts found nothing
+        better in time."""
+        scored = [(score(g).total, i, g) for i, g in enumerate((garden, sown)) if g is not None]
+        garden = max(scored)[2] if scored else _plain_garden(holding, catalog, size)
         if garden is None:
             return None
         pure = _check(garden, catalog, score(garden).total)
@@ -247,6 +291,9 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
 
     fallback = None
     best = None
+    sown = None if pinned is not None else _sown_garden(holding, catalog, size, control, limit, spent)
+    if sown is not None and ceiling is not None and score(sown).total == ceiling:
+        return floor(sown)
 
     # Fixed shapes first when the ceiling counts holes: gardens of exactly those spaces (many holes,
     # room for the flower beds), where the holes are constants and the search is small. Shapes are
@@ -309,20 +356,18 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
     status, solver = control.solve(gm.model, control.new_solver(remaining))
     name = STATUS.get(status, "unknown")
     if status == cp_model.UNKNOWN and fallback is not None:
-        # the big search found nothing in time: the small board's garden stands, with what bound we have
+        # the big search found nothing in time: the small board's garden stands (or the sown one, when better),
+        # with what bound we have (an UNKNOWN search reports no usable bound: only the colour-budget ceiling is
+        # a proof)
         garden, objective = fallback
-        pure = _check(garden, catalog, objective)
-        # (an UNKNOWN search reports no usable bound: only the colour-budget ceiling is a proof)
-        return Solution("optimal" if ceiling == objective else "feasible", size, time.perf_counter() - start,
-                        pure.total, ceiling, garden, pure)
+        _check(garden, catalog, objective)
+        return floor(garden)
     if status == cp_model.UNKNOWN and pinned is None:
-        # nothing found in time: the seedling tiles alone, side by side (always legal; plants and flowers are
-        # optional), with the colour-budget ceiling when there is one
-        garden = _plain_garden(holding, catalog, size)
-        if garden is not None:
-            pure = _check(garden, catalog, score(garden).total)
-            return Solution("optimal" if ceiling == pure.total else "feasible", size, time.perf_counter() - start,
-                            pure.total, ceiling, garden, pure)
+        # nothing found in time: the sown garden, else the seedling tiles alone, side by side (always legal;
+        # plants and flowers are optional), with the colour-budget ceiling when there is one
+        answer = floor(None)
+        if answer is not None:
+            return answer
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Solution(name, size, time.perf_counter() - start, bound=ceiling if status == cp_model.UNKNOWN else None)
     values = {v.index: solver.value(v) for v in gm.layout}
@@ -343,6 +388,10 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
             raise ModelMismatch(f"could not settle the found garden's prestige ({STATUS.get(status2)})")
         objective = round(solver2.objective_value)
     pure = _check(garden, catalog, objective)
+    if status == cp_model.FEASIBLE and sown is not None and score(sown).total > pure.total:
+        # (the big search stopped below the sown garden: that garden is the answer, with the search's bound)
+        better = _check(sown, catalog, score(sown).total)
+        return Solution(name, size, time.perf_counter() - start, better.total, bound, sown, better)
     return Solution(name, size, time.perf_counter() - start, pure.total, bound, garden, pure)
 
 
