@@ -291,16 +291,26 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
 
     fallback = None
     best = None
-    sown = None if pinned is not None else _sown_garden(holding, catalog, size, control, limit, spent)
-    if sown is not None and ceiling is not None and score(sown).total == ceiling:
-        return floor(sown)
+    sown = None
+    sowed = pinned is not None  # (a hint's pinned search has no plain garden)
+
+    def sow() -> bool:
+        """Find the sown garden (once): True when it meets the ceiling, a proven optimum."""
+        nonlocal sown, sowed
+        if not sowed:
+            sowed = True
+            sown = _sown_garden(holding, catalog, size, control, limit, spent)
+        return sown is not None and ceiling is not None and score(sown).total == ceiling
 
     # Fixed shapes first when the ceiling counts holes: gardens of exactly those spaces (many holes,
     # room for the flower beds), where the holes are constants and the search is small. Shapes are
     # anchored top-left and fit the big board, so a garden found here also starts the big search.
+    # The sown garden comes after the first shape, which most often meets the ceiling at once.
     spaces = 2 * (len(holding.seedlings) + 1)
     shapes = [] if plan is None else candidate_shapes(spaces, max(1, plan.beds), plan.holes)
-    for cells, share in zip(shapes, SHAPE_SHARES):
+    for i, (cells, share) in enumerate(zip(shapes, SHAPE_SHARES)):
+        if i == 1 and sow():
+            return floor(sown)
         side = max(max(r for r, _ in cells), max(c for _, c in cells)) + 1
         if side > size:
             continue
@@ -319,6 +329,8 @@ def solve_optimal(holding: Holding, catalog: Catalog, control: SolveControl | No
             return Solution("optimal", size, time.perf_counter() - start, pure.total, ceiling, garden, pure)
         if best is None or solver0.objective_value > best[1].objective_value:
             best = (fixed, solver0)
+    if sow():
+        return floor(sown)
     # Two quick searches on small boards: strip gardens (seedling tiles upright in row pairs, so
     # plants run across neighbouring tiles and beds are two such plants) and free gardens on the
     # smallest square. Both kinds fit the big board too (all anchored top-left): a garden reaching
