@@ -160,8 +160,19 @@ ATLAS_MODES = ("solo", "normal", "beginner")  # 6x6 with all 36 tiles: the atlas
 
 
 def data_digest(catalog: str | None = None, cards: str | None = None) -> str:
-    """The digest atlas rows are keyed by: the tile catalog and card deck in use."""
+    """The digest of the tile catalog and card deck in use (Gardeners daily puzzles carry it)."""
     return f"tiles:{load_catalog(catalog).digest}+cards:{load_cards(cards).digest}"
+
+
+# The atlas's verdicts depend on how the cards are read as well as on the data. Bump when a card kind's reading
+# changes, so that rows built under the old reading are never served and the next build drops them
+# (2, 7 Dec 2026: Agglomeration counts elements, a tile with two flowers twice; it counted tiles).
+ATLAS_RULES = 2
+
+
+def atlas_digest(catalog: str | None = None, cards: str | None = None) -> str:
+    """The digest atlas rows are keyed by: the data in use and the card rules' revision."""
+    return f"{data_digest(catalog, cards)}+rules:{ATLAS_RULES}"
 
 
 _witness_cache: dict[tuple[str, str], list[tuple[frozenset, int]]] = {}
@@ -192,7 +203,7 @@ def lookup(card_ids, mode: str | None = None, store=None, catalog: str | None = 
     ids = list(card_ids)
     if not 1 <= len(ids) <= 3 or len(set(ids)) != len(ids):
         return None
-    digest = data_digest(catalog, cards)
+    digest = atlas_digest(catalog, cards)
     entry = store.atlas_get(ids, digest)
     if entry is None or not entry.complete:
         return None

@@ -114,7 +114,7 @@ def build_atlas(db: str, sizes=(1, 2, 3), workers: int = 1, ids: list[str] | Non
     """Singles, then pairs, then triples, up to max(sizes): each size needs the smaller ones' verdicts. Solved
     with the tile catalog and card decks given (None: the reference data); rows of other data are dropped."""
     store = Store(db)
-    digest = atlas.data_digest(catalog, cards)
+    digest = atlas.atlas_digest(catalog, cards)
     summary = AtlasSummary(dropped=store.atlas_drop_stale(digest))
     began = time.perf_counter()
     pool = _pool(workers) if workers > 1 else None

@@ -59,7 +59,7 @@ def build_atlas_ray(address: str, db: str, sizes=(1, 2, 3), ids=None, chunk: int
                     cards: str | None = None) -> AtlasSummary:
     ray = _ray(address)
     store = Store(db)
-    digest = atlas.data_digest(catalog, cards)
+    digest = atlas.atlas_digest(catalog, cards)
     summary = AtlasSummary(dropped=store.atlas_drop_stale(digest))
     began = time.perf_counter()
     task = ray.remote(num_cpus=1)(atlas.solve_chunk)

@@ -10,7 +10,7 @@ from solver.errors import InputError
 
 # Bump when a code change may change any generated puzzle: stored puzzles keep the version that
 # made them and are never regenerated, so yesterday's puzzle survives the change.
-GENERATOR_VERSION = "gardeners-1"
+GENERATOR_VERSION = "gardeners-2"  # 2 (7 Dec 2026): Agglomeration counts elements, not tiles
 
 _PART = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
 

@@ -178,7 +178,7 @@ def cmd_atlas_show(args) -> int:
         if card in cards[:i]:
             raise InputError(f"cards[{i}]", "card given twice", card)
     store = _existing(args)
-    entry = store.atlas_get(cards, atlas.data_digest(args.catalog, args.card_file))  # rows of this data only
+    entry = store.atlas_get(cards, atlas.atlas_digest(args.catalog, args.card_file))  # rows of this data only
     if entry is None:
         other = store.atlas_get(cards) is not None
         print("not in the atlas" + (": its entry was built from other tile or card data (give the --catalog and "

@@ -16,10 +16,12 @@ Lit = cp_model.IntVar  # a boolean variable or its negation
 
 def connected_group(model: cp_model.CpModel, cells: list[Cell], allowed: dict[Cell, Lit], enforce: Lit,
                     size: int | None = None, roots: list[Cell] | None = None, reach: list[Cell] | None = None,
-                    link: Callable[[Cell, Cell], Lit | None] | None = None, name: str = "g") -> dict[Cell, Lit]:
+                    link: Callable[[Cell, Cell], Lit | None] | None = None, name: str = "g",
+                    at_most: int | None = None) -> dict[Cell, Lit]:
     """Choose a group of cells, each `allowed`, connected through orthogonal neighbours (and only
     through pairs whose `link` literal is true, when given). Under `enforce`: the group is non-empty,
-    has exactly `size` cells (when given), is rooted in `roots` (when given) and meets `reach`.
+    has exactly `size` cells (when given) or at most `at_most`, is rooted in `roots` (when given) and
+    meets `reach`.
 
     Encoding: a spanning tree by parent pointers with depth labels (depth of a cell > depth of its
     parent), which excludes cycles, so every member is tied to the single root. With no `roots` the
@@ -28,7 +30,7 @@ def connected_group(model: cp_model.CpModel, cells: list[Cell], allowed: dict[Ce
     """
     index = {c: i for i, c in enumerate(cells)}
     cellset = set(cells)
-    max_depth = (size - 1) if size else len(cells) - 1
+    max_depth = (size - 1) if size else (at_most - 1) if at_most else len(cells) - 1
     z = {c: model.new_bool_var("") for c in cells}
     depth = {c: model.new_int_var(0, max_depth, "") for c in cells}
     root_cells = [c for c in (roots if roots is not None else cells) if c in cellset]
@@ -70,6 +72,8 @@ def connected_group(model: cp_model.CpModel, cells: list[Cell], allowed: dict[Ce
         model.add(sum(parents) + (root[c] if c in root else 0) == z[c])
     if size:
         model.add(sum(z.values()) == size).only_enforce_if(enforce)
+    if at_most:
+        model.add(sum(z.values()) <= at_most).only_enforce_if(enforce)
     if reach is not None:
         model.add_bool_or([z[c] for c in reach if c in cellset]).only_enforce_if(enforce)
     return z

@@ -112,7 +112,7 @@ def test_check_solvable_answers_stored_conflicts_from_the_atlas(small_atlas):
 def test_every_solvable_entry_has_a_stored_witness_garden(small_atlas, monkeypatch):
     store, ids, _, second = small_atlas
     assert second.witnesses > 0
-    digest = atlas.data_digest()
+    digest = atlas.atlas_digest()
     witnesses = store.atlas_witnesses(digest)
     deck = load_cards()
     for cards, wid in witnesses:   # each garden meets every card it is stored as meeting
@@ -143,11 +143,11 @@ def test_rows_of_other_data_are_ignored_then_rebuilt(small_atlas, tmp_path):
     dst.close()
     stale = Store(copy)
     pair = atlas.combinations(2, ids)[0]
-    assert stale.atlas_get(pair, atlas.data_digest()) is None
+    assert stale.atlas_get(pair, atlas.atlas_digest()) is None
     assert atlas.lookup(list(pair), "normal", store=stale) is None   # falls through to the engine
     rebuilt = batch.build_atlas(str(copy), sizes=(2,), ids=ids)
     assert rebuilt.dropped == 8 + 28 + 56 and rebuilt.by_size == {1: 8, 2: 28}
-    assert stale.atlas_get(pair, atlas.data_digest()) is not None
+    assert stale.atlas_get(pair, atlas.atlas_digest()) is not None
 
 
 def test_ray_back_end_without_ray_is_a_clear_error(tmp_path, capsys):
@@ -197,3 +197,21 @@ def test_atlas_build_killed_midway_resumes_to_the_same_atlas(tmp_path, small_atl
     assert resumed.skipped == partial
     combos = [c for k in (1, 2, 3) for c in atlas.combinations(k, ids)]
     assert [Store(db).atlas_get(c) for c in combos] == [store.atlas_get(c) for c in combos]
+
+
+def test_rows_built_under_an_earlier_reading_of_the_cards_are_not_served(small_atlas, tmp_path):
+    """The atlas's digest carries the card rules' revision (ATLAS_RULES): rows of the same data built before
+    Agglomeration counted elements (keyed by the data digest alone) are not served, and the next build drops them."""
+    store, ids, _, _ = small_atlas
+    copy = tmp_path / "old-rules.sqlite"
+    src, dst = sqlite3.connect(store.path), sqlite3.connect(copy)
+    src.backup(dst)
+    dst.execute("UPDATE atlas SET catalog_digest = ?", (atlas.data_digest(),))
+    dst.commit()
+    src.close()
+    dst.close()
+    old = Store(copy)
+    pair = atlas.combinations(2, ids)[0]
+    assert atlas.atlas_digest() != atlas.data_digest() and old.atlas_get(pair, atlas.data_digest()) is not None
+    assert atlas.lookup(list(pair), "normal", store=old) is None
+    assert batch.build_atlas(str(copy), sizes=(1,), ids=ids).dropped == 8 + 28 + 56

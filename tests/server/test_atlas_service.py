@@ -20,8 +20,8 @@ def test_check_solvable_answers_from_the_atlas_of_the_same_data(tmp_path, monkey
     planted = AtlasEntry(PAIR, "unsolvable", [list(PAIR)], [[PAIR[0]], [PAIR[1]]], True)
     Store(db).put_atlas([planted], "tiles:other+cards:other", "test")
     assert stub.CheckSolvable(asked, timeout=60).verdict == common_pb2.SOLVABILITY_SOLVABLE   # other data: ignored
-    Store(db).atlas_drop_stale(atlas.data_digest())
-    Store(db).put_atlas([planted], atlas.data_digest(), "test")
+    Store(db).atlas_drop_stale(atlas.atlas_digest())
+    Store(db).put_atlas([planted], atlas.atlas_digest(), "test")
     from_atlas = stub.CheckSolvable(asked, timeout=60)
     assert from_atlas.verdict == common_pb2.SOLVABILITY_UNSOLVABLE and from_atlas.conflicts_complete
     assert [sorted(c.card_ids) for c in from_atlas.conflicts] == [list(PAIR)]

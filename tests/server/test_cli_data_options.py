@@ -134,7 +134,7 @@ def test_atlas_show_reads_the_rows_of_the_data_given(capsys, tmp_path):
     assert (code, out) == (1, "")
     assert err.startswith("not in the atlas: its entry was built from other tile or card data")
     # rows built from those cards are found with them, and only with them
-    digest = atlas.data_digest(None, str(other))
+    digest = atlas.atlas_digest(None, str(other))
     Store(db).put_atlas([AtlasEntry(("S03",), "unsolvable", [["S03"]], [["S03"]], True)], digest, "test")
     code, out, _ = _run(capsys, "atlas", "show", "S03", "--db", db, "--card-file", str(other))
     assert code == 0 and json.loads(out)["verdict"] == "unsolvable"

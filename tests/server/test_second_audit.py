@@ -211,7 +211,7 @@ def test_a_damaged_atlas_row_falls_back_to_the_engine(tmp_path, monkeypatch, sta
     db = tmp_path / "puzzles.sqlite"
     monkeypatch.setenv("GARDENS_PUZZLES_DB", str(db))
     Store(db).put_atlas([AtlasEntry(("S01", "S09"), "unsolvable", [["S01", "S09"]], [["S01"], ["S09"]], True)],
-                        atlas.data_digest(), "test")
+                        atlas.atlas_digest(), "test")
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE atlas SET conflicts_json = '[[' ")
     conn.close()

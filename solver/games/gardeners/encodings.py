@@ -21,8 +21,10 @@ def impossible(gm: GardenModel, card: Card) -> str | None:
             return f"there is only {spec.element.counted(1)}"
     elif card.kind == "agglomeration":
         k = gm.count(spec.element)
-        if k < spec.min:
-            return f"there are only {spec.element.counted(k)}, {spec.min} are needed"
+        held = gm.elements(spec.element)
+        if held < spec.min:
+            return (f"there are only {spec.element.counted(k)}, {spec.min} are needed" if held == k else
+                    f"there are only {held} {spec.element.describe()} (on {k} tiles), {spec.min} are needed")
     elif card.kind == "link":
         k = gm.count(spec.element)
         if k < n:
@@ -78,7 +80,22 @@ def post(gm: GardenModel, card: Card, e, rings_only: bool = False) -> None:
                 sees(m, gm.bench_facing(c, d), [gm.has(x, spec.target) for x in ray(c, d, n)], e)
     elif card.kind == "agglomeration":
         allowed = {c: gm.has(c, spec.element) for c in gm.cells}
-        connected_group(m, gm.cells, allowed, e, size=spec.min, name=f"{tag}")
+        extra = {c: gm.amount(c, spec.element) for c in gm.cells}
+        if not any(extra.values()):  # one element a tile: a group of exactly `min` tiles
+            connected_group(m, gm.cells, allowed, e, size=spec.min, name=f"{tag}")
+        else:
+            # Tiles with k >= 2 elements count k times. Every member counts at least once, so a group holding
+            # `min` elements can be cut (leaf by leaf) to one of at most `min` tiles that still holds them.
+            z = connected_group(m, gm.cells, allowed, e, at_most=spec.min, name=f"{tag}")
+            held = []
+            for c in gm.cells:
+                held.append(z[c])
+                for k, lit in extra[c].items():
+                    both = m.new_bool_var("")
+                    m.add_implication(both, z[c])
+                    m.add_implication(both, lit)
+                    held.append((k - 1) * both)
+            m.add(sum(held) >= spec.min).only_enforce_if(e)
     elif card.kind == "link":
         allowed = {c: gm.has(c, spec.element) for c in gm.cells}
         across = m.new_bool_var("")

@@ -54,7 +54,9 @@ class Features:
                    any(c.kind == "path" for c in cards))
 
     def signature(self, tile: Tile, rotation: int) -> Signature:
-        return (tuple(s.matches(tile) for s in self.selectors),
+        # how many of each selector's elements the tile carries (0 = it does not match): Agglomeration counts
+        # elements, so a tile with two flowers is not interchangeable with a tile with one
+        return (tuple(s.count(tile) for s in self.selectors),
                 tile.bench_facings(rotation) if self.benches else (),
                 tuple(sorted(tile.path_edges(rotation))) if self.paths else ())
 
@@ -144,6 +146,17 @@ class GardenModel:
     def count(self, selector: Selector) -> int:
         """How many tiles of the mode's set carry the selector (all of them are placed)."""
         return sum(1 for t in self.tiles if selector.matches(t))
+
+    def elements(self, selector: Selector) -> int:
+        """How many of the selector's elements the mode's tiles carry (`Selector.count`, summed)."""
+        return sum(selector.count(t) for t in self.tiles)
+
+    def amount(self, cell: Cell, selector: Selector) -> dict[int, cp_model.IntVar]:
+        """The tile at `cell` carries k >= 2 of the selector's elements, for each such k: {k: literal}. Empty when
+        no tile carries more than one (then `has` says it all)."""
+        i = self._selector_index[selector.text]
+        return {k: self._derived(("amount", i, k), cell, lambda s, k=k: s[0][i] == k)
+                for k in sorted({s[0][i] for s in self.signatures if s[0][i] >= 2})}
 
     # -- solutions --------------------------------------------------------------------------
     def chosen(self, solver: cp_model.CpSolver) -> dict[Cell, Signature]:

@@ -35,6 +35,18 @@ class Selector:
                 return True
         return False
 
+    def count(self, tile: Tile) -> int:
+        """How many of the selector's elements the tile carries: each matching element (tree, flower, bench,
+        fountain) once, and the tile itself once when a background or `path` atom matches it (a Grass tile is
+        one element). A tile with a tree and a flower is two "flowers and/or trees" (the rulebook's
+        Agglomeration counts "X elements"); 0 exactly when it does not match."""
+        whole = any(tile.background == kind if kind in BACKGROUNDS else bool(tile.path)
+                    for kind, _ in self.atoms if kind in BACKGROUNDS or kind == "path")
+        carried = sum(1 for e in tile.elements
+                      if any(e.kind == kind and (colour is None or e.colour == colour)
+                             for kind, colour in self.atoms if kind not in BACKGROUNDS and kind != "path"))
+        return int(whole) + carried
+
     def _nouns(self, plural: bool) -> list[str]:
         parts = []
         for kind, colour in self.atoms:

@@ -56,6 +56,30 @@ def test_agglomeration():
     assert verdict(two, ["gf1 gt1 S", "S ff1 S", "S S S"]).status == SATISFIED
 
 
+def test_agglomeration_counts_elements_a_tile_with_two_counts_twice():
+    """The rulebook counts "X elements" in a contiguous group: a tile with a tree and a flower is two "flowers and/or
+    trees", a tile with two flowers two flowers (until 7 Dec the card counted tiles: the reference garden with six
+    flowers on five tiles was "violated" under S20, 6 or more flowers)."""
+    cat = catalog(tile("tf", "grass", ["tree:green", "flower:fuchsia"]), tile("ff", "grass", ["flower:green",
+                                                                                              "flower:orange"]),
+                  tile("gf", "grass", ["flower:green"]), tile("G", "grass"), tile("S", "soil"), tile("x", "soil"))
+    flowers = card("agglomeration", element="flower", min=4)
+    v = flowers.check(garden(cat, ["ff gf S", "tf S G", "S G x"]))
+    assert v.status == SATISFIED and set(v.cells) == {(0, 0), (0, 1), (1, 0)}  # 2 + 1 + 1 on three tiles
+    v = flowers.check(garden(cat, ["ff S gf", "tf S G", "S G x"]))
+    assert v.status == VIOLATED and v.reason == "largest group of flowers holds 3 on 2 tiles, needs 4"
+    both = card("agglomeration", element="flower|tree", min=5)
+    assert both.check(garden(cat, ["ff gf S", "tf S G", "S G x"])).status == SATISFIED  # 2 + 1 + 2
+    green = card("agglomeration", element="flower:green|tree:green", min=3)  # each tile one green element
+    v = green.check(garden(cat, ["ff gf S", "tf S G", "S G x"]))
+    assert v.status == SATISFIED and v.cells == ((0, 0), (0, 1), (1, 0))
+    grass = card("agglomeration", element="grass", min=4)  # a Grass tile is one element, whatever it carries
+    assert grass.check(garden(cat, ["ff gf S", "tf S G", "S G x"])).reason == \
+        "largest group of Grass tiles has 3 tiles, needs 4"
+    assert grass.check(garden(cat, ["G S S", "S S S", "S S x"])).reason == \
+        "largest group of Grass tiles has 1 tile, needs 4"
+
+
 def test_panorama_each_bench_faces_fuchsia_tree():
     c = card("panorama", target="tree:fuchsia")
     # bench at (2,0) facing N looks up column 0: the fuchsia tree two cells away counts (no blocking)

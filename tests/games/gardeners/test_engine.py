@@ -51,6 +51,20 @@ def test_counting_refutation_before_search():
     assert result.verdict == engine.UNSOLVABLE and "only 7 tiles" in result.reason
 
 
+def test_agglomeration_counts_elements_in_the_model_too():
+    """The CP-SAT face counts a tile with two of the card's elements twice, as the checker does: on the reference
+    tiles 18 flowers lie on 17 tiles (C08 holds two), so 18 contiguous flowers can be met and 19 cannot (refuted by
+    counting before any search); the witness passes the checker, which finds 18 flowers in one group."""
+    need = lambda k: parse_card({"id": "X", "deck": "standard", "kind": "agglomeration",  # noqa: E731
+                                 "params": {"element": "flower", "min": k}})
+    result = engine.solve([need(18)], NORMAL, CAT, ctl())
+    assert result.verdict == engine.SOLVABLE and check(result.garden, [need(18)]).valid
+    group = check(result.garden, [need(18)]).verdicts[0].cells
+    assert len(group) == 17 and any(result.garden.cells[c].tile.id == "C08" for c in group)
+    refuted = engine.solve([need(19)], NORMAL, CAT, ctl())
+    assert refuted.verdict == engine.UNSOLVABLE and "only 18 flowers (on 17 tiles)" in refuted.reason
+
+
 def test_conflict_is_named_and_minimal():
     # S04: green trees must have a green-tree neighbour; S08: no two trees adjacent.
     cards = [DECK.get(i) for i in ("S01", "S04", "S08", "S20")]

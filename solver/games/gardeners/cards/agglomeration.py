@@ -1,4 +1,8 @@
-"""Agglomeration: at least X tiles with the element must form one orthogonally contiguous group."""
+"""Agglomeration: at least X of the elements must lie in one orthogonally contiguous group of tiles.
+
+The rulebook counts "a certain number X of elements of the same type (or of two types)": a tile with two of
+them (a green and an orange flower, a tree and a flower) counts twice (`Selector.count`); a Grass or Soil tile
+is one element."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,8 +28,11 @@ def describe(spec: Spec) -> str:
 
 
 def check(garden, spec: Spec):
-    groups = components(matching_cells(garden, spec.element))
-    best = groups[0] if groups else set()
-    witness = best if len(best) >= spec.min else None
+    weight = {c: spec.element.count(p.tile) for c, p in garden.cells.items()}
+    groups = components(matching_cells(garden, spec.element))  # largest first, ties by the smallest cell
+    best = max(groups, key=lambda g: sum(weight[c] for c in g), default=set())  # (the first of equals)
+    held, n = sum(weight[c] for c in best), len(best)
+    witness = best if held >= spec.min else None
+    what = (f"has {n} tile{'s' if n != 1 else ''}" if held == n else f"holds {held} on {n} tile{'s' if n != 1 else ''}")
     return existential(garden, witness, list(best),
-                       f"largest group of {spec.element.describe()} has {len(best)} tiles, needs {spec.min}")
+                       f"largest group of {spec.element.describe()} {what}, needs {spec.min}")
