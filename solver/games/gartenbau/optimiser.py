@@ -531,7 +531,8 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
     known ones), so the counting ceiling of that holding bounds them all, and no option ranks above one that
     meets it. With `top` the options are therefore solved in tie-break order, and the search stops once `top` of
     them meet the ceiling: those are the first `top` of the full ranking (the rest would rank below them or tie
-    and come later in that order)."""
+    and come later in that order). A holding with no counting ceiling gives no such stop: every option is searched,
+    each with an equal share, and the best `top` are returned."""
     violations = garden_violations(garden, catalog)
     if violations:
         raise InputError("garden", "; ".join(map(str, violations)))
@@ -577,10 +578,14 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
                                                                         or seconds < MIN_STEP_S):
             option = Option(placement, "unknown", None, ceiling)
         if option is None:
-            # with `top` the search is expected to stop after about `top` options: those get the time (split over
-            # every placement, a 5 s --top 3 hint left each 0.27 s and proved nothing; the later options, solved
-            # only when the first ones fall short of the ceiling, get what is left)
-            share = max(min(0.2, seconds), seconds / max(1, left if top is None else min(left, top)))
+            # with `top` and a ceiling the search is expected to stop after about `top` options: those get the time
+            # (split over every placement, a 5 s --top 3 hint left each 0.27 s and proved nothing; the later
+            # options, solved only when the first ones fall short of the ceiling, get what is left). Without a
+            # ceiling nothing stops the search early, so every option gets an equal share: the first option in
+            # tie-break order took all the time of a --top 1 hint and was returned as the best, 27 where another
+            # placement reached 29 (the bot walkthrough of 7 Dec)
+            early = top is not None and ceiling is not None
+            share = max(min(0.2, seconds), seconds / max(1, min(left, top) if early else left))
             left -= twins[index] is None
             size = max(max(rows) - min(rows), max(cols) - min(cols)) + 1 + 2 * pad
             pinned = Pinned([("@starter", moved.tiles[0].cells)] + [(t.id, t.cells) for t in moved.tiles[1:]],

@@ -283,3 +283,31 @@ def test_twins_are_the_rotations_and_reflections_of_a_garden():
         image = optimiser._mapped(g, twins[j][1])
         assert optimiser._layout(image) == optimiser._layout(optimiser._mapped(gardens[j], lambda c: c))
         assert not garden_violations(image, cat)
+
+
+def test_a_top_hint_without_a_ceiling_shares_the_time_over_every_placement(monkeypatch):
+    """With `top` the time went to the first `top` placements in tie-break order, expecting them to meet the
+    holding's counting ceiling and stop the search. A holding with a flower the ceiling cannot count (Carnation)
+    has no ceiling, so nothing stopped it: the first placement took a --top 1 hint's whole time and was returned as
+    the best (27, where another placement reached 29: the bot walkthrough of 7 Dec). Now every placement gets an
+    equal share, as without `top`; with a ceiling the first `top` still get the time."""
+    from solver.core.solve import SolveControl
+    from solver.games.gartenbau import optimiser
+
+    garden = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+              "tokens": {"flower_pot": False, "watering_can": False}}
+    shares = []
+
+    def record(holding, catalog, control, **kw):
+        shares.append(kw["time_limit_s"])
+        return optimiser.Solution("unknown", kw["board"], 0.0, bound=kw["ceiling"])
+    monkeypatch.setattr(optimiser, "solve_optimal", record)
+    for flowers, ceiling in ((["A02a-carnation"], None), (["B-beetle-sweet-william"], 16)):
+        shares.clear()
+        known = {"plants": ["P-red-1", "P-yellow-1"], "flowers": flowers}
+        options = api.hint(garden, "S07", known, top=1, control=SolveControl(time_limit_s=8))["options"]
+        assert len(options) == 1 and options[0]["bound"] == ceiling and len(shares) > 10
+        if ceiling is None:
+            assert shares[0] < 8 / 10  # an equal part: ~8 / 18 searched placements (twins are not searched)
+        else:
+            assert shares[0] > 7  # the first of top 1 gets the time: it is expected to meet the ceiling
