@@ -9,6 +9,7 @@ import time
 from solver.core.solve import SolveControl
 from solver.errors import InputError
 from solver.games.gardeners import api
+from solver.games.gardeners.engine import MAX_ENUMERATED_CARDS
 from solver.games.gardeners.garden import parse_garden
 from solver.games.gardeners.modes import MODES
 from solver.games.gardeners.tiles import load_catalog
@@ -171,22 +172,26 @@ def cmd_solve(args) -> int:
 
 
 def _conflicts_text(conflicts: list[list[str]], discards: list[list[str]], complete: bool,
-                    discards_complete: bool) -> str:
+                    discards_complete: bool, cards: int) -> str:
     if not conflicts:
         return ""
+    # (why a list may be incomplete: above MAX_ENUMERATED_CARDS cards the engine looks for one conflict only, by
+    # design; otherwise the time ran out. A 9-card explain said "limit reached" with no limit reached.)
+    why = (f"with more than {MAX_ENUMERATED_CARDS} cards only one conflict is searched"
+           if cards > MAX_ENUMERATED_CARDS else "limit reached")
     note = "" if complete and discards_complete else \
-        "\n(the conflicting sets may be incomplete: limit reached)" if discards_complete else \
+        f"\n(the conflicting sets may be incomplete: {why})" if discards_complete else \
         "\n(the discards may be incomplete: not every one was proven)" if complete else \
-        "\n(the lists may be incomplete: limit reached)"
+        f"\n(the lists may be incomplete: {why})"
     return ("\nminimal conflicting sets: " + "; ".join("+".join(c) for c in conflicts)
-            + "\ndiscard one of: " + "; ".join("+".join(d) for d in discards) + note)
+            + "\ndiscard one of: " + ("; ".join("+".join(d) for d in discards) or "(none proven)") + note)
 
 
 def _remote_explain_text(answer: dict, ms: float, args) -> str:
     return (_verdict_text(_name(answer["verdict"], "SOLVABILITY_"), ms) + _rendered(answer.get("witness"), args)
             + _conflicts_text([c["card_ids"] for c in answer["conflicts"]],
                               [d["card_ids"] for d in answer["discard_sets"]],
-                              answer["conflicts_complete"], answer["discard_sets_complete"]))
+                              answer["conflicts_complete"], answer["discard_sets_complete"], len(_ids(args.cards))))
 
 
 def cmd_explain(args) -> int:
@@ -200,7 +205,7 @@ def cmd_explain(args) -> int:
     text = _verdict_text(r.verdict, r.seconds * 1000)
     if r.garden:
         text += "\n" + r.garden.render(detail=True)
-    text += _conflicts_text(r.conflicts, r.discards, r.complete, r.discards_complete)
+    text += _conflicts_text(r.conflicts, r.discards, r.complete, r.discards_complete, len(_ids(args.cards)))
     _out(args, data, text)
     return _exit_code(r.verdict)
 

@@ -10,7 +10,8 @@ NORMAL_RESULTS = [
     (5, "You're progressing well", "You have your feet on the right path."),
     (8, "Bravo!", "What a great success!"),
     (10, "Impressive!", "True champions!"),
-    (12, "You have become experts!", "It's time to play with the Expert cards."),
+    (12, "You have become experts!", "It's time to play with the Expert cards. You can open the packet of Expert cards "
+     "and add them to the Standard cards."),
 ]
 SOLO_RESULTS = [
     (0, "Ouch!", "Did you forget to do the training exercises before taking on Normal mode?"),
@@ -18,7 +19,8 @@ SOLO_RESULTS = [
     (7, "You're progressing well", "You have your feet on the right path."),
     (11, "Bravo!", "What a great success!"),
     (13, "Impressive!", "A true champion!"),
-    (15, "You have become an expert!", "It's time to play with the Expert cards."),
+    (15, "You have become an expert!", "It's time to play with the Expert cards. You can open the packet of Expert cards "
+     "and add them to the Standard cards."),
 ]
 
 

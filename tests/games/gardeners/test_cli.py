@@ -24,10 +24,19 @@ def test_explain_names_the_conflict_and_the_discards(capsys):
     assert "incomplete" not in out  # 3 cards: both lists enumerated
     # 9 Beginner cards, past the enumeration: S42+S45 conflicts too, so {S59, S45} is a discard set not shown
     assert main(["explain", "--cards", "S59,S02,S49,S34,S20,S42,S06,S45,S17", "--mode", "beginner"]) == 1
-    assert "(the lists may be incomplete: limit reached)" in capsys.readouterr().out
+    assert "(the lists may be incomplete: with more than 8 cards only one conflict is searched)" in \
+        capsys.readouterr().out
+    # with no discard proven the line says so (it printed an empty "discard one of:")
+    assert main(["explain", "--cards", "S04,S08,S01,S09,S07,S10,S16,S18,S32"]) == 1
+    assert "discard one of: (none proven)" in capsys.readouterr().out
     # 10 cards whose one conflict's cards are each a discard alone: the discards are complete, the conflicts not
     assert main(["explain", "--cards", "S01,S04,S08,S16,S20,S25,S33,S39,S47,S55"]) == 1
-    assert "(the conflicting sets may be incomplete: limit reached)" in capsys.readouterr().out
+    assert "(the conflicting sets may be incomplete: with more than 8 cards only one conflict is searched)" in \
+        capsys.readouterr().out
+    # a limit reached below 9 cards says so
+    assert main(["explain", "--cards", "S54,S57,S59,S41,S44", "--time-limit", "0.05"]) in (1, 3)
+    out = capsys.readouterr().out
+    assert "with more than" not in out and ("limit reached" in out or "incomplete" not in out)
     assert main(["explain", "--cards", "S01,S04,S08,S16,S20,S25,S33,S39,S47,S55", "--json"]) == 1
     answer = json.loads(capsys.readouterr().out)
     assert (answer["complete"], answer["discards_complete"]) == (False, True)
