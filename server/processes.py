@@ -12,6 +12,7 @@ import sys
 from dataclasses import replace
 
 from server.config import ServerConfig, bound_socket, free_port, listen_hosts
+from server.signals import STOP, die_with_parent
 
 log = logging.getLogger("gardens.server")
 
@@ -40,8 +41,12 @@ def _reserve_port(address: str):
             sock.close()
 
 
-def _child(config: ServerConfig, index: int, ready) -> None:
+def _child(config: ServerConfig, index: int, ready, parent: int) -> None:
     from server.app import serve  # grpc objects are created only here, after the fork
+
+    # a child stops (with its drain) when the parent dies, however it dies: after a kill -9 of the parent the
+    # children went on serving, and a restarted server shared the port with them (the operator walkthrough)
+    die_with_parent(parent)
 
     logging.basicConfig(level=config.log_level.upper(), stream=sys.stderr,
                         format=f"%(asctime)s %(levelname)s %(name)s[{index}] %(message)s", force=True)
@@ -65,7 +70,7 @@ def serve_processes(config: ServerConfig) -> int:
             child_config = replace(config, address=f"{host}:{port}", processes=1, metrics_port=metrics_port,
                                    health_port=health_port,
                                    prepare_puzzles=config.prepare_puzzles if i == 0 else "")  # one preparer
-            proc = ctx.Process(target=_child, args=(child_config, i, ready), name=f"gardens-server-{i}")
+            proc = ctx.Process(target=_child, args=(child_config, i, ready, os.getpid()), name=f"gardens-server-{i}")
             proc.start()
             children.append(proc)
         stopping: list[int] = []
@@ -77,8 +82,8 @@ def serve_processes(config: ServerConfig) -> int:
                 if proc.pid and proc.is_alive():
                     os.kill(proc.pid, signal.SIGTERM)
 
-        signal.signal(signal.SIGTERM, forward)
-        signal.signal(signal.SIGINT, forward)
+        for signum in STOP:
+            signal.signal(signum, forward)
         error = None
         try:
             for _ in children:

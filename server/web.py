@@ -22,7 +22,7 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from server.signals import StopSignals
+from server.signals import StopSignals, die_with_parent
 
 REPO = Path(__file__).resolve().parents[1]
 ENVOY_CONFIG = REPO / "deploy" / "envoy.yaml"
@@ -53,17 +53,6 @@ def envoy_config(listen_port: int, grpc_port: int) -> str:
         if n != 1:
             raise ValueError(f"{ENVOY_CONFIG}: expected one port marked '# {mark}'")
     return text
-
-
-def _die_with_parent() -> None:
-    """In the child before exec: SIGTERM when the launcher dies, however it dies (kill -9 too), so
-    the server and Envoy never outlive it holding their ports (the next `make run` then failed
-    with "address taken"). Linux prctl(PR_SET_PDEATHSIG); elsewhere nothing."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def wait_tcp(port: int, proc: subprocess.Popen, what: str, timeout: float = 60) -> None:
@@ -125,7 +114,7 @@ class Stack:
         if not (self.dist / "index.html").exists():
             raise OSError(f"{self.dist} has no built page: run `make web` first")
         self.grpc = subprocess.Popen([sys.executable, "-m", "server", "--address", self.address],
-                                     cwd=REPO, stdout=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)
+                                     cwd=REPO, stdout=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
         for line in self.grpc.stdout:
             if line.startswith("LISTENING "):
                 self.grpc_port = int(line.split()[1])
@@ -138,7 +127,7 @@ class Stack:
         config = Path(self.tmp.name) / "envoy.yaml"
         config.write_text(envoy_config(self.envoy_port, self.grpc_port))
         self.envoy = subprocess.Popen([envoy_binary(), "-c", str(config), "--disable-hot-restart",
-                                       "--log-level", "warn"], cwd=REPO, preexec_fn=_die_with_parent)
+                                       "--log-level", "warn"], cwd=REPO, preexec_fn=die_with_parent)
         wait_tcp(self.envoy_port, self.envoy, "envoy")
 
         api = json.dumps({"api": f"http://{LOOPBACK}:{self.envoy_port}"}).encode()

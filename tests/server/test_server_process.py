@@ -79,6 +79,49 @@ def test_a_call_cancelled_after_the_grace_is_logged_as_the_servers(tmp_path):
             proc.wait()
 
 
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGHUP"])
+def test_the_processes_stop_when_the_parent_is_killed_or_hung_up(how):
+    """After a kill -9 of the parent its children went on serving (and a restarted server shared the port with
+    them); a SIGHUP killed the parent at once, with nothing logged, and left them too (the operator walkthrough of
+    7 Dec). Now a child stops when its parent dies (PR_SET_PDEATHSIG), and SIGHUP drains like SIGTERM."""
+    proc = subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", "--processes", "2",
+                             "--workers", "1"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _listening_port(proc)
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        assert len(children) == 2
+        proc.send_signal(getattr(signal, how))
+        code = proc.wait(timeout=20)
+        deadline = time.monotonic() + 20
+        while any(Path(f"/proc/{c}").exists() and "Z" not in _state(c) for c in children) \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [c for c in children if Path(f"/proc/{c}").exists() and "Z" not in _state(c)]
+        if how == "SIGHUP":  # (the parent hands it on as SIGTERM)
+            assert code == 0 and proc.stderr.read().count(": draining") == 2
+            one = subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", "--workers", "1"],
+                                   cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                _listening_port(one)
+                one.send_signal(signal.SIGHUP)
+                assert one.wait(timeout=20) == 0 and "signal SIGHUP: draining" in one.stderr.read()
+            finally:
+                if one.poll() is None:
+                    one.kill()
+                    one.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _state(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
+
+
 def test_several_processes_share_the_port_and_stop_together():
     proc = subprocess.Popen([sys.executable, "-m", "server", "--address", "localhost:0", "--processes", "2",
                              "--workers", "1"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
