@@ -201,18 +201,24 @@ def _atlas_data(p) -> None:
                                        "reference decks)")
 
 
+_DATA = ("tiles_file", "cards_file", "gartenbau_data", "versailles_data", "horticulture_data")
+
+
 def _puzzle_data(p) -> None:
-    """The data files puzzles are made and checked with: the server's flags, under the same names."""
+    """The data files puzzles are made and checked with: the server's flags and variables, under the same names."""
     for flag, what in (("--tiles-file", "Gardeners tile catalog JSON"), ("--cards-file", "Gardeners card decks JSON"),
                        ("--gartenbau-data", "directory of Gartenbau data files"),
                        ("--versailles-data", "directory of Versailles data files"),
                        ("--horticulture-data", "directory of Horticulture data files")):
-        p.add_argument(flag, help=f"{what}, as the server's {flag} (default: the reference data)")
+        env = "GARDENS_" + flag[2:].replace("-", "_").upper()
+        p.add_argument(flag, help=f"{what}, as the server's {flag} (env {env}, as the server's; default: the "
+                                  "reference data)")
 
 
 def _game_data(args) -> GameData:
-    return GameData(args.tiles_file, args.cards_file, args.gartenbau_data, args.versailles_data,
-                    args.horticulture_data)
+    """The flags, else the server's GARDENS_* variables: a cron job with the server's environment made puzzles
+    with the reference data that its server, given other data by the same variables, then refused to serve."""
+    return GameData(*(getattr(args, name) or os.environ.get("GARDENS_" + name.upper()) or None for name in _DATA))
 
 
 def _standard_ids(args) -> list[str]:

@@ -281,7 +281,7 @@ def test_the_horticulture_examples(capsys, tmp_path):
     assert json.loads(out)["status"] in ("optimal", "feasible")
 
 
-def test_puzzles_generate_and_verify_take_the_servers_data_flags(capsys, tmp_path):
+def test_puzzles_generate_and_verify_take_the_servers_data_flags(capsys, tmp_path, monkeypatch):
     """`gardens puzzles generate` made every puzzle with the reference data, and `verify` did not see a puzzle of
     other data: both take the server's data flags now."""
     import shutil
@@ -300,3 +300,9 @@ def test_puzzles_generate_and_verify_take_the_servers_data_flags(capsys, tmp_pat
     assert "1 puzzles: 0 problem(s)" in capsys.readouterr().out
     assert main(["puzzles", "verify", "--db", db]) == 1  # under the reference data it is a puzzle of other data
     assert "was made with other data files" in capsys.readouterr().out
+    # the server's variables count as its flags do: a cron job with the server's environment made puzzles with the
+    # reference data, which that server then refused to serve
+    monkeypatch.setenv("GARDENS_VERSAILLES_DATA", str(data))
+    assert main(["puzzles", "verify", "--db", db]) == 0
+    assert "1 puzzles: 0 problem(s)" in capsys.readouterr().out
+    assert main(["puzzles", "verify", "--db", db, "--versailles-data", str(ROOT / "solver" / "data" / "versailles")]) == 1
