@@ -32,6 +32,22 @@ def _existing(args) -> Store:
     return Store(path, create=False)
 
 
+def _intact(store: Store) -> Store:
+    """`store` when every page of it is well-formed, else StoreError (exit 2), as the server refuses it at start-up."""
+    problems = store.integrity_problems()  # bad pages: the rows cannot all be read
+    if problems:
+        raise StoreError(f"{store.path}: damaged (SQLite's quick_check: {'; '.join(problems)}); "
+                         "restore it from a backup")
+    return store
+
+
+def _writable(args) -> None:
+    """Before a command writes to an existing store: it must be intact (`generate` wrote three puzzles into a store
+    with bad pages and exited 0, a store the server then refused to open)."""
+    if Path(_db(args)).is_file():
+        _intact(Store(_db(args), create=False))
+
+
 def _list(text: str | None) -> list[str] | None:
     return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
@@ -64,6 +80,7 @@ def cmd_generate(args) -> int:
     if end < start:
         raise InputError("--to", f"is before --from ({args.date_from})", args.date_to)
     _kinds_chosen(games, variants, difficulties)
+    _writable(args)
     if args.ray:
         from generators.cluster import generate_range_ray
         summary = generate_range_ray(args.ray, _db(args), start, end, games, variants, difficulties,
@@ -121,11 +138,7 @@ def _summary(public: dict) -> str:
 
 def cmd_verify(args) -> int:
     """Exit 1 when any stored puzzle fails its hash or its answer check."""
-    store = _existing(args)
-    problems = store.integrity_problems()  # bad pages: the rows cannot all be read (a StoreError: exit 2)
-    if problems:
-        raise StoreError(f"{store.path}: damaged (SQLite's quick_check: {'; '.join(problems)}); "
-                         "restore it from a backup")
+    store = _intact(_existing(args))
     damaged, rows = store.read_all()  # one read: the damaged ids, and the puzzles whose hashes match
     bad = len(damaged)
     for pid in damaged:
@@ -152,6 +165,7 @@ def cmd_atlas_build(args) -> int:
     if args.first is not None and args.first > len(standard):
         raise InputError("--first", f"the Standard deck has {len(standard)} cards", args.first)
     ids = standard[:args.first] if args.first else None
+    _writable(args)
     if args.ray:
         from generators.cluster import build_atlas_ray
         summary = build_atlas_ray(args.ray, _db(args), sizes, ids, catalog=args.catalog, cards=args.card_file)

@@ -348,3 +348,13 @@ def test_gardens_puzzles_commands_on_a_store_with_bad_pages_are_a_message_and_ex
         assert err.startswith("gardens: error: ") and "Traceback" not in err, (argv, err)
     assert main(["puzzles", "verify", "--db", str(db)]) == 2
     assert "quick_check" in capsys.readouterr().err
+    # the writing commands refuse it too, leaving it as it was (generate wrote three puzzles into such a store and
+    # exited 0: the operator walkthrough of 7 Dec)
+    before = db.read_bytes()
+    for argv in (["generate", "--from", "2027-01-01", "--to", "2027-01-01", "--games", "gardeners", "--variants",
+                  "decree", "--difficulties", "easy", "--workers", "1"],
+                 ["atlas", "build", "--sizes", "1", "--first", "2", "--workers", "1"]):
+        command = ["puzzles", *argv] if argv[0] == "generate" else argv
+        assert main([*command, "--db", str(db)]) == 2, argv
+        assert "damaged (SQLite's quick_check" in capsys.readouterr().err
+    assert db.read_bytes() == before
