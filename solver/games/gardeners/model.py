@@ -47,16 +47,19 @@ class Features:
     selectors: list[Selector]
     benches: bool
     paths: bool
+    counted: frozenset = frozenset()  # the selectors whose elements a card counts (Agglomeration's)
 
     @classmethod
     def of(cls, cards: list[Card]) -> "Features":
         return cls(card_selectors(cards), any(c.kind == "panorama" for c in cards),
-                   any(c.kind == "path" for c in cards))
+                   any(c.kind == "path" for c in cards),
+                   frozenset(c.spec.element.text for c in cards if c.kind == "agglomeration"))
 
     def signature(self, tile: Tile, rotation: int) -> Signature:
-        # how many of each selector's elements the tile carries (0 = it does not match): Agglomeration counts
-        # elements, so a tile with two flowers is not interchangeable with a tile with one
-        return (tuple(s.count(tile) for s in self.selectors),
+        # whether the tile matches each selector; for a selector whose elements Agglomeration counts, how many it
+        # carries (0 = it does not match), so a tile with two flowers is not interchangeable with one with one
+        # there; elsewhere they stay one class (more classes, more symmetry left in the search)
+        return (tuple(s.count(tile) if s.text in self.counted else s.matches(tile) for s in self.selectors),
                 tile.bench_facings(rotation) if self.benches else (),
                 tuple(sorted(tile.path_edges(rotation))) if self.paths else ())
 
