@@ -214,6 +214,117 @@ def test_rainbow_sets():
     assert flower_points(g2, "A13-garden-rose") == 12
 
 
+def _colouring(rows: int, cols: int, rng, holes: float = 0.0) -> dict:
+    colours = ("red", "yellow", "blue", "orange", "purple", "green")
+    return {(r, c): rng.choice(colours) for r in range(rows) for c in range(cols) if not holes or rng.random() >= holes}
+
+
+def _every_packing(vis: dict) -> int:
+    """The oracle: every connected rainbow set, then every packing of them (exponential: small gardens only)."""
+    from solver.games.gartenbau.garden import orthogonal
+    found = set()
+
+    def grow(group, used):
+        if len(group) == 6:
+            found.add(group)
+            return
+        for n in orthogonal(group):
+            if n in vis and vis[n] not in used:
+                grow(group | {n}, used | {vis[n]})
+    for start in vis:
+        grow(frozenset([start]), frozenset([vis[start]]))
+    sets = sorted(found, key=sorted)
+
+    def pack(i, taken):
+        if i == len(sets):
+            return 0
+        return max(pack(i + 1, taken), 1 + pack(i + 1, taken | sets[i]) if not sets[i] & taken else 0)
+    return pack(0, frozenset())
+
+
+def _seedlings(vis: dict):
+    from types import SimpleNamespace
+    return SimpleNamespace(visible_seedlings={c: SimpleNamespace(colour=v) for c, v in vis.items()})
+
+
+RAINBOW = ("red", "yellow", "blue", "orange", "purple", "green")
+
+
+def test_rainbow_sets_are_the_most_disjoint_sets_as_every_packing_says():
+    """The branch and bound (parts packed apart, the scarcest colour's bound) against every packing, on 300 random
+    colourings of up to 5 x 5 seedlings with gaps."""
+    import random
+    rng = random.Random(7)
+    for _ in range(300):
+        vis = _colouring(rng.randint(2, 5), rng.randint(2, 5), rng, holes=0.1)
+        assert scoring.rainbow_sets(_seedlings(vis), RAINBOW) == _every_packing(vis), vis
+
+
+def _rose_garden(rows: int, cols: int) -> dict:
+    """A legal garden of two-colour seedling tiles in rows, with a Garden Rose on a red bed (the rules audit's)."""
+    mixed = [f"S{i:02d}" for i in range(7, 73)]
+    g = {"starter": {"id": "ST1", "side": "a", "cells": [[2, 0], [2, 1]]},
+         "seedlings": [{"id": "S01", "cells": [[0, 0], [0, 1]]}, {"id": "S37", "cells": [[1, 0], [1, 1]]}],
+         "plants": [{"id": "P-red-1", "cells": [[0, 0], [1, 0]]}, {"id": "P-red-2", "cells": [[0, 1], [1, 1]]}],
+         "flowers": [{"id": "A13-garden-rose", "at": [0, 0]}], "tokens": {"flower_pot": False, "watering_can": False}}
+    for r in range(rows):
+        for c in range(2 if r < 3 else 0, cols, 2):
+            g["seedlings"].append({"id": mixed.pop(0), "cells": [[r, c], [r, c + 1]]})
+    return g
+
+
+def _packing_by_cp_sat(vis: dict) -> int:
+    """An independent count: the most disjoint rainbow sets as a CP-SAT set packing."""
+    from ortools.sat.python import cp_model
+
+    from solver.games.gartenbau.garden import orthogonal
+    found = set()
+
+    def grow(group, used):
+        if len(group) == 6:
+            found.add(group)
+            return
+        for n in orthogonal(group):
+            if n in vis and vis[n] not in used:
+                grow(group | {n}, used | {vis[n]})
+    for start in vis:
+        grow(frozenset([start]), frozenset([vis[start]]))
+    sets = sorted(found, key=sorted)
+    m = cp_model.CpModel()
+    x = [m.new_bool_var("") for _ in sets]
+    for c in vis:
+        m.add(sum(x[i] for i, group in enumerate(sets) if c in group) <= 1)
+    m.maximize(sum(x))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(m) == cp_model.OPTIMAL
+    return round(solver.objective_value)
+
+
+def test_rainbow_sets_of_large_gardens_are_counted_and_an_absurd_one_is_refused(monkeypatch):
+    """Every packing of the 23- and 31-tile gardens took 11 s and more than 120 s (the rules audit of 7 Dec); the
+    search now takes a few hundred steps, and agrees with a CP-SAT set packing (5 and 8 sets). A random colouring of
+    121 seedlings, far beyond a real game, is refused naming the garden rather than keeping a server thread busy for
+    minutes."""
+    import random
+
+    import pytest
+
+    from solver.errors import InputError
+    from solver.games.gartenbau import api
+    from solver.games.gartenbau.data import load_catalog
+    from solver.games.gartenbau.garden import garden_from_dict
+    for rows, cols, sets in ((6, 8, 5), (8, 8, 8)):
+        doc = _rose_garden(rows, cols)
+        assert api.validate(doc)["legal"]
+        vis = {c: p.colour for c, p in garden_from_dict(doc, load_catalog()).visible_seedlings.items()}
+        assert _packing_by_cp_sat(vis) == sets
+        assert api.score(doc)["flowers"]["A13-garden-rose"] == 12 + 12 * sets
+    monkeypatch.setattr(scoring, "RAINBOW_STEPS", 3_000)  # (this one needs more than 22,000 steps: ~4 s at 30,000)
+    with pytest.raises(InputError, match=r"garden: .*rainbow sets .* within 3,000 search steps"):
+        scoring.rainbow_sets(_seedlings(_colouring(10, 11, random.Random(1))), RAINBOW)
+
+
 def test_visible_plants_plant_prestige_and_tokens():
     # two visible plants (prestige 3 and 5) + the bed's two covered ones
     g = with_beds("yyrrrr\nyyrrrr", bed("A17-red-lily"), plants=[("red", 3, (0, 2), (0, 3)), ("red", 5, (1, 2), (1, 3))],
