@@ -134,8 +134,16 @@ class CallInterceptor(grpc.ServerInterceptor):
                 response = None
             outcome = _outcome(response) if failure is None else None
             code = failure.code if failure else grpc.StatusCode.OK
+            set_code = context.code() if failure is None and hasattr(context, "code") else None
+            if isinstance(set_code, grpc.StatusCode) and set_code != grpc.StatusCode.OK:
+                # a servicer that set its status without raising (grpc.health's Check: NOT_FOUND for an unknown
+                # service) was logged and counted as OK (the operator walkthrough of 7 Dec); the answer is unchanged
+                code, outcome = set_code, None
+                recorded = errors.Failure(set_code, context.details() or "")
+            else:
+                recorded = failure
             try:
-                self._record(method, code, time.perf_counter() - start, outcome, peer, failure, request_id)
+                self._record(method, code, time.perf_counter() - start, outcome, peer, recorded, request_id)
             finally:
                 runtime.end_call()
             if failure is not None:

@@ -239,6 +239,23 @@ def test_metrics_count_calls_by_method_and_code(start_server):
     assert 'gardens_rpc_duration_seconds_count{code="OK",method="/test.v1.Probe/Echo"} 1.0' in text
 
 
+def test_a_health_check_of_an_unknown_service_is_logged_and_counted_as_not_found(start_server, caplog):
+    """grpc.health's Check sets NOT_FOUND without raising: it was logged and counted as OK (the operator
+    walkthrough of 7 Dec). The client's answer is unchanged."""
+    import json
+    srv = start_server(metrics_port=0)
+    with caplog.at_level(logging.INFO, logger="gardens.server.access"):
+        with pytest.raises(grpc.RpcError) as err:
+            srv.health("gardens.v1.Nope")
+        assert srv.health() == SERVING
+        wait_until(lambda: len([r for r in caplog.records if "Health/Check" in r.getMessage()]) == 2, timeout=5)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    lines = [json.loads(r.getMessage()) for r in caplog.records if "Health/Check" in r.getMessage()]
+    assert [line["code"] for line in lines] == ["NOT_FOUND", "OK"]
+    text = urllib.request.urlopen(f"http://localhost:{srv.runtime.metrics_port}/metrics", timeout=5).read().decode()
+    assert 'gardens_rpc_calls_total{code="NOT_FOUND",method="/grpc.health.v1.Health/Check"} 1.0' in text
+
+
 def test_one_structured_log_line_per_call(start_server, caplog):
     srv = start_server()
     with caplog.at_level(logging.INFO, logger="gardens.server.access"):
