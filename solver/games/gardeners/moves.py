@@ -152,6 +152,12 @@ def validate_solo(state: SoloState, move: Move) -> MoveVerdict:
             return MoveVerdict(False, "a swap needs two different cells of the garden")
         if move.cell not in state.garden and move.other not in state.garden:
             return MoveVerdict(False, "a swap needs at least one tile")
+        # a named tile must be one of the two swapped (hints name the one that moves); it was ignored
+        there = [state.garden[c][0] for c in (move.cell, move.other) if c in state.garden]
+        if move.tile and move.tile not in there:
+            return MoveVerdict(False, f"the tiles at {move.cell} and {move.other} are "
+                                      f"{' and '.join(there) if len(there) == 2 else there[0] + ' and none'}"
+                                      f", not {move.tile}")
         return MoveVerdict(True)
     return MoveVerdict(False, f"unknown move kind {move.kind}")
 

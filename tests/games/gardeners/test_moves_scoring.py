@@ -82,6 +82,10 @@ def test_solo_moves():
     assert legal(st, kind="add", tile="A02", cell=[5, 5], rotation=2).legal
     assert legal(st, kind="rotate", cell=[0, 0], rotation=3).legal
     assert legal(st, kind="swap", cell=[0, 0], other=[3, 3]).legal
+    # a named tile must be one of the two swapped (it was ignored: C11, not in the garden, was "legal")
+    assert legal(st, kind="swap", tile="A01", cell=[3, 3], other=[0, 0]).legal
+    wrong = legal(st, kind="swap", tile="C11", cell=[0, 0], other=[3, 3])
+    assert not wrong.legal and wrong.reason == "the tiles at (0, 0) and (3, 3) are A01 and none, not C11"
     assert not legal(st, kind="add", tile="A02", cell=[6, 0]).legal
     assert not legal(st, kind="add", tile="A03", cell=[1, 1]).legal
 
