@@ -53,7 +53,8 @@ def points_now(prefix: Sequence[dict[Cell, str]], catalog: Catalog) -> int:
 def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile, upcoming: Sequence[Tile],
                     catalog: Catalog, control: SolveControl, top: int) -> list[dict]:
     """Legal placements of `tile` ranked by points now; with `upcoming` tiles, the best `top` are
-    re-ranked by the CP-SAT optimum over them, every search through `control` (see `_reachable`)."""
+    re-ranked by the CP-SAT optimum over them, every search through `control` (see `_reachable`). With one upcoming
+    tile every placement is re-ranked (exactly), and the best `top` of them are returned."""
     prefix: list[dict[Cell, str]] = []
     fields: dict[Cell, str] = {}
     for p in placements:
@@ -68,11 +69,18 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
     # more points first; then larger areas overall (they may count later), then position for stability
     ranked.sort(key=lambda r: (-r["points"], -r["areas"], r["placement"].y, r["placement"].x,
                                r["placement"].rotation))
-    ranked = ranked[:top]
+    # With one upcoming tile every placement is re-ranked (its reachable value is exact and cheap: every legal
+    # placement of the last tile, scored), so a placement worth less now but more at the end is found: with only
+    # the best `top` by points now, the docs' own example recommended 7 where 8 was reachable (the rules audit of
+    # 7 Dec). Longer futures re-rank the best `top` by points now (each a search of its own).
+    exhaustive = bool(upcoming) and EXHAUSTIVE_LAST and len(upcoming) == 1
+    if not exhaustive:
+        ranked = ranked[:top]
     if upcoming:
         _reachable(ranked, placements, tile, upcoming, catalog, control)
         ranked.sort(key=lambda r: (-(r["reachable"] if r["reachable"] is not None else -1), -r["points"],
                                    -r["areas"]))
+        ranked = ranked[:top]
     out = []
     for r in ranked:
         item = {**r["placement"].as_dict(), "points": r["points"]}

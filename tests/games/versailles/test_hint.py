@@ -37,7 +37,20 @@ def test_reachable_points_are_the_best_continuation(garden, next_tile, upcoming)
         assert o["reachable"] == o["bound"] == best_continuation(fixed + [here], upcoming)
         reachable.append(o["reachable"])
     assert reachable == sorted(reachable, reverse=True)
-    assert len(set(reachable)) > 1  # the candidates differ: each search kept its own placement
+    # with one upcoming tile every placement is re-ranked: the first option reaches the best of the whole sequence
+    # (only the best 5 by points now were, and the docs' example recommended 7 where 8 was reachable)
+    assert reachable[0] == best_continuation(fixed, [next_tile] + upcoming)
+    assert len({(o["x"], o["y"], o["rotation"]) for o in out["placements"]}) == 5  # five different placements
+
+
+def test_the_docs_example_hint_recommends_a_placement_that_reaches_the_best():
+    """docs/games-service.md's Hint: tile 7 then tile 9 after tiles 4 and 5. Every option returned reached 7; a
+    placement worth 5 now reaches 8 (Validate and Score agree, and so does every continuation tried)."""
+    garden = [{"tile": 4, "x": 0, "y": 0}, {"tile": 5, "x": 2, "y": 0}]
+    out = api.hint(garden, 7, upcoming=[9], top=2, control=SolveControl(time_limit_s=60, deterministic_limit=5))
+    fixed = [Placement(p["tile"], p["x"], p["y"], 0) for p in garden]
+    assert best_continuation(fixed, [7, 9]) == 8
+    assert [o["reachable"] for o in out["placements"]] == [8, 8]
 
 
 def test_a_deterministic_hint_gives_the_same_ranking_twice():
