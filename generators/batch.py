@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import multiprocessing
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -16,6 +17,7 @@ from generators import atlas, daily
 from generators.data import REFERENCE, GameData
 from generators.identity import GENERATOR_VERSION, PuzzleId
 from generators.store import Store
+from solver.core.lifetime import die_with_parent
 
 
 def dates(start: dt.date, end: dt.date) -> list[dt.date]:
@@ -66,8 +68,22 @@ def _generate_one(db: str, pid: PuzzleId, data: GameData = REFERENCE) -> tuple[s
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
-    # spawn: workers start clean (no inherited threads or sqlite handles from the parent)
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    # spawn: workers start clean (no inherited threads or sqlite handles from the parent); each dies with the
+    # parent, however the parent dies (a SIGTERM'd or killed `gardens puzzles generate` left them blocked for ever)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=die_with_parent, initargs=(os.getpid(),))
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop at once: nothing queued starts, and the workers' puzzles in progress are dropped (nothing of them is
+    stored: one transaction per puzzle). A Ctrl-C or a store failure went on generating every queued puzzle, to
+    throw it away, before the command ended (22-45 s in the operator walkthrough of 7 Dec)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        proc.terminate()
+    for proc in processes:
+        proc.join(timeout=10)
 
 
 def generate_range(db: str, start: dt.date, end: dt.date, games: list[str] | None = None, workers: int = 1,
@@ -87,13 +103,18 @@ def generate_range(db: str, start: dt.date, end: dt.date, games: list[str] | Non
             summary.per_puzzle[name] = seconds
             progress.update(1, name)
     else:
-        with _pool(workers) as pool:
+        pool = _pool(workers)
+        try:
             futures = [pool.submit(_generate_one, db, pid, data) for pid in todo]
             for f in as_completed(futures):
-                name, _, seconds, fresh = f.result()
+                name, _, seconds, fresh = f.result()  # the first failure (a full disk) ends the run now
                 summary.generated += fresh
                 summary.per_puzzle[name] = seconds
                 progress.update(1, name)
+        except BaseException:  # a failure, Ctrl-C, or the SIGTERM the command turns into an exception
+            _stop(pool)
+            raise
+        pool.shutdown()
     progress.close()
     summary.seconds = time.perf_counter() - began
     return summary
@@ -140,9 +161,12 @@ def build_atlas(db: str, sizes=(1, 2, 3), workers: int = 1, ids: list[str] | Non
                 summary.by_size[size] = summary.by_size.get(size, 0) + len(entries)
                 progress.update(len(entries))
             progress.close()
-    finally:
+    except BaseException:
         if pool:
-            pool.shutdown()
+            _stop(pool)
+        raise
+    if pool:
+        pool.shutdown()
     summary.seconds = time.perf_counter() - began
     return summary
 

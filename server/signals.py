@@ -24,24 +24,13 @@ import select
 import signal
 from typing import Callable, Iterable
 
+from solver.core.lifetime import die_with_parent  # noqa: F401  (the server's children and the web launcher's)
+
 
 # The signals that stop a server with a drain. SIGHUP too: a HUP sent out of habit (to reopen logs, as nginx does;
 # this server logs to stderr only) killed it at once, with no drain and nothing logged (the operator walkthrough of
 # 7 Dec).
 STOP = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-
-
-def die_with_parent(parent: int | None = None) -> None:
-    """In a child process: SIGTERM when the parent dies, however it dies (kill -9 too), so that no child outlives
-    it holding a port (Linux prctl(PR_SET_PDEATHSIG); elsewhere nothing). With `parent` (the parent's pid, taken
-    before the fork), a parent already gone by the time the request is made stops the child at once."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if parent is not None and os.getppid() != parent:
-        os.kill(os.getpid(), signal.SIGTERM)
 
 
 class StopSignals:

@@ -39,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     reset_stdin()
     try:
         return int(args.func(args) or 0)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM during a long puzzle or atlas command: a message, not a traceback
+        print("gardens: interrupted (what was stored before is kept: one transaction per puzzle or batch)",
+              file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # the reader went away (`gardens ... | head`): not an error of ours; stop quietly, and keep
         # Python from complaining again when it flushes stdout at exit

@@ -1,7 +1,9 @@
 """`gardens puzzles generate|show|list|verify` and `gardens atlas build|show`: daily puzzles and the atlas, in-process."""
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -48,6 +50,19 @@ def _writable(args) -> None:
         _intact(Store(_db(args), create=False))
 
 
+@contextlib.contextmanager
+def _sigterm_interrupts():
+    """SIGTERM (a cron timeout, a supervisor) stops a long command as Ctrl-C does: the workers are stopped and
+    what is stored stays (one transaction per puzzle). It killed the command alone, leaving its workers blocked."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _list(text: str | None) -> list[str] | None:
     return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
@@ -86,8 +101,9 @@ def cmd_generate(args) -> int:
         summary = generate_range_ray(args.ray, _db(args), start, end, games, variants, difficulties,
                                      data=_game_data(args))
     else:
-        summary = batch.generate_range(_db(args), start, end, games, _workers(args), variants=variants,
-                                       difficulties=difficulties, data=_game_data(args))
+        with _sigterm_interrupts():
+            summary = batch.generate_range(_db(args), start, end, games, _workers(args), variants=variants,
+                                           difficulties=difficulties, data=_game_data(args))
     times = sorted(summary.per_puzzle.values())
     p50 = times[len(times) // 2] if times else 0.0
     print(f"generated {summary.generated}, already stored {summary.skipped}, in {summary.seconds:.1f} s"
@@ -170,7 +186,9 @@ def cmd_atlas_build(args) -> int:
         from generators.cluster import build_atlas_ray
         summary = build_atlas_ray(args.ray, _db(args), sizes, ids, catalog=args.catalog, cards=args.card_file)
     else:
-        summary = batch.build_atlas(_db(args), sizes, _workers(args), ids, catalog=args.catalog, cards=args.card_file)
+        with _sigterm_interrupts():
+            summary = batch.build_atlas(_db(args), sizes, _workers(args), ids, catalog=args.catalog,
+                                        cards=args.card_file)
     counts = Store(_db(args)).atlas_counts()
     rate = summary.solved / summary.seconds if summary.seconds else 0.0
     print(f"atlas: {summary.solved} combinations in {summary.seconds:.1f} s ({rate:.1f}/s), "

@@ -83,3 +83,59 @@ def test_a_full_pipe_does_not_block_the_handler():
         assert stop.wait(0) == signal.SIGINT
     finally:
         stop.close()
+
+
+def _children(pid: int) -> list[int]:
+    from pathlib import Path
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    from pathlib import Path
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_sigterm_stops_puzzles_generate_and_its_workers(tmp_path):
+    """With a worker pool, a SIGTERM killed `gardens puzzles generate` alone: its spawned workers stayed blocked for
+    ever; a Ctrl-C went on generating every queued puzzle (the operator walkthrough of 7 Dec). Now SIGTERM stops it
+    as Ctrl-C does, the workers are stopped at once, the command says so (exit 130) and what it stored is intact."""
+    import subprocess
+    import time
+    from pathlib import Path
+
+    from generators.store import Store
+    repo = Path(__file__).resolve().parents[2]
+    db = tmp_path / "p.sqlite"
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from server.cli.main import main; sys.exit(main())",
+                             "puzzles", "generate", "--db", str(db), "--from", "2027-03-01", "--to", "2027-03-20",
+                             "--games", "gardeners", "--workers", "2"],
+                            cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(3)  # the workers are generating
+        workers = _children(proc.pid)
+        assert len(workers) >= 2
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 130
+        assert time.monotonic() - began < 30
+        err = proc.stderr.read()
+        assert "gardens: interrupted" in err and "Traceback" not in err
+        deadline = time.monotonic() + 20
+        while any(_running(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [w for w in workers if _running(w)]
+        if db.exists():
+            assert Store(db).verify() == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
