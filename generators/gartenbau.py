@@ -1,7 +1,7 @@
 """Gartenbau daily: the holding of the day (starter side, seedling tiles, plants, flowers); the proven optimum is stored.
 
 The holding is drawn with the `random.Random` given; the optimiser runs with one worker, a fixed
-seed and a deterministic limit, and a holding is kept only when its optimum is proven. The engine
+seed and a deterministic limit, and a holding is kept only when its optimum is proven and lays a plant. The engine
 is imported on first use, so that a Gartenbau problem cannot take the other puzzles down with it.
 """
 from __future__ import annotations
@@ -48,6 +48,10 @@ def generate(difficulty: str, rng: random.Random, data: GameData = REFERENCE) ->
         holding = draw(difficulty, rng, data)
         result = api.solve_optimal(holding, control=puzzle_control(SOLVE_LIMIT), catalog_dir=catalog)
         if result["status"] != "optimal":
+            continue
+        if not result["garden"].get("plants"):
+            # no held plant can be laid (no seedlings of its colour): any layout is optimal, worth the tokens only
+            # (the easy day of 2026-12-07 under gartenbau-2; the bot walkthrough of 7 Dec)
             continue
         if api.score(result["garden"], catalog)["total"] != result["prestige"]:
             raise GenerationError("the optimiser's garden does not score its prestige")

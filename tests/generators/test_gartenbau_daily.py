@@ -18,10 +18,17 @@ def puzzle():
 
 def test_same_id_same_puzzle(puzzle):
     assert daily.generate(parse_id(PID)) == puzzle
-    assert puzzle.generator_version == "gartenbau-2"
+    assert puzzle.generator_version == "gartenbau-3"
     seedlings, plants, flowers = gartenbau.HOLDINGS["easy"]
     h = puzzle.public["holding"]
     assert (len(h["seedlings"]), len(h["plants"]), len(h["flowers"])) == (seedlings, plants, flowers)
+
+
+def test_a_kept_holdings_optimum_lays_a_plant():
+    """The easy day of 2026-12-07 (gartenbau-2) held plants no seedling could take: every layout was optimal."""
+    for day in ("2026-12-07", "2027-01-01", "2027-01-02"):
+        kept = daily.generate(parse_id(f"gartenbau/holding/easy/{day}"))
+        assert kept.answer["garden"]["plants"]
 
 
 def test_stored_optimum_is_the_scorers_and_reaches_the_answer(puzzle):
@@ -52,9 +59,10 @@ def test_a_garden_leaving_a_held_seedling_tile_out_is_incomplete(puzzle):
     garden = puzzle.answer["garden"]
     tried = 0
     for i, tile in enumerate(garden["seedlings"]):
-        fewer = dict(garden, seedlings=garden["seedlings"][:i] + garden["seedlings"][i + 1:])
+        # (without plants and flowers, so that no plant lies on the tile left out)
+        fewer = dict(garden, seedlings=garden["seedlings"][:i] + garden["seedlings"][i + 1:], plants=[], flowers=[])
         if not api.validate(fewer)["legal"]:
-            continue  # (a plant on it, or the garden falls apart)
+            continue  # (the garden falls apart)
         tried += 1
         verdict = daily.check_answer(puzzle, fewer)
         assert verdict["legal"] and not verdict["correct"] and verdict["complete"] is False
