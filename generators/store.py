@@ -125,9 +125,13 @@ class Store:
     no store schema) is refused unchanged. `busy_s`: how long an operation waits for a lock held by
     another process (bounded further by `until`)."""
 
-    def __init__(self, path: str | Path, create: bool = True, busy_s: float = BUSY_S):
+    def __init__(self, path: str | Path, create: bool = True, busy_s: float = BUSY_S, read_only: bool = False):
         self.path = Path(path)
         self.busy_s = busy_s
+        # read_only (`gardens puzzles show|list|verify`, `atlas show`): SQLite's mode=ro, and an older store is
+        # read as it is, not converted (those commands upgraded it, and failed on read-only media)
+        self.read_only = read_only
+        create = create and not read_only
         if create:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -162,6 +166,8 @@ class Store:
                                  "table; left unchanged")
             if version == 0 and not create:
                 raise StoreError(f"{self.path}: not a puzzle store (yet): no schema")
+            if self.read_only:
+                return
             try:  # stores written before 1 Dec 08:30 are in WAL mode: back to the rollback journal
                 conn.execute("PRAGMA journal_mode=DELETE")
             except sqlite3.OperationalError:  # busy (an older process holds it in WAL) or a full disk:
@@ -186,7 +192,8 @@ class Store:
         # read: every read failed); synchronous=FULL makes each commit durable. Writes are one row
         # or one atlas batch, so WAL's readers-during-a-write buy nothing here.
         # mode=rw: only the opening (`create`) may create the file (see the class).
-        conn = sqlite3.connect(f"{self._uri}?mode={'rwc' if create else 'rw'}", uri=True,
+        mode = "ro" if self.read_only else "rwc" if create else "rw"
+        conn = sqlite3.connect(f"{self._uri}?mode={mode}", uri=True,
                                timeout=self._busy_timeout(), isolation_level=None)
         try:
             conn.execute("PRAGMA synchronous=FULL")

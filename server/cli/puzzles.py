@@ -31,7 +31,7 @@ def _existing(args) -> Store:
         where = "--db" if args.db else ("GARDENS_PUZZLES_DB" if os.environ.get("GARDENS_PUZZLES_DB") else "the store")
         raise StoreError(f"{where}: no puzzle store at {path} ({'not a file' if path.exists() else 'no such file'}); "
                          "`gardens puzzles generate` or `gardens atlas build` creates one")
-    return Store(path, create=False)
+    return Store(path, create=False, read_only=True)
 
 
 def _intact(store: Store) -> Store:

@@ -271,3 +271,31 @@ def test_a_lock_held_elsewhere_is_waited_for_until_the_call_deadline_only(tmp_pa
         locker.close()
     assert store.get(fake("2027-01-01").id) is None  # nothing half-written
     assert store.put(fake("2027-01-01")) == fake("2027-01-01")
+
+
+def test_the_read_only_commands_leave_an_older_store_as_it_is(tmp_path, capsys):
+    """`gardens puzzles list|show|verify` opened the store for writing: a version-1 store in WAL mode came out as
+    version 2 in rollback-journal mode, and on read-only media they failed ("attempt to write a readonly
+    database"). They now read it as it is (SQLite's mode=ro); a writing command still converts it."""
+    from server.cli.main import main
+    path = tmp_path / "v1.sqlite"
+    store = Store(path)
+    puzzle = fake("2027-01-02")
+    store.put(puzzle)
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE atlas_witnesses")
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.close()
+    before = path.read_bytes()
+    for argv in (["list"], ["show", str(puzzle.id)]):
+        assert main(["puzzles", *argv, "--db", str(path)]) == 0, capsys.readouterr().err
+    assert str(puzzle.id) in capsys.readouterr().out
+    assert path.read_bytes() == before
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    conn.close()
+    Store(path)  # a writing open converts it
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    conn.close()
