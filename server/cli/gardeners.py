@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -31,6 +32,9 @@ def _common(p: argparse.ArgumentParser, cards_required: bool = True) -> None:
     p.add_argument("--server", help="ADDRESS of a running gardens server: ask it instead of solving in-process")
     p.add_argument("--timeout", type=seconds, default=30.0,
                    help="with --server: seconds to wait for the server, the call's deadline (default 30)")
+    # (as `gardens call`: a server with a token or TLS could not be reached from these commands)
+    p.add_argument("--tls-ca", default=None, help="with --server: CA certificate file: use TLS and trust this CA")
+    p.add_argument("--token", default=None, help="with --server: bearer token (env GARDENS_TOKEN)")
 
 
 # What the server keeps of a call's deadline for checking and sending the answer (`serve --deadline-margin-s`,
@@ -69,7 +73,8 @@ def _remote(args, method: str, request: dict, text, code) -> int | None:
         timeout = args.time_limit + SERVER_MARGIN_S
     started = time.perf_counter()
     try:
-        answer = remote.call(args.server, f"GardenersService.{method}", request, timeout=timeout)
+        answer = remote.call(args.server, f"GardenersService.{method}", request, timeout=timeout,
+                             tls_ca=args.tls_ca, token=args.token or os.environ.get("GARDENS_TOKEN"))
     except grpc.RpcError as err:
         if limited and err.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
             # the deadline came from --time-limit: nothing proven by then, as in-process "unknown" (exit 3); the

@@ -57,7 +57,7 @@ def test_doc_example_runs_and_answers_as_documented(start_server, capsys, method
         assert (key, value) in got, (key, value)
 
 
-def test_cli_health_and_token(start_server, capsys):
+def test_cli_health_and_token(start_server, capsys, monkeypatch):
     srv = start_server(with_probe=False, auth_token="s3cret")
     assert main(["health", "--server", srv.target]) == 0
     assert capsys.readouterr().out.strip() == "SERVING"
@@ -65,6 +65,12 @@ def test_cli_health_and_token(start_server, capsys):
     assert "UNAUTHENTICATED" in capsys.readouterr().err
     assert main(["call", "--server", srv.target, "--token", "s3cret", "ListCards", '{"deck": "training-c"}']) == 0
     assert len(json.loads(capsys.readouterr().out)["cards"]) == 5
+    # the Gardeners commands take the token too (flag or GARDENS_TOKEN): they could not reach such a server
+    explain = ["explain", "--cards", "S04,S08", "--server", srv.target]
+    assert main(explain) == 2 and "UNAUTHENTICATED" in capsys.readouterr().err
+    assert main(explain + ["--token", "s3cret"]) == 1 and "S04+S08" in capsys.readouterr().out
+    monkeypatch.setenv("GARDENS_TOKEN", "s3cret")
+    assert main(explain) == 1 and "S04+S08" in capsys.readouterr().out
 
 
 def test_cli_refuses_unknown_methods_and_bad_json(start_server, capsys):
