@@ -187,10 +187,11 @@ def next_move(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
                  f"{len(rep.remove)} removal{'s' if len(rep.remove) > 1 else ''} (the fewest found)")
         if card.status == BROKEN and cell in card.cells:
             reason = (f"Remove {placed.tile.id} from {cell}: it breaks card {card.card_id} ({card.kind}); "
-                      f"{count} that make the garden completable again.")
+                      f"{count} that {'make' if len(rep.remove) > 1 else 'makes'} the garden completable again.")
         else:
             reason = (f"Remove {placed.tile.id} from {cell} for card {card.card_id} ({card.kind}): {count} "
-                      f"that make the garden completable again, and this one comes first.")
+                      f"that {'make' if len(rep.remove) > 1 else 'makes'} the garden completable again, and this one "
+                      "comes first.")
         return _hint(card, cell, move, reason, length, proven, start, bound)
     empty = [c for c in sorted(target.cells) if c not in garden.cells]
     if rules == NORMAL_RULES and garden.cells:
@@ -251,7 +252,8 @@ def _supply_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog
         card = _serving_card(progress, cards, move.cell, catalog.tile(move.tile))
         reason = (f"Remove {move.tile} from {move.cell} and hand it to player {move.to_player}, for card "
                   f"{card.card_id} ({card.kind}): {len(remove)} removal{'s' if len(remove) > 1 else ''} "
-                  f"{'(proven fewest)' if proven else '(the fewest found)'} make the garden completable again.")
+                  f"{'(proven fewest)' if proven else '(the fewest found)'} "
+                  f"{'make' if len(remove) > 1 else 'makes'} the garden completable again.")
     else:
         card = _serving_card(progress, cards, move.cell, catalog.tile(move.tile))
         where = "the top of your stack" if supplies[player].stack[:1] == [move.tile] else "your loose tiles"
