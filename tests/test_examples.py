@@ -47,3 +47,10 @@ def test_the_gartenbau_examples(capsys):
     assert set(known) == {"seedlings", "plants", "flowers"}
     assert set(known["seedlings"]) <= set(catalog.seedling_tiles) and set(known["plants"]) <= set(catalog.plants)
     assert set(known["flowers"]) <= set(catalog.flowers)
+
+
+def test_a_gartenbau_hint_with_no_legal_placement_exits_1(capsys):
+    """A plant no pair of the example garden's seedlings can take: no option, exit 1 ("no", as the other hints;
+    it exited 0)."""
+    code, out = run(capsys, "gartenbau", "hint", str(EXAMPLES / "gartenbau-garden.json"), "--tile", "P-red-1")
+    assert code == 1 and json.loads(out)["options"] == []

@@ -52,7 +52,7 @@ def _hint(args: argparse.Namespace) -> int:
     result = api.hint(_read(args.garden, "garden"), args.tile, known, args.time_limit, args.margin, args.seed,
                       args.catalog, top=args.top)
     _print(result)
-    return 0
+    return 0 if result["options"] else 1  # no legal placement: "no", as the other hints (README "Exit codes")
 
 
 def register(subparsers) -> None:

@@ -120,7 +120,7 @@ def cmd_hint(args) -> int:
         extra = f", reachable {p['reachable']} ({p['status']})" if "reachable" in p else ""
         lines.append(f"{i:>2}. x={p['x']} y={p['y']} rotation={p['rotation']}: {p['points']} points{extra}")
     _print(args, out, "\n".join(lines) or "no legal placement")
-    return 0
+    return 0 if out["placements"] else 1
 
 
 def register(subparsers) -> None:
