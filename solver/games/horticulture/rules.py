@@ -139,7 +139,10 @@ def card_refusal(catalog: Catalog, day: Day) -> str | None:
     got = Counter(p.plant for p in day.plants)
     missing = need - got
     if missing:
-        return f"card {card.id} {list(card.plants)} needs {sorted(missing.elements())} planted"
+        # what the card brings home, then what was planted (it named only the missing plant: "card 31 ['topiary',
+        # 'topiary'] needs ['topiary'] planted" for a turnip and a topiary)
+        return (f"card {card.id} brings home {' and '.join(card.plants)}; the day planted "
+                f"{' and '.join(p.plant for p in day.plants)} (missing: {', '.join(sorted(missing.elements()))})")
     return None
 
 

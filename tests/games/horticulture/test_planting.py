@@ -90,7 +90,9 @@ def test_both_plants_of_the_card_every_day_and_matching():
     out = api.validate(game([day(TU, (T, (2, 0)))]))
     assert where(out)[0][0] == "days[0].chosen" and "both must be planted" in where(out)[0][1]
     out = api.validate(game([day(TU, (T, (2, 0)), (C, (2, 1)))]))
-    assert where(out) == [("days[0].chosen", "card %d ['topiary', 'turnip'] needs ['turnip'] planted" % TU)]
+    # what the card brings, what was planted, what is missing (it said only "needs ['turnip'] planted")
+    assert where(out) == [("days[0].chosen", f"card {TU} brings home topiary and turnip; the day planted topiary and "
+                                             "carrot (missing: turnip)")]
 
 
 def test_wild_chooses_any_plant():
