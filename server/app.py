@@ -213,7 +213,7 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
     settle = time.monotonic() + 1.0
     while server.runtime.calls_in_flight and time.monotonic() < settle:
         time.sleep(0.01)
-    running = sum(pool.in_use for pool in server.runtime.pools.values())
+    running = server.runtime.calls_in_flight
     preparing = preparer is not None and preparer.busy
     if preparing:
         log.warning("the puzzle being prepared is abandoned (nothing of it is stored)")
@@ -224,6 +224,8 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
         # SIGTERM with --grace-s 1). Nothing is half-written by leaving now: the store writes a
         # puzzle in one transaction once it is complete.
         if running:
+            # each writes its access line and is counted (UNAVAILABLE): they had neither
+            running = server.runtime.abandon_calls()
             log.warning("stopped; %d call(s) still running after the grace are abandoned", running)
         logging.shutdown()
         sys.stdout.flush()

@@ -99,7 +99,9 @@ class CallInterceptor(grpc.ServerInterceptor):
             failure = None
             response = None
             acquired = False
-            runtime.begin_call()
+            token = runtime.begin_call(lambda: self._record(
+                method, grpc.StatusCode.UNAVAILABLE, time.perf_counter() - start, None, peer,
+                errors.Failure(grpc.StatusCode.UNAVAILABLE, "abandoned at the server's shutdown"), request_id))
             try:
                 if not authorized:
                     failure = errors.Failure(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
@@ -145,7 +147,7 @@ class CallInterceptor(grpc.ServerInterceptor):
             try:
                 self._record(method, code, time.perf_counter() - start, outcome, peer, recorded, request_id)
             finally:
-                runtime.end_call()
+                runtime.end_call(token)
             if failure is not None:
                 errors.send(context, failure)
             return response

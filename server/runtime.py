@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import itertools
 import threading
 import time
 from contextlib import contextmanager
@@ -74,7 +75,8 @@ class Runtime:
         }
         self._lock = threading.Lock()
         self._local = threading.local()  # per handler thread: the current call's budget flag
-        self.calls_in_flight = 0  # unary calls inside the interceptor, until their log line is written
+        self._in_flight: dict[int, object] = {}  # unary calls inside the interceptor, until their line is written
+        self._call_ids = itertools.count()
         self._in_flight_lock = threading.Lock()
 
     def domain(self, game: str):
@@ -124,15 +126,34 @@ class Runtime:
         at = self.stop_cancels_at
         return at is not None and time.monotonic() >= at
 
-    def begin_call(self) -> None:
+    @property
+    def calls_in_flight(self) -> int:
+        return len(self._in_flight)
+
+    def begin_call(self, abandon=None) -> int:
+        """A call enters the interceptor; `abandon()` writes its line if the server exits without waiting for it
+        (`abandon_calls`). Returns the call's token for `end_call`."""
         self._local.expired = None
         with self._in_flight_lock:
-            self.calls_in_flight += 1
+            token = next(self._call_ids)
+            self._in_flight[token] = abandon
+        return token
 
-    def end_call(self) -> None:
+    def end_call(self, token: int | None = None) -> None:
         """The call's line is logged and counted (after begin_call, once)."""
         with self._in_flight_lock:
-            self.calls_in_flight -= 1
+            self._in_flight.pop(token, None)
+
+    def abandon_calls(self) -> int:
+        """At an exit that does not wait for them: each call still running writes its line (UNAVAILABLE) and is
+        counted once. Returns how many there were (the slots they held counted a daily puzzle's call twice: a
+        light slot and a solve slot; and they had no line)."""
+        with self._in_flight_lock:
+            calls, self._in_flight = list(self._in_flight.values()), {}
+        for abandon in calls:
+            if abandon is not None:
+                abandon()
+        return len(calls)
 
     def budget_expired(self) -> bool:
         """Whether the current call (this thread's) was cancelled because its time budget ran out."""

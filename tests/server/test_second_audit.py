@@ -3,6 +3,7 @@ fails without its fix. Real servers: `python -m server` subprocesses where signa
 are involved, in-process servers on port 0 over real channels, real SQLite files."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -436,7 +437,12 @@ def test_sigterm_during_a_puzzle_generation_exits_within_the_grace(tmp_path):
         assert time.monotonic() - start < 6, "the process waited for the generation"
         caller.join(30)
         assert outcome and outcome[0] != "OK"
-        assert "abandoned" in log.read_text()
+        text = log.read_text()
+        # one call, counted once (its light and solve slots counted it twice), with its own access line
+        assert "stopped; 1 call(s) still running after the grace are abandoned" in text
+        [line] = [json.loads(row.split(" gardens.server.access ", 1)[1]) for row in text.splitlines()
+                  if " gardens.server.access " in row and "GetDailyPuzzle" in row]
+        assert (line["code"], line["error"]) == ("UNAVAILABLE", "abandoned at the server's shutdown")
         store = Store(db)
         assert store.verify() == [] and len(store.list()) <= 1
     finally:
