@@ -83,7 +83,9 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
     credentials = _tls_credentials(config) if config.tls_cert else None
     port = _listen(server, config.address, credentials, setting="--address", reuse_port=reuse_port)
     if config.metrics_port >= 0:
-        runtime.metrics_port = runtime.metrics.serve_http(config.metrics_address, config.metrics_port)
+        runtime.metrics_port = runtime.metrics.serve_http(config.metrics_address, config.metrics_port,
+                                                          config.name_of("metrics_address"),
+                                                          config.name_of("metrics_port"))
     if config.health_port >= 0:
         _add_health_port(server, runtime, config)
     server.runtime = runtime  # so serve() and tests reach health and metrics of this server
@@ -95,18 +97,19 @@ def _tls_credentials(config: ServerConfig) -> grpc.ServerCredentials:
     not a PEM certificate chain and its private key (grpc said only "cannot listen on ADDRESS: the
     address is taken or not allowed", after logging TSI_INVALID_ARGUMENT)."""
     files = {}
-    for flag, path in (("--tls-cert", config.tls_cert), ("--tls-key", config.tls_key)):
+    cert, key = config.name_of("tls_cert"), config.name_of("tls_key")  # the flags, or the variables given
+    for setting, path in (("tls_cert", config.tls_cert), ("tls_key", config.tls_key)):
         try:
-            files[flag] = Path(path).read_bytes()
+            files[setting] = Path(path).read_bytes()
         except OSError as exc:
-            raise ValueError(f"{flag} {path}: {exc.strerror or exc}") from None
+            raise ValueError(f"{config.name_of(setting)} {path}: {exc.strerror or exc}") from None
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     try:
         context.load_cert_chain(config.tls_cert, config.tls_key)
     except ssl.SSLError as exc:
-        raise ValueError(f"--tls-cert {config.tls_cert} / --tls-key {config.tls_key}: not a PEM certificate "
+        raise ValueError(f"{cert} {config.tls_cert} / {key} {config.tls_key}: not a PEM certificate "
                          f"chain and its matching private key ({exc.reason or exc})") from None
-    return grpc.ssl_server_credentials([(files["--tls-key"], files["--tls-cert"])])
+    return grpc.ssl_server_credentials([(files["tls_key"], files["tls_cert"])])
 
 
 def _listen(server: grpc.Server, address: str, credentials=None, setting: str = "--address",

@@ -82,6 +82,13 @@ class ServerConfig:
     auth_token: str = ""  # empty = no authentication
     grace_s: float = 10.0
     log_level: str = "INFO"
+    # Not a setting: where each setting given came from, (name, "--flag" or "GARDENS_VAR"), so that a refusal at
+    # start-up names what the operator wrote (it named the flag for a variable's value too).
+    sources: tuple = ()
+
+    def name_of(self, setting: str) -> str:
+        """The flag or variable `setting` came from (the flag when it took its default)."""
+        return dict(self.sources).get(setting, "--" + setting.replace("_", "-"))
 
     @property
     def light_slots(self) -> int:
@@ -156,7 +163,10 @@ class ServerConfig:
             # gRPC metadata values are printable ASCII; a token no client can send locks everyone out
             raise SettingError("auth_token", "auth_token must be printable ASCII without spaces")
         from server.prepare import parse_patterns
-        parse_patterns(self.prepare_puzzles)  # a kind that does not exist is refused at start-up
+        try:
+            parse_patterns(self.prepare_puzzles)  # a kind that does not exist is refused at start-up
+        except ValueError as exc:  # (named then by its flag or variable, as every setting)
+            raise SettingError("prepare_puzzles", str(exc)) from None
         return self
 
 
@@ -169,9 +179,14 @@ MAX_SECONDS = 1_000_000
 MAX_DAYS = 36_500
 
 
+def settings() -> list:
+    """The configuration's settings: each has a flag and a GARDENS_* variable (`sources` is not one)."""
+    return [f for f in fields(ServerConfig) if f.name != "sources"]
+
+
 def _env_overrides(env: dict[str, str], skip=()) -> dict[str, object]:
     out: dict[str, object] = {}
-    for f in fields(ServerConfig):
+    for f in settings():
         raw = env.get("GARDENS_" + f.name.upper())
         if f.name in skip:  # given as a flag: the environment's value does not matter, even a bad one
             continue
@@ -232,7 +247,7 @@ HELP: dict[str, tuple[str, str | None]] = {
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds one flag per config field; unset flags keep the env/default value (default=None)."""
     defaults = ServerConfig()
-    for f in fields(ServerConfig):
+    for f in settings():
         kind = type(getattr(defaults, f.name))
         what, default = HELP[f.name]
         parser.add_argument(
@@ -245,12 +260,12 @@ def from_args(args: argparse.Namespace, env: dict[str, str] | None = None) -> Se
     """The configuration: flags, then GARDENS_* variables for the settings no flag gave, then the
     defaults. A refused value is named by the flag or the variable it came from."""
     env = dict(os.environ) if env is None else env
-    flags = {f.name: getattr(args, f.name) for f in fields(ServerConfig)
+    flags = {f.name: getattr(args, f.name) for f in settings()
              if getattr(args, f.name, None) is not None}
     from_env = _env_overrides(env, skip=flags)
     sources = {**{name: "GARDENS_" + name.upper() for name in from_env},
                **{name: "--" + name.replace("_", "-") for name in flags}}
-    config = replace(ServerConfig(), **from_env, **flags)
+    config = replace(ServerConfig(), **from_env, **flags, sources=tuple(sorted(sources.items())))
     try:
         for name in ("puzzles_past_days", "puzzles_future_days"):
             # -1 is the unset value of ServerConfig, not a value to give: GARDENS_PUZZLES_PAST_DAYS=-1 is

@@ -36,12 +36,13 @@ class Metrics:
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
 
-    def serve_http(self, address: str, port: int) -> int:
-        """Starts the /metrics endpoint; returns the bound port."""
+    def serve_http(self, address: str, port: int, address_name: str = "--metrics-address",
+                   port_name: str = "--metrics-port") -> int:
+        """Starts the /metrics endpoint; returns the bound port. The names are the flags or variables given."""
         try:
             self._http, _thread = start_http_server(port, addr=address, registry=self.registry)
-        except OSError as exc:  # a taken port or an unknown host, said with the flags' values
-            raise OSError(f"cannot serve metrics on --metrics-address {address} --metrics-port {port}: "
+        except OSError as exc:  # a taken port or an unknown host, said with the settings' values
+            raise OSError(f"cannot serve metrics on {address_name} {address} {port_name} {port}: "
                           f"{exc.strerror or exc}") from None
         return self._http.server_port
 

@@ -27,7 +27,7 @@ class DataFilesServicer(GameServicer):
             try:
                 catalog = module.load_catalog(path)
             except (ValueError, OSError) as exc:
-                raise ValueError(f"--{self.data_setting.replace('_', '-')} {path}: {exc}") from None
+                raise ValueError(f"{self.config.name_of(self.data_setting)} {path}: {exc}") from None
         self.data = {self.data_keyword: catalog}  # None: the reference data
         # read once: the files validated above (or the reference ones)
         self.files = convert.data_files(path or module.DATA_DIR, daily.digest_of(self.game, GameData.of(self.config)))

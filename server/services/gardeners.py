@@ -41,8 +41,8 @@ class GardenersServicer(GameServicer, gardeners_pb2_grpc.GardenersServiceService
     def check_data_files(self) -> None:
         """Loads the configured data files once, so a broken file stops the server at start-up
         instead of failing every call with an error that blames the client."""
-        for flag, fn, kwargs in (("--tiles-file", "list_tiles", self.tiles),
-                                 ("--cards-file", "list_cards", {"cards": self.data["cards"]})):
+        for flag, fn, kwargs in ((self.config.name_of("tiles_file"), "list_tiles", self.tiles),
+                                 (self.config.name_of("cards_file"), "list_cards", {"cards": self.data["cards"]})):
             path = next(iter(kwargs.values()))
             if path:
                 try:

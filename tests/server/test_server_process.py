@@ -158,6 +158,22 @@ def test_bad_configuration_is_refused_with_a_message(flags, message):
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("env,message", [
+    ({"GARDENS_TILES_FILE": "/nonexistent/tiles.json"}, "GARDENS_TILES_FILE: /nonexistent/tiles.json: file not found"),
+    ({"GARDENS_VERSAILLES_DATA": "/nonexistent"}, "GARDENS_VERSAILLES_DATA /nonexistent: "),
+    ({"GARDENS_TLS_CERT": "/nonexistent/c.pem", "GARDENS_TLS_KEY": "/nonexistent/k.pem"},
+     "GARDENS_TLS_CERT /nonexistent/c.pem: No such file or directory"),
+    ({"GARDENS_METRICS_ADDRESS": "nosuch.invalid", "GARDENS_METRICS_PORT": "0"},
+     "cannot serve metrics on GARDENS_METRICS_ADDRESS nosuch.invalid GARDENS_METRICS_PORT 0"),
+    ({"GARDENS_PREPARE_PUZZLES": "foo"}, "GARDENS_PREPARE_PUZZLES: prepare_puzzles: no daily puzzle matches 'foo'"),
+])
+def test_a_refused_variable_is_named_not_the_flag(env, message):
+    """docs/service.md: values are refused "by the flag or variable they came from"; these named the flag."""
+    proc = subprocess.run([sys.executable, "-m", "server", "--address", "localhost:0"], cwd=REPO,
+                          env={**os.environ, **env}, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-800:]
+
+
 def test_a_taken_address_is_refused_with_a_message():
     import socket
     with socket.socket() as taken:
