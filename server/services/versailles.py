@@ -171,7 +171,8 @@ class VersaillesServicer(DataFilesServicer, versailles_pb2_grpc.VersaillesServic
         return pb.VersaillesHintResponse(tile=r["tile"], placements=[
             pb.VersaillesHintOption(placement=placement_msg(o), points=o["points"], reachable=o.get("reachable"),
                                     status=_STATUS[o.get("status")], bound=o.get("bound"),
-                                    optimal_on_any_board=o.get("optimal_on_any_board", False))
+                                    optimal_on_any_board=o.get("optimal_on_any_board", False),
+                                    continuation=[placement_msg(p) for p in o.get("continuation", [])])
             for o in r["placements"]])
 
 

@@ -135,6 +135,12 @@ def test_hint_with_upcoming_tiles_reports_reachable_points(stub):
     for o in resp.placements:
         assert o.HasField("reachable") and o.reachable <= o.bound
         assert o.status in (pb.VERSAILLES_SOLVE_STATUS_OPTIMAL, pb.VERSAILLES_SOLVE_STATUS_FEASIBLE)
+        # the continuation reaching it: the garden, the option, then tile 9 where it says, scored by Score
+        [after] = o.continuation
+        whole = GARDEN + [{"tile": 7, "x": o.placement.x, "y": o.placement.y,
+                                         "rotation": o.placement.rotation},
+                                        {"tile": after.tile, "x": after.x, "y": after.y, "rotation": after.rotation}]
+        assert after.tile == 9 and api.score({"placements": whole})["solo_points"] == o.reachable
 
 
 def test_cancelling_a_search_reaches_the_engine_and_frees_the_slot(start_server):

@@ -87,8 +87,28 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
         if upcoming:
             item.update({"reachable": r["reachable"], "status": r["status"], "bound": r["bound"],
                          "optimal_on_any_board": r["optimal_on_any_board"]})
+            if r.get("continuation") is not None and r["reachable"] is not None:
+                item["continuation"] = [p.as_dict() for p in _checked(r, placements, tile, upcoming, catalog)]
         out.append(item)
     return out
+
+
+def _checked(r: dict, placements: Sequence[Placement], tile: Tile, upcoming: Sequence[Tile],
+             catalog: Catalog) -> list[Placement]:
+    """The option's continuation (the upcoming tiles' placements of the garden that reaches its value), checked by
+    the pure rules (each placement legal at its turn) and scorer (worth `reachable`) before it leaves: a client
+    following it reaches that value. (Without it a bot told "36 reachable" could not find the garden: the next
+    hint, re-ranking other candidates, said 35; the bot walkthrough of 7 Dec.)"""
+    whole = list(placements) + [r["placement"]] + list(r["continuation"])
+    if [p.tile for p in r["continuation"]] != [t.id for t in upcoming]:
+        raise ModelMismatch("hint: a continuation does not place the upcoming tiles in order")
+    try:
+        build_garden(catalog.tiles, whole)
+    except ValueError as exc:  # (IllegalPlacement: an engine bug, not the request's: never INVALID_ARGUMENT)
+        raise ModelMismatch(f"hint: a continuation breaks a placement rule: {exc}") from None
+    if solo_points(whole, catalog) != r["reachable"]:
+        raise ModelMismatch(f"hint: a continuation scores {solo_points(whole, catalog)}, not {r['reachable']}")
+    return list(r["continuation"])
 
 
 def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, upcoming: Sequence[Tile],
@@ -152,6 +172,7 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
         pure = solo_points(found, catalog)
         if res.status == "optimal" and pure != res.objective:
             raise ModelMismatch(f"hint: CP-SAT objective {res.objective} != pure scorer {pure}")
+        r["continuation"] = list(found[i + 1:])
         status = res.status if res.placements else "feasible"
         bound = min(res.bound, ceiling) if res.bound is not None and res.bound >= pure else ceiling
         if bound == pure:
@@ -178,11 +199,13 @@ def _exhaustive_last(ranked: list[dict], fixed: list[Placement], tile: Tile, las
         here = r["placement"]
         after = {**fields, **placed_fields(tile, here)}
         garden = fixed + [here]
-        best = max((solo_points(garden + [q], catalog) for q in legal_placements(after, last)), default=None)
+        best = max(((solo_points(garden + [q], catalog), q) for q in legal_placements(after, last)),
+                   key=lambda found: found[0], default=None)
         if best is None:  # (no legal placement: not on an unbounded plane, kept for safety)
             r.update({"reachable": None, "status": "infeasible", "bound": None, "optimal_on_any_board": False})
             continue
-        r.update({"reachable": best, "status": "optimal", "bound": best, "optimal_on_any_board": True})
+        r.update({"reachable": best[0], "status": "optimal", "bound": best[0], "optimal_on_any_board": True,
+                  "continuation": [best[1]]})
 
 
 def _annealed(ranked: list[dict], starts: list[list[Placement] | None], kept: int, tiles: list[Tile],
@@ -202,13 +225,14 @@ def _annealed(ranked: list[dict], starts: list[list[Placement] | None], kept: in
         else:
             share = max(0.0, _time_left(control, started)) / (len(ranked) - k)
             evals, until = int(share * ANNEAL_EVALS_PER_SECOND), time.perf_counter() + share
-        pure = solo_points(start, catalog)
+        pure, found = solo_points(start, catalog), start
         if not control.cancelled:
             better = anneal_continuation(tiles, catalog, start, kept, evals,
                                          random.Random(f"hint {control.random_seed} {k}"), ceiling,
                                          lambda: control.cancelled or (until is not None and time.perf_counter() > until))
-            if better is not None:
-                pure = max(pure, solo_points(better, catalog))
+            if better is not None and solo_points(better, catalog) > pure:
+                pure, found = solo_points(better, catalog), better
+        r["continuation"] = list(found[kept:])
         status = "optimal" if pure >= ceiling else "feasible"
         r.update({"reachable": pure, "status": status, "bound": ceiling, "optimal_on_any_board": status == "optimal"})
 

@@ -6,7 +6,7 @@ import pytest
 from solver.core.solve import SolveControl
 from solver.games.versailles import api
 from solver.games.versailles.data import default_catalog
-from solver.games.versailles.rules import Placement, legal_placements, placed_fields
+from solver.games.versailles.rules import Placement, build_garden, legal_placements, placed_fields
 from solver.games.versailles.scoring import solo_points
 
 
@@ -36,6 +36,11 @@ def test_reachable_points_are_the_best_continuation(garden, next_tile, upcoming)
         here = Placement(next_tile, o["x"], o["y"], o["rotation"])
         assert o["reachable"] == o["bound"] == best_continuation(fixed + [here], upcoming)
         reachable.append(o["reachable"])
+        # the garden that reaches it, placed in order, is legal at every turn and scores it
+        whole = fixed + [here] + [Placement(p["tile"], p["x"], p["y"], p["rotation"]) for p in o["continuation"]]
+        assert [p["tile"] for p in o["continuation"]] == upcoming
+        build_garden(default_catalog().tiles, whole)
+        assert solo_points(whole, default_catalog()) == o["reachable"]
     assert reachable == sorted(reachable, reverse=True)
     # with one upcoming tile every placement is re-ranked: the first option reaches the best of the whole sequence
     # (only the best 5 by points now were, and the docs' example recommended 7 where 8 was reachable)
@@ -59,6 +64,13 @@ def test_a_deterministic_hint_gives_the_same_ranking_twice():
     a = api.hint(garden, 5, upcoming=[7, 9], top=3, control=control())
     b = api.hint(garden, 5, upcoming=[7, 9], top=3, control=control())
     assert a == b
+    # the CP-SAT path's continuations: legal at every turn, worth the option's reachable
+    for o in a["placements"]:
+        whole = [Placement(4, 0, 0, 0), Placement(5, o["x"], o["y"], o["rotation"])] + \
+            [Placement(p["tile"], p["x"], p["y"], p["rotation"]) for p in o["continuation"]]
+        assert [p.tile for p in whole] == [4, 5, 7, 9]
+        build_garden(default_catalog().tiles, whole)
+        assert solo_points(whole, default_catalog()) == o["reachable"]
 
 
 def test_with_four_upcoming_tiles_optimal_on_any_board_needs_the_counting_bound():

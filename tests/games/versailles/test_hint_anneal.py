@@ -94,6 +94,11 @@ def test_beyond_a_stage_the_hint_anneals_without_a_model_and_reaches_the_best_co
         assert o["status"] == ("optimal" if best == ceiling else "feasible")
         assert o["optimal_on_any_board"] == (o["status"] == "optimal")
         reachable.append(o["reachable"])
+        # the annealed garden that reaches it: legal at every turn, worth it
+        whole = prefix + [here] + [Placement(p["tile"], p["x"], p["y"], p["rotation"]) for p in o["continuation"]]
+        assert [p.tile for p in whole[len(prefix) + 1:]] == upcoming
+        build_garden(CAT.tiles, whole)
+        assert solo_points(whole, CAT) == o["reachable"]
     assert reachable == sorted(reachable, reverse=True)
     # switched off (or up to a stage), the CP-SAT path runs: here it meets the stub
     monkeypatch.setattr(hint, "HINT_ANNEAL_MIN", None)
