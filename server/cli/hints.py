@@ -46,7 +46,10 @@ def cmd_progress(args) -> int:
     data = {"completable": r.completable, "shift": list(r.shift) if r.shift else None, "cards": [
         {"card": c.card_id, "status": c.status, "cells": [list(x) for x in c.cells], "reason": c.reason}
         for c in r.cards]}
-    lines = [f"{c.card_id:4s} {c.status:9s} {c.reason} {list(c.cells) if c.cells else ''}".rstrip() for c in r.cards]
+    # an open card's reason is what is at risk, not a violation ("S45 possible fuchsia trees not in the interior"
+    # read as broken)
+    lines = [f"{c.card_id:4s} {c.status:9s} {'at risk: ' if c.reason and c.status in ('possible', 'unknown') else ''}"
+             f"{c.reason} {list(c.cells) if c.cells else ''}".rstrip() for c in r.cards]
     lines.append("The garden is complete and meets every card." if r.valid else  # (it said "can still be completed")
                  {"solvable": "The garden can still be completed.",
                   "unsolvable": "The garden can no longer be completed (proven)."}.get(r.completable, "Unknown."))

@@ -175,3 +175,14 @@ def test_hint_and_repair_take_both_removal_spellings_and_say_their_default(capsy
     assert hint["move"]["kind"] == "remove" and hint["move"]["cell"] in ruled["remove"]
     free_hint = answer("hint", "--free-removal")
     assert free_hint["move"]["kind"] == "remove" and free_hint["move"]["cell"] != hint["move"]["cell"]
+
+
+def test_progress_says_what_an_open_card_has_at_risk(capsys, tmp_path):
+    """An open card's reason read as a violation: "S45 possible fuchsia trees not in the interior"."""
+    garden = tmp_path / "g.json"
+    garden.write_text(json.dumps({"size": 6, "placements": [{"tile": "A03", "row": 0, "col": 0, "rotation": 0},
+                                                            {"tile": "A01", "row": 0, "col": 1, "rotation": 0}]}))
+    assert main(["progress", str(garden), "--cards", "S45,S08", "--floating"]) == 1
+    out = capsys.readouterr().out
+    assert "S45  possible  at risk: fuchsia trees not in the interior" in out
+    assert "S08  broken    trees next to trees" in out
