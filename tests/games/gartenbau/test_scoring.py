@@ -219,8 +219,8 @@ def _colouring(rows: int, cols: int, rng, holes: float = 0.0) -> dict:
     return {(r, c): rng.choice(colours) for r in range(rows) for c in range(cols) if not holes or rng.random() >= holes}
 
 
-def _every_packing(vis: dict) -> int:
-    """The oracle: every connected rainbow set, then every packing of them (exponential: small gardens only)."""
+def _rainbow_sets_of(vis: dict) -> list:
+    """Every connected set of six seedlings, one of each colour (grown from each seedling, no pruning)."""
     from solver.games.gartenbau.garden import orthogonal
     found = set()
 
@@ -233,7 +233,12 @@ def _every_packing(vis: dict) -> int:
                 grow(group | {n}, used | {vis[n]})
     for start in vis:
         grow(frozenset([start]), frozenset([vis[start]]))
-    sets = sorted(found, key=sorted)
+    return sorted(found, key=sorted)
+
+
+def _every_packing(vis: dict) -> int:
+    """The oracle: every connected rainbow set, then every packing of them (exponential: small gardens only)."""
+    sets = _rainbow_sets_of(vis)
 
     def pack(i, taken):
         if i == len(sets):
@@ -276,20 +281,7 @@ def _rose_garden(rows: int, cols: int) -> dict:
 def _packing_by_cp_sat(vis: dict) -> int:
     """An independent count: the most disjoint rainbow sets as a CP-SAT set packing."""
     from ortools.sat.python import cp_model
-
-    from solver.games.gartenbau.garden import orthogonal
-    found = set()
-
-    def grow(group, used):
-        if len(group) == 6:
-            found.add(group)
-            return
-        for n in orthogonal(group):
-            if n in vis and vis[n] not in used:
-                grow(group | {n}, used | {vis[n]})
-    for start in vis:
-        grow(frozenset([start]), frozenset([vis[start]]))
-    sets = sorted(found, key=sorted)
+    sets = _rainbow_sets_of(vis)
     m = cp_model.CpModel()
     x = [m.new_bool_var("") for _ in sets]
     for c in vis:
