@@ -77,4 +77,4 @@ def test_a_record_may_not_bring_a_card_home_twice():
     wrong = {**day(2), "plants": [{"plant": "berry", "at": [2, 2]}, {"plant": "carrot", "at": [2, 3]}]}
     both = api.validate({**base, "days": [day(0), wrong]})
     reasons = [v["reason"] for v in both["violations"] if v["where"] == "days[1].chosen"]
-    assert len(reasons) == 2 and "needs" in reasons[0] and "already flipped on day 0" in reasons[1], reasons
+    assert len(reasons) == 2 and "(missing: topiary)" in reasons[0] and "already flipped on day 0" in reasons[1], reasons
