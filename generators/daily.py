@@ -13,7 +13,7 @@ from typing import Callable
 import solver
 
 from generators import gardeners, gartenbau, horticulture, versailles
-from generators.atlas import data_digest  # the Gardeners tile catalog and card deck (atlas rows add the rules revision: atlas_digest)
+from generators.atlas import data_digest  # the Gardeners tile catalog and card deck (atlas rows: atlas_digest)
 from generators.data import REFERENCE, GameData
 from generators.identity import GENERATOR_VERSION, PuzzleId, seed_of
 from generators.store import Puzzle, Store

@@ -32,6 +32,11 @@ from generators.effort import puzzle_control
 from solver.errors import InputError, under
 
 CARDS = {"easy": 12, "medium": 18, "hard": 32}  # nursery cards (two flipped per day) with the reference data
+BUILT = ("hard",)  # days built around a perfect game; the others are drawn and solved
+SOLVE_LIMIT = 30.0  # deterministic seconds for the optimiser (one call)
+ATTEMPTS = 8
+BUILD_ATTEMPTS = 5000  # tries per built day (each a few ms; measured: see docs/puzzles.md)
+MAX_GNOME_LINKS = 2  # a built day's gnome has at most this many linked squares (a group on each)
 
 
 def cards_for(difficulty: str, catalog) -> int:
@@ -39,11 +44,6 @@ def cards_for(difficulty: str, catalog) -> int:
     data), the others CARDS, never more than that."""
     solo = catalog.deck.size_for(1)
     return solo if difficulty == "hard" else min(CARDS[difficulty], solo)
-BUILT = ("hard",)  # days built around a perfect game; the others are drawn and solved
-SOLVE_LIMIT = 30.0  # deterministic seconds for the optimiser (one call)
-ATTEMPTS = 8
-BUILD_ATTEMPTS = 5000  # tries per built day (each a few ms; measured: see docs/puzzles.md)
-MAX_GNOME_LINKS = 2  # a built day's gnome has at most this many linked squares (a group on each)
 
 
 class GenerationError(RuntimeError):

@@ -31,13 +31,6 @@ from generators.effort import puzzle_control
 from solver.errors import InputError, under
 
 TILES = {"easy": 7, "medium": 10, "hard": 14}  # with the reference data (2 stages of 7 rounds)
-
-
-def tiles_for(difficulty: str, catalog) -> int:
-    """The day's tiles: easy is one stage, hard the whole solo game (stages x rounds per stage in the data's
-    set-up: 7 and 14 in the reference data), medium TILES' 10, never more than the whole game."""
-    stage, game = catalog.setup.rounds_per_stage, catalog.setup.stages * catalog.setup.rounds_per_stage
-    return {"easy": min(stage, game), "hard": game}.get(difficulty, min(TILES[difficulty], game))
 BUILT = ("medium", "hard")  # days built around a perfect garden; the others are uniform draws
 SOLVE_LIMIT = 5.0  # deterministic seconds for the optimiser (one call)
 ATTEMPTS = 16  # uniform draws per day
@@ -45,6 +38,13 @@ THEME_TYPES = 3  # garden types a built day is themed on (the final scoring coun
 OFF_THEME_FIELDS = 1  # at most this many fields of other garden types on a built day's tile
 BUILD_NODES = 3000  # placements tried per theme before the build restarts with a new theme
 BUILD_ATTEMPTS = 100  # themes per day (measured on 100 days of 14 tiles: at most 16 needed, 2.6 s)
+
+
+def tiles_for(difficulty: str, catalog) -> int:
+    """The day's tiles: easy is one stage, hard the whole solo game (stages x rounds per stage in the data's
+    set-up: 7 and 14 in the reference data), medium TILES' 10, never more than the whole game."""
+    stage, game = catalog.setup.rounds_per_stage, catalog.setup.stages * catalog.setup.rounds_per_stage
+    return {"easy": min(stage, game), "hard": game}.get(difficulty, min(TILES[difficulty], game))
 
 
 class GenerationError(RuntimeError):

@@ -177,7 +177,8 @@ def cmd_atlas_build(args) -> int:
         if not 1 <= size <= ATLAS_MAX_SIZE:
             raise InputError("--sizes", f"each size is 1, 2 or 3 (single cards, pairs, triples)", size)
         sizes.append(size)
-    standard = _standard_ids(args)
+    from generators import atlas
+    standard = atlas.standard_ids(args.card_file)
     if args.first is not None and args.first > len(standard):
         raise InputError("--first", f"the Standard deck has {len(standard)} cards", args.first)
     ids = standard[:args.first] if args.first else None
@@ -203,7 +204,7 @@ def cmd_atlas_build(args) -> int:
 def cmd_atlas_show(args) -> int:
     from generators import atlas
     cards = [c.strip() for c in args.cards.split(",")]
-    standard = set(_standard_ids(args))
+    standard = set(atlas.standard_ids(args.card_file))
     for i, card in enumerate(cards):
         if card not in standard:
             raise InputError(f"cards[{i}]", "not a card of the Standard deck, which the atlas holds", card)
@@ -233,30 +234,25 @@ def _atlas_data(p) -> None:
                                        "reference decks)")
 
 
-_DATA = ("tiles_file", "cards_file", "gartenbau_data", "versailles_data", "horticulture_data")
+# The server's data settings, in GameData's order: each is a flag --name-with-dashes and a variable GARDENS_NAME
+_DATA = (("tiles_file", "Gardeners tile catalog JSON"), ("cards_file", "Gardeners card decks JSON"),
+         ("gartenbau_data", "directory of Gartenbau data files"),
+         ("versailles_data", "directory of Versailles data files"),
+         ("horticulture_data", "directory of Horticulture data files"))
 
 
 def _puzzle_data(p) -> None:
     """The data files puzzles are made and checked with: the server's flags and variables, under the same names."""
-    for flag, what in (("--tiles-file", "Gardeners tile catalog JSON"), ("--cards-file", "Gardeners card decks JSON"),
-                       ("--gartenbau-data", "directory of Gartenbau data files"),
-                       ("--versailles-data", "directory of Versailles data files"),
-                       ("--horticulture-data", "directory of Horticulture data files")):
-        env = "GARDENS_" + flag[2:].replace("-", "_").upper()
-        p.add_argument(flag, help=f"{what}, as the server's {flag} (env {env}, as the server's; default: the "
-                                  "reference data)")
+    for name, what in _DATA:
+        flag = "--" + name.replace("_", "-")
+        p.add_argument(flag, help=f"{what}, as the server's {flag} (env GARDENS_{name.upper()}, as the server's; "
+                                  "default: the reference data)")
 
 
 def _game_data(args) -> GameData:
     """The flags, else the server's GARDENS_* variables: a cron job with the server's environment made puzzles
     with the reference data that its server, given other data by the same variables, then refused to serve."""
-    return GameData(*(getattr(args, name) or os.environ.get("GARDENS_" + name.upper()) or None for name in _DATA))
-
-
-def _standard_ids(args) -> list[str]:
-    """The ids of the Standard deck of the card file in use."""
-    from solver.games.gardeners.cards import load_cards
-    return [c.id for c in load_cards(args.card_file).of("standard")]
+    return GameData(*(getattr(args, name) or os.environ.get("GARDENS_" + name.upper()) or None for name, _ in _DATA))
 
 
 def register(subparsers) -> None:
