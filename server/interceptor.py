@@ -109,8 +109,7 @@ class CallInterceptor(grpc.ServerInterceptor):
                     failure = errors.bad_request([InputError("", request.text)])
                 elif pool is not None and not pool.try_acquire():
                     runtime.metrics.rejected.labels(method).inc()
-                    failure = errors.Failure(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                             f"all {pool.size} {pool.name} slots are busy; retry later")
+                    failure = errors.Failure(grpc.StatusCode.RESOURCE_EXHAUSTED, pool.busy)
                 else:
                     acquired = pool is not None
                     response = behavior(request, context)

@@ -48,6 +48,11 @@ class Slots:
             return True
         return False
 
+    @property
+    def busy(self) -> str:
+        """The refusal when every slot is taken (RESOURCE_EXHAUSTED)."""
+        return f"all {self.size} {self.name} slots are busy; retry later"
+
     def release(self) -> None:
         self._sem.release()
         with self._count_lock:
@@ -115,7 +120,7 @@ class Runtime:
         pool = self.pools[SOLVE]
         if not pool.try_acquire():
             self.metrics.rejected.labels(method).inc()
-            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, f"all {pool.size} solve slots are busy; retry later")
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, pool.busy)
         try:
             yield
         finally:
