@@ -140,7 +140,9 @@ class CallInterceptor(grpc.ServerInterceptor):
                 # a servicer that set its status without raising (grpc.health's Check: NOT_FOUND for an unknown
                 # service) was logged and counted as OK (the operator walkthrough of 7 Dec); the answer is unchanged
                 code, outcome = set_code, None
-                recorded = errors.Failure(set_code, context.details() or "")
+                details = context.details() or ""  # (grpc keeps set_details' text as bytes)
+                recorded = errors.Failure(set_code, details.decode("utf-8", "replace") if isinstance(details, bytes)
+                                          else details)
             else:
                 recorded = failure
             try:

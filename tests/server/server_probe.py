@@ -46,6 +46,10 @@ def register(server, runtime) -> None:
                                InputError("card_ids[1]", "unknown card")])
         if request == b"value":
             raise ValueError("placements[2].tile: unknown tile id 99")
+        if request == b"set-status":  # a status set without raising, with details (kept by grpc as bytes)
+            context.set_code(grpc.StatusCode.NOT_FOUND)
+            context.set_details("no such thing")
+            return request
         if request.startswith(b"sleep:"):
             time.sleep(float(request[6:]))
         return request

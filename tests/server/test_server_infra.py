@@ -254,6 +254,15 @@ def test_a_health_check_of_an_unknown_service_is_logged_and_counted_as_not_found
     assert [line["code"] for line in lines] == ["NOT_FOUND", "OK"]
     text = urllib.request.urlopen(f"http://localhost:{srv.runtime.metrics_port}/metrics", timeout=5).read().decode()
     assert 'gardens_rpc_calls_total{code="NOT_FOUND",method="/grpc.health.v1.Health/Check"} 1.0' in text
+    # with details set too (grpc keeps them as bytes): the line carries them as text
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="gardens.server.access"):
+        with pytest.raises(grpc.RpcError) as err:
+            srv.probe("Echo")(b"set-status", timeout=5)
+        wait_until(lambda: any("Echo" in r.getMessage() for r in caplog.records), timeout=5)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    [line] = [json.loads(r.getMessage()) for r in caplog.records if "Echo" in r.getMessage()]
+    assert (line["code"], line["error"]) == ("NOT_FOUND", "no such thing")
 
 
 def test_one_structured_log_line_per_call(start_server, caplog):
