@@ -1,6 +1,7 @@
 """The best Gartenbau garden for a holding (CP-SAT, checked by the pure scorer) and placement hints."""
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable
@@ -132,22 +133,153 @@ def _extract(gm: GardenModel, value, holding: Holding, catalog: Catalog, pinned:
     return Garden(tiles, plants, flowers, holding.flower_pot, holding.watering_can)
 
 
-def _plain_garden(holding: Holding, catalog: Catalog, size: int, by_colour: bool = False) -> Garden | None:
+@dataclass
+class Layout:
+    """A plain garden's layout (`_plain_garden`): the tiles after the starter row by row, None for an empty slot,
+    the tiles laid with their second seedling on top, and the plants [(id, cells)] and flowers [(id, top-left)]
+    of a bed made with it (`_bed`)."""
+    order: list[str | None]
+    flipped: frozenset[str] = frozenset()
+    plants: tuple[tuple[str, tuple[Cell, Cell]], ...] = ()
+    flowers: tuple[tuple[str, Cell], ...] = ()
+
+
+def _plain_garden(holding: Holding, catalog: Catalog, size: int, layout: Layout | None = None) -> Garden | None:
     """The starter and the seedling tiles upright side by side in row pairs of the size x size board, no plant, no
-    flower: a legal garden of every holding (None when the board has too few row pairs). With `by_colour` the
-    tiles stand in the order of their seedlings' colours, so that neighbours in a row often share a colour and a
-    plant can lie across them (`_sown_garden`)."""
-    if (size // 2) * size < len(holding.seedlings) + 1:
+    flower: a legal garden of every holding (None when the board has too few row pairs). The tiles stand in the
+    holding's order, or in `layout`'s (`_sown_garden`'s layouts: `_colour_order`, `_rainbow_layout`)."""
+    order = list(holding.seedlings) if layout is None else layout.order
+    flipped = frozenset() if layout is None else layout.flipped
+    if (size // 2) * size < len(order) + 1:
         return None
-    order = list(holding.seedlings)
-    if by_colour:
-        order.sort(key=lambda tid: tuple(s.colour for s in catalog.seedling_tiles[tid].seedlings))
     starter = PlacedSeedlingTile(holding.starter, ((0, 0), (1, 0)),
                                  catalog.starter_tiles[holding.starter].sides[holding.side], True, holding.side)
-    tiles = [starter] + [PlacedSeedlingTile(tid, ((2 * (k // size), k % size), (2 * (k // size) + 1, k % size)),
-                                            catalog.seedling_tiles[tid].seedlings)
-                         for k, tid in enumerate(order, start=1)]
+
+    def upright(k: int, tid: str) -> tuple[Cell, Cell]:
+        cells = ((2 * (k // size), k % size), (2 * (k // size) + 1, k % size))
+        return cells[::-1] if tid in flipped else cells
+
+    tiles = [starter] + [PlacedSeedlingTile(tid, upright(k, tid), catalog.seedling_tiles[tid].seedlings)
+                         for k, tid in enumerate(order, start=1) if tid is not None]
     return Garden(tiles, [], [], holding.flower_pot, holding.watering_can)
+
+
+def _colour_order(holding: Holding, catalog: Catalog) -> list[str]:
+    """The tiles in the order of their seedlings' colours, so that neighbours in a row often share a colour and a
+    plant can lie across them."""
+    return sorted(holding.seedlings, key=lambda tid: tuple(s.colour for s in catalog.seedling_tiles[tid].seedlings))
+
+
+def _bed(holding: Holding, catalog: Catalog, flower: str, tiles: list[str]
+         ) -> tuple[list[tuple[str, bool]], tuple[str, str]] | None:
+    """Four of `tiles` for a bed of `flower`: two tiles side by side in one row pair with the bed's seedlings at
+    the bottom, two below them in the next row pair with the bed's seedlings on top, so that two held plants stand
+    upright across the row pairs and the flower lies on them. Answers the tiles [top left, top right, bottom left,
+    bottom right] with whether each is flipped (its second seedling on top), and the two plants (left, right):
+    the first such bed in the order of the held plants and of `tiles`; None when there is none."""
+    need = catalog.requirements
+    halves = [(tid, i) for tid in tiles for i in (0, 1)]
+
+    def column(plant_colour: str, used: set[str]) -> tuple[tuple[str, int], tuple[str, int]] | None:
+        for top, i in halves:
+            for bottom, j in halves:
+                if top != bottom and not {top, bottom} & used and tuple(sorted(
+                        (catalog.seedling_tiles[top].seedlings[i].colour,
+                         catalog.seedling_tiles[bottom].seedlings[j].colour))) in need[plant_colour]:
+                    return (top, i), (bottom, j)
+        return None
+
+    for a, b in itertools.combinations(holding.plants, 2):
+        ca, cb = catalog.plants[a].colour, catalog.plants[b].colour
+        if tuple(sorted((ca, cb))) not in need[catalog.flowers[flower].colour]:
+            continue
+        left = column(ca, set())
+        right = None if left is None else column(cb, {left[0][0], left[1][0]})
+        if right is not None:
+            (tl, i), (bl, j) = left
+            (tr, k), (br, m) = right
+            return [(tl, i == 0), (tr, k == 0), (bl, j == 1), (br, m == 1)], (a, b)
+    return None
+
+
+RAINBOW_GROUPS = 20_000  # `_rainbow_layout` gives up beyond this many kinds of group (6 colours: at most 1,771)
+
+
+def _rainbow_layout(holding: Holding, catalog: Catalog, size: int, flower: str) -> Layout | None:
+    """A layout for a Garden Rose (`flower`, a `rainbow_sets` flower): many runs of g = ceil(colours / 2) tiles side
+    by side in one row pair (a connected block of 2g seedlings) holding every colour the flower counts, which the
+    colour order (`_colour_order`) never makes, and a bed for the rose itself (`_bed`) when the held plants and
+    tiles allow one. The runs are the most disjoint groups of g tiles (or of the starter and g - 1 tiles, laid
+    first) covering the colours, found by a small CP-SAT model over the tiles' colour signatures (one worker, a
+    fixed number of conflicts: the same layout every time); the bed follows the starter's run; each run lies
+    inside one row pair; the other tiles (colour order) fill the rest, and a stretch of a row too short for a run
+    is left empty when no other tile is left. None when no group covers the colours, or when there are more kinds
+    of group than RAINBOW_GROUPS."""
+    colours = catalog.flowers[flower].scoring.params["colours"]
+    g = -(-len(colours) // 2)
+    wanted = set(colours)
+    by_colour = _colour_order(holding, catalog)
+    bed = _bed(holding, catalog, flower, by_colour) if size >= g + 2 else None
+    beds = [] if bed is None else [tid for tid, _ in bed[0]]
+
+    def signature(halves) -> tuple[str, ...]:
+        return tuple(sorted({s.colour for s in halves} & wanted))
+
+    kinds: dict[tuple[str, ...], list[str]] = {}
+    for tid in by_colour:
+        if tid not in beds:
+            kinds.setdefault(signature(catalog.seedling_tiles[tid].seedlings), []).append(tid)
+    starter = set(signature(catalog.starter_tiles[holding.starter].sides[holding.side]))
+    signatures = sorted(sig for sig in kinds if sig)
+    if math.comb(len(signatures) + g - 1, g) > RAINBOW_GROUPS:
+        return None
+    groups = [combo for n in (g, g - 1) if n for combo in itertools.combinations_with_replacement(signatures, n)
+              if set().union(*combo, starter if n < g else set()) >= wanted
+              and all(combo.count(sig) <= len(kinds[sig]) for sig in set(combo))]
+    if not groups:
+        return None
+    model = cp_model.CpModel()
+    uses = [model.new_int_var(0, 1 if len(combo) < g else len(holding.seedlings) // g, f"group{i}")
+            for i, combo in enumerate(groups)]
+    model.add(sum(n for combo, n in zip(groups, uses) if len(combo) < g) <= 1)  # (one starter)
+    for sig in signatures:
+        model.add(sum(combo.count(sig) * n for combo, n in zip(groups, uses) if sig in combo) <= len(kinds[sig]))
+    model.maximize(sum(uses))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_number_of_conflicts = 10_000
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or solver.objective_value < 1:
+        return None
+    runs, first = [], []
+    for combo, n in zip(groups, uses):
+        for _ in range(solver.value(n)):
+            (first if len(combo) < g else runs).append([kinds[sig].pop(0) for sig in combo])
+    rest = sorted((tid for sig in kinds for tid in kinds[sig]), key=by_colour.index)
+    order: list[str | None] = [tid for run in first for tid in run]
+    fixed: dict[int, str] = {}
+    plants, flowers = (), ()
+    if bed is not None:
+        column = len(order) + 1
+        for slot, (tid, _) in zip((column, column + 1, size + column, size + column + 1), bed[0]):
+            fixed[slot] = tid
+        plants = tuple((pid, ((1, c), (2, c))) for pid, c in zip(bed[1], (column, column + 1)))
+        flowers = ((flower, (1, column)),)
+    while runs or rest or len(order) < max(fixed, default=0):
+        slot = len(order) + 1  # (the starter holds slot 0)
+        if slot in fixed:
+            order.append(fixed[slot])
+            continue
+        room = 1
+        while (slot + room) % size and slot + room not in fixed:
+            room += 1  # free slots from here to the row pair's end or the bed
+        if runs and room >= g:
+            order += runs.pop(0)
+        elif rest:
+            order.append(rest.pop(0))
+        else:
+            order += [None] * (room if runs else 1)
+    flipped = frozenset() if bed is None else frozenset(tid for tid, flip in bed[0] if flip)
+    return Layout(order, flipped, plants, flowers)
 
 
 SOWN_SHARE = 0.05  # of the limit for `_sown_garden`'s search, and at least 0.5 s (at most a quarter of the limit):
@@ -160,27 +292,40 @@ def _sown_garden(holding: Holding, catalog: Catalog, size: int, control: SolveCo
     the plants and flowers are free, so its model is small (0.1-0.5 s to build and solve at the service's caps, 18
     to 24 seedling tiles). It is the floor of an answer: under load or at the caps the searches over layouts
     found nothing in time and the answer was the bare plain garden, prestige 0 (the fuzzing of 7 Dec: 0 at the
-    caps in 3 s and in 30 s; 18 tiles at 5 s on a loaded machine, where this gives 26). None when there is no
-    plain garden, the time is spent, or the search finds nothing."""
-    plain = _plain_garden(holding, catalog, size, by_colour=True)
-    if plain is None:
-        return None
-    cells = frozenset(c for t in plain.tiles for c in t.cells)
-    side = max(max(r for r, _ in cells), max(c for _, c in cells)) + 1
-    pinned = Pinned([("@starter", plain.tiles[0].cells)] + [(t.id, t.cells) for t in plain.tiles[1:]])
-    try:
-        gm = build_model(catalog, side, catalog.starter_tiles[holding.starter].sides[holding.side],
-                         holding.seedlings, holding.plants, holding.flowers,
-                         int(holding.flower_pot) + int(holding.watering_can), pinned, strips=True, shape=cells,
-                         stop=stop)
-    except OutOfTime:
-        return None
-    if stop():
-        return None
-    status, solver = control.solve(gm.model, _share(control, max(SOWN_SHARE, min(0.25, 0.5 / limit)), limit))
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    return _extract(gm, solver.value, holding, catalog, pinned)
+    caps in 3 s and in 30 s; 18 tiles at 5 s on a loaded machine, where this gives 26). With a Garden Rose (a
+    `rainbow_sets` flower) held, the plain garden of `_rainbow_order` is sown too, and the better garden kept (a
+    24-tile holding whose only flower is a Garden Rose answered 3 where a hand-made garden scores 72: no search
+    found the rainbow sets). None when there is no plain garden, the time is spent, or the search finds
+    nothing."""
+    layouts = [Layout(_colour_order(holding, catalog))]
+    layouts += [_rainbow_layout(holding, catalog, size, f) for f in holding.flowers
+                if catalog.flowers[f].scoring.rule == "rainbow_sets"]
+    best: tuple[int, Garden] | None = None
+    for layout in layouts:
+        plain = None if layout is None else _plain_garden(holding, catalog, size, layout)
+        if plain is None:
+            continue
+        if layout.flowers:  # the layout's own bed, laid by hand (a search may find nothing in its share)
+            bedded = replace(plain, plants=[PlacedPlant(catalog.plants[pid], cells) for pid, cells in layout.plants],
+                             flowers=[PlacedFlower(catalog.flowers[fid], at) for fid, at in layout.flowers])
+            if not garden_violations(bedded, catalog) and (best is None or score(bedded).total > best[0]):
+                best = (score(bedded).total, bedded)
+        cells = frozenset(c for t in plain.tiles for c in t.cells)
+        side = max(max(r for r, _ in cells), max(c for _, c in cells)) + 1
+        pinned = Pinned([("@starter", plain.tiles[0].cells)] + [(t.id, t.cells) for t in plain.tiles[1:]])
+        try:
+            gm = build_model(catalog, side, catalog.starter_tiles[holding.starter].sides[holding.side],
+                             holding.seedlings, holding.plants, holding.flowers,
+                             int(holding.flower_pot) + int(holding.watering_can), pinned, strips=True, shape=cells,
+                             stop=stop)
+        except OutOfTime:
+            break
+        if stop():
+            break
+        status, solver = control.solve(gm.model, _share(control, max(SOWN_SHARE, min(0.25, 0.5 / limit)), limit))
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) and (best is None or solver.objective_value > best[0]):
+            best = (round(solver.objective_value), _extract(gm, solver.value, holding, catalog, pinned))
+    return None if best is None else best[1]
 
 
 def _check(garden: Garden, catalog: Catalog, objective: int) -> Score:

@@ -98,6 +98,49 @@ def test_a_short_search_answers_at_least_the_sown_plain_garden():
     assert sorted(t["id"] for t in out["garden"]["seedlings"]) == sorted(holding["seedlings"])
 
 
+ROSE_HOLDING = {"starter": {"id": "ST1", "side": "a"}, "seedlings": [f"S{i:02d}" for i in range(7, 31)],
+                "plants": ["P-red-1", "P-red-2"], "flowers": ["A13-garden-rose"]}
+
+
+def test_a_garden_rose_holding_answers_its_rainbow_sets():
+    """A 24-tile holding whose only flower is a Garden Rose answered 3 (no search found a rainbow set; the sown
+    garden's tiles, sorted by colour, make none) where a hand-made garden scores 72: the rose on two red plants and
+    five connected sets of six colours. The sown gardens now include a rainbow layout with the rose's bed."""
+    from solver.core.solve import SolveControl
+
+    out = api.solve_optimal(ROSE_HOLDING, control=SolveControl(time_limit_s=60, deterministic_limit=0.5))
+    assert api.validate(out["garden"])["legal"]
+    assert out["prestige"] == api.score(out["garden"])["total"] >= 72
+    assert out["score"]["flowers"]["A13-garden-rose"] >= 72
+    assert sorted(t["id"] for t in out["garden"]["seedlings"]) == sorted(ROSE_HOLDING["seedlings"])
+
+
+def test_the_rainbow_layout_makes_the_most_rainbow_sets_around_a_legal_bed():
+    """`_rainbow_layout` lays every tile once, and the bed it makes (two red plants upright across the row pairs,
+    the rose on them) is a legal garden with 5 rainbow sets: the most a garden of this holding can have with its
+    rose placed, since the bed covers four of its nine red seedlings (eight tiles and the starter)."""
+    from solver.games.gartenbau.data import load_catalog
+    from solver.games.gartenbau.garden import Garden, PlacedFlower, PlacedPlant
+    from solver.games.gartenbau.optimiser import Holding, _plain_garden, _rainbow_layout, default_board
+    from solver.games.gartenbau.rules import garden_violations
+    from solver.games.gartenbau.scoring import rainbow_sets, score
+
+    catalog = load_catalog()
+    holding = Holding("ST1", "a", ROSE_HOLDING["seedlings"], ROSE_HOLDING["plants"], ROSE_HOLDING["flowers"])
+    layout = _rainbow_layout(holding, catalog, default_board(24), "A13-garden-rose")
+    assert sorted(t for t in layout.order if t) == sorted(holding.seedlings)
+    plain = _plain_garden(holding, catalog, default_board(24), layout)
+    reds = [c for t in plain.tiles for c, s in zip(t.cells, t.seedlings) if s.colour == "red"]
+    assert len(reds) == 9
+    bedded = Garden(plain.tiles, [PlacedPlant(catalog.plants[p], c) for p, c in layout.plants],
+                    [PlacedFlower(catalog.flowers[f], at) for f, at in layout.flowers])
+    assert garden_violations(bedded, catalog) == []
+    assert len(bedded.flowers) == 1 and len(set(reds) - set(bedded.visible_seedlings)) == 4
+    rose = tuple(catalog.flowers["A13-garden-rose"].scoring.params["colours"])
+    assert rainbow_sets(bedded, rose) == 5
+    assert score(bedded).flowers["A13-garden-rose"] == 72
+
+
 def test_a_solve_out_of_time_builds_no_model_and_answers_a_legal_garden(monkeypatch):
     """Building the board's model ignored the deadline (~1.5-4 s at the service's caps, past deadlines of 0.6-3 s,
     holding a solve slot: the fuzzing of 7 Dec). Now no layer of a model is built once the call's time is spent:
