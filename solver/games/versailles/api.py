@@ -44,6 +44,9 @@ def _garden(placements: Sequence[Placement], catalog: Catalog, where: str = "pla
         if tile is None:
             gather.errors.append(InputError(f"{where}[{i}].tile", f"unknown tile id {p.tile!r}"))
             continue
+        if any(q.tile == p.tile for q in garden.placements):
+            gather.errors.append(InputError(f"{where}[{i}].tile", f"tile {p.tile} is already in this garden"))
+            continue
         try:
             garden.place(tile, p)
         except ValueError as exc:
@@ -67,15 +70,18 @@ def _too_many(catalog: Catalog) -> str:
 
 def validate(garden: Any, catalog_path: str | Path | None = None) -> dict:
     """Check a garden's placements in order; every refused placement is reported with its reason
-    (and left out, so later placements are judged against the legal ones)."""
+    (and left out, so later placements are judged against the legal ones). Unknown tile ids are refused
+    (InputError, every one at once) before any rule is looked at."""
     catalog = _catalog(catalog_path)
     placements = _placements(garden)
+    gather = Gather()  # an unknown tile id is malformed input, as in Score and the other games' Validate
+    for i, p in enumerate(placements):
+        if p.tile not in catalog.tiles:
+            gather.errors.append(InputError(f"placements[{i}].tile", f"unknown tile id {p.tile!r}"))
+    gather.check()
     built = Garden()
     violations = []
     for i, p in enumerate(placements):
-        if p.tile not in catalog.tiles:
-            violations.append({"index": i, "field": f"placements[{i}].tile", "reason": f"unknown tile id {p.tile}"})
-            continue
         if any(q.tile == p.tile for q in built.placements):
             violations.append({"index": i, "field": f"placements[{i}].tile",
                                "reason": f"tile {p.tile} is already in this garden"})

@@ -52,7 +52,8 @@ ANSWER_FIELDS = ("points", "reachable", "status", "bound", "optimal_on_any_board
 
 
 def parse_placement(raw: Any, where: str = "placement") -> Placement:
-    """A Placement from {"tile", "x", "y", "rotation"?}; ValueError naming the bad field otherwise."""
+    """A Placement from {"tile", "x"?, "y"?, "rotation"?} (a missing x, y or rotation is 0, as in proto3's JSON);
+    ValueError naming the bad field otherwise."""
     if isinstance(raw, Placement):
         return raw
     if not isinstance(raw, Mapping):
@@ -65,7 +66,7 @@ def parse_placement(raw: Any, where: str = "placement") -> Placement:
     values = {}
     for key in ("tile", "x", "y", "rotation"):
         if key not in raw:
-            if key == "rotation":
+            if key != "tile":  # (proto3's JSON leaves zeros out: a garden rendered by MessageToDict or protojson)
                 values[key] = 0
                 continue
             raise ValueError(f"{where}: missing field {key!r}")
@@ -75,8 +76,9 @@ def parse_placement(raw: Any, where: str = "placement") -> Placement:
         values[key] = v
     if values["rotation"] not in ROTATIONS:
         raise ValueError(f"{where}.rotation: must be 0, 1, 2 or 3 quarter turns, got {values['rotation']}")
-    if abs(values["x"]) > 10_000 or abs(values["y"]) > 10_000:
-        raise ValueError(f"{where}: x and y must lie within +-10000, got ({values['x']}, {values['y']})")
+    for key in ("x", "y"):
+        if abs(values[key]) > 10_000:
+            raise ValueError(f"{where}.{key}: must lie within +-10000, got {values[key]}")
     return Placement(values["tile"], values["x"], values["y"], values["rotation"])
 
 
@@ -109,9 +111,9 @@ class Garden:
 
     def place(self, tile: Tile, placement: Placement) -> None:
         if placement.tile != tile.id:
-            raise IllegalPlacement(f"placement.tile: {placement.tile} does not match the tile {tile.id}")
+            raise IllegalPlacement(f"tile {placement.tile} does not match the tile {tile.id}")
         if any(p.tile == tile.id for p in self.placements):
-            raise IllegalPlacement(f"placement.tile: tile {tile.id} is already in this garden")
+            raise IllegalPlacement(f"tile {tile.id} is already in this garden")
         reason = refusal(self.fields, placement)
         if reason is not None:
             raise IllegalPlacement(reason)

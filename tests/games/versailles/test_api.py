@@ -67,6 +67,11 @@ def test_a_garden_of_more_tiles_than_a_player_receives_is_not_valid():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: api.score({"placements": [{"tile": 999, "x": 0, "y": 0}]}), r"placements\[0\]\.tile: unknown tile id 999"),
+    # Validate too: an unknown id is malformed input, not a rule broken (it answered valid: false before 7 Dec)
+    (lambda: api.validate([{"tile": 1}, {"tile": 999, "x": 2}]), r"placements\[1\]\.tile: unknown tile id 999"),
+    # a repeated tile names the tile field (it was "placements[1]: placement.tile: tile 4 ...")
+    (lambda: api.score([{"tile": 4}, {"tile": 4, "x": 2}]), r"^placements\[1\]\.tile: tile 4 is already in this garden"),
+    (lambda: api.score([{"tile": 4, "y": -10_001}]), r"^placements\[0\]\.y: must lie within \+-10000, got -10001"),
     (lambda: api.score({"placements": "nope"}), r"placements: expected a list"),
     # a misspelt field is refused, not read as its default (rotation 0)
     (lambda: api.score([{"tile": 4, "x": 0, "y": 0, "rotaton": 1}]), r"placements\[0\]\.rotaton: unknown field"),

@@ -77,7 +77,8 @@ def test_distribution_follows_the_rulebook_example():
 
 
 @pytest.mark.parametrize("raw, message", [
-    ({"tile": 1, "x": 0}, r"missing field 'y'"),
+    ({"x": 0, "y": 0}, r"missing field 'tile'"),
+    ({"tile": 1, "x": 10_001}, r"placement\.x: must lie within \+-10000"),
     ({"tile": 1, "x": 0, "y": "2"}, r"placement\.y: expected an integer"),
     ({"tile": 1, "x": 0, "y": 0, "rotation": 4}, r"placement\.rotation: must be 0, 1, 2 or 3"),
     ({"tile": True, "x": 0, "y": 0}, r"placement\.tile: expected an integer"),
@@ -86,3 +87,11 @@ def test_distribution_follows_the_rulebook_example():
 def test_bad_placements_are_refused_naming_the_field(raw, message):
     with pytest.raises(ValueError, match=message):
         parse_placement(raw)
+
+
+def test_a_missing_x_y_or_rotation_is_zero_as_in_proto3_json():
+    """proto3's JSON mapping (MessageToDict, Go's protojson) leaves zero fields out: a placement at x = 0 arrives
+    without "x". It was refused ("missing field 'y'"), so a garden the service had answered could not be sent back
+    in a Struct (CheckAnswer), the client walkthrough of 7 Dec."""
+    assert parse_placement({"tile": 4}) == Placement(4, 0, 0, 0)
+    assert parse_placement({"tile": 4, "y": 2}) == Placement(4, 0, 2, 0)
