@@ -5,6 +5,8 @@ field, before any model is built. Catalog and card files are optional paths (ref
 """
 from __future__ import annotations
 
+import dataclasses
+
 from solver.core.solve import SolveControl
 from solver.errors import InputError, InputErrors, under
 from solver.games.gardeners import engine, moves
@@ -104,9 +106,11 @@ def floating_args(garden: dict, card_ids, mode: str | None, catalog: str | None,
     if floating and get_mode(mode).name == "solo":
         raise InputError("floating", "a Solo garden stays in its frame (tiles are moved freely within it); "
                                      "floating is for the modes played by the Normal rules", floating)
-    if floating:
-        garden, offset = frame.into_frame(garden, get_mode(mode).size)
-    return _hint_args(garden, card_ids, mode, catalog, cards), offset
+    if not floating:
+        return _hint_args(garden, card_ids, mode, catalog, cards), offset
+    garden, offset = frame.into_frame(garden, get_mode(mode).size)
+    parsed, chosen, m, cat = _hint_args(garden, card_ids, mode, catalog, cards)
+    return (dataclasses.replace(parsed, room=frame.room(offset, m.size)), chosen, m, cat), offset
 
 
 def check_progress(garden: dict, card_ids, mode: str | None = None, control: SolveControl | None = None,

@@ -1,7 +1,7 @@
 """A garden: tiles placed (with a rotation) on the cells of an n x n square; parsing with precise errors."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from solver.core.grid import Cell
 from solver.errors import InputError, InputErrors
@@ -21,6 +21,9 @@ class Placed:
 class Garden:
     size: int
     cells: dict[Cell, Placed]
+    # a floating garden's room on the table (hints.frame.room): the shifts (rows, cols) within the frame that keep
+    # the whole frame within the table's edge; None: any shift that keeps the tiles in the frame
+    room: tuple[range, range] | None = field(default=None, compare=False, repr=False)
 
     @property
     def complete(self) -> bool:

@@ -8,6 +8,8 @@ from solver.core.grid import DIRECTIONS, Cell, components, outside, step
 from solver.errors import InputError
 from solver.games.gardeners.tiles import Catalog
 
+TABLE_EDGE = 64  # a Normal-mode garden's cells lie within +-TABLE_EDGE (the table's edge: a move beyond it is illegal)
+
 ADD, REMOVE, SWAP, ROTATE = "add", "remove", "swap", "rotate"
 
 
@@ -54,6 +56,11 @@ class MoveVerdict:
     reason: str = ""
 
 
+def on_table(cell: Cell) -> bool:
+    """Within the table's edge: a garden with a tile there is accepted again (parse_state)."""
+    return abs(cell[0]) <= TABLE_EDGE and abs(cell[1]) <= TABLE_EDGE
+
+
 def _bbox_ok(cells, size: int) -> bool:
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
@@ -96,6 +103,9 @@ def validate_normal(state: NormalState, move: Move) -> MoveVerdict:
             return MoveVerdict(False, f"cell {move.cell} is not empty")
         if not 0 <= move.rotation <= 3:
             return MoveVerdict(False, f"rotation {move.rotation} is not 0..3")
+        if not on_table(move.cell):
+            return MoveVerdict(False, f"{move.cell} is beyond the table's edge (cells lie within "
+                                      f"+-{TABLE_EDGE}, so that the garden can be sent again)")
         if cells and not any(step(move.cell, d) in cells for d in DIRECTIONS):
             return MoveVerdict(False, f"{move.cell} is not orthogonally adjacent to the garden")
         if not _bbox_ok(cells | {move.cell}, state.size):
@@ -112,7 +122,7 @@ def legal_normal(state: NormalState) -> list[Move]:
     cells = set(state.garden)
     if cells:
         targets = sorted({step(c, d) for c in cells for d in DIRECTIONS} - cells)
-        targets = [t for t in targets if _bbox_ok(cells | {t}, state.size)]
+        targets = [t for t in targets if on_table(t) and _bbox_ok(cells | {t}, state.size)]
     else:
         targets = [(0, 0)]  # the first tile: where on the table does not matter
     moves = []
@@ -192,8 +202,8 @@ def parse_state(doc, catalog: Catalog):
             raise InputError(where, "a placement is an object {tile, row, col, rotation}", p)
         r, c, rot = p.get("row"), p.get("col"), p.get("rotation", 0)
         for name, v in (("row", r), ("col", c)):
-            if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 64:
-                raise InputError(f"{where}.{name}", "must be an integer from -64 to 64", v)
+            if isinstance(v, bool) or not isinstance(v, int) or abs(v) > TABLE_EDGE:
+                raise InputError(f"{where}.{name}", f"must be an integer from -{TABLE_EDGE} to {TABLE_EDGE}", v)
         if isinstance(rot, bool) or not isinstance(rot, int) or not 0 <= rot <= 3:
             raise InputError(f"{where}.rotation", "must be an integer from 0 to 3", rot)
         if (r, c) in garden:

@@ -405,6 +405,33 @@ def test_floating_gardens_may_lie_anywhere_on_the_table_and_answers_stay_in_thei
     assert err.value.field == "placements" and "fit within 6 x 6" in str(err.value)
 
 
+@pytest.mark.parametrize("corner", [(64, 64), (-64, -64), (64, -64), (-64, 64)])
+def test_floating_answers_at_the_tables_edge_stay_on_the_table(corner):
+    """A floating garden at the table's edge (+-64, the most a request may hold) was hinted moves at 65, which the
+    next request refused (6 of 8 corner hints, the client walkthrough of 7 Dec). The garden may now only slide
+    where the whole frame stays on the table: every hinted, repaired or completed cell lies within +-64, and the
+    garden with the move laid is accepted again."""
+    from solver.games.gardeners import api, supplies
+    from solver.games.gardeners.hints.frame import MAX_COORD
+
+    def on_table(c):
+        return abs(c[0]) <= MAX_COORD and abs(c[1]) <= MAX_COORD
+    r, c = corner
+    doc = {"placements": [{"tile": "A01", "row": r, "col": c}]}
+    for card in ("S08", "S01"):
+        out = api.hint(doc, [card], floating=True)
+        assert out.status == "move" and on_table(out.move.cell), out.move
+        assert all(on_table(x) for x in out.cells)
+        again = {"placements": doc["placements"] + [{"tile": out.move.tile, "row": out.move.cell[0],
+                                                      "col": out.move.cell[1], "rotation": out.move.rotation}]}
+        api.check_progress(again, [card], floating=True)  # (raised InputError on the 65)
+        p = api.check_progress(doc, [card], floating=True)
+        assert all(on_table((a - p.shift[0], b - p.shift[1])) for a, b in p.witness.cells)
+        rest = [t.id for t in CAT.tiles if t.id != "A01"]
+        s = supplies.hint(doc, [card], "normal", [{"loose": rest}, {}], 0, floating=True)
+        assert s.status == "move" and on_table(s.move.cell), s.move
+
+
 def test_normal_hints_refuse_a_split_garden_whether_or_not_a_removal_is_needed():
     """No Normal game reaches a split garden (tiles are added next to it, never split off): GetHint under
     removal rules refuses one as SuggestRepair does; it used to answer whenever no removal was needed."""

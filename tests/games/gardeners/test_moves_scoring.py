@@ -68,6 +68,20 @@ def test_no_moving_or_rotating_in_place_in_normal_mode():
     assert not legal(st, kind="swap", cell=[0, 0], other=[0, 1]).legal
 
 
+def test_no_add_beyond_the_tables_edge():
+    """A state's cells lie within +-64 (parse_state). Adds at 65 were legal and listed, and the garden with the tile
+    laid was then refused by the next request (the client walkthrough of 7 Dec). They are now illegal, with the
+    reason, and not listed; the first tile may still go anywhere on the table."""
+    st = state({(64, 0): "C01"})
+    v = legal(st, kind="add", player=0, tile="A01", cell=[65, 0])
+    assert not v.legal and "beyond the table's edge" in v.reason
+    assert legal(st, kind="add", player=0, tile="A01", cell=[63, 0]).legal
+    cells = {m.cell for m in api.legal_moves(st) if m.kind == "add"}
+    assert cells == {(63, 0), (64, -1), (64, 1)}
+    assert not legal(state({}), kind="add", player=0, tile="A01", cell=[100, -100]).legal
+    assert legal(state({}), kind="add", player=0, tile="A01", cell=[-64, 64]).legal
+
+
 def test_legal_moves_are_exactly_the_valid_ones():
     st = state({(0, 0): "C01", (0, 1): "C02"})
     moves = api.legal_moves(st)

@@ -12,8 +12,9 @@ import dataclasses
 import re
 
 from solver.errors import InputError
+from solver.games.gardeners.moves import TABLE_EDGE
 
-MAX_COORD = 64   # as GameState (ListLegalMoves / ValidateMove) allows
+MAX_COORD = TABLE_EDGE  # as GameState (ListLegalMoves / ValidateMove) allows
 _CELL = re.compile(r"\((-?\d+), (-?\d+)\)")
 
 
@@ -47,6 +48,14 @@ def into_frame(doc, size: int) -> tuple[object, tuple[int, int]]:
     offset = (slide(min(rows), max(rows)), slide(min(cols), max(cols)))
     moved = [{**p, "row": p["row"] + offset[0], "col": p["col"] + offset[1]} for p in placements]
     return {**doc, "placements": moved}, offset
+
+
+def room(offset: tuple[int, int], size: int) -> tuple[range, range]:
+    """The shifts of a garden slid into the frame by `offset` (rows, cols) that keep the whole frame within
+    +-MAX_COORD: every cell a hint may answer (frame cell f is f - shift - offset on the table) is then accepted
+    again. Without it a garden at the edge was hinted a move at 65, which the next request refused (the client
+    walkthrough of 7 Dec). A garden on the table always has room: the table is wider than the frame."""
+    return tuple(range(size - 1 - MAX_COORD - o, MAX_COORD - o + 1) for o in offset)
 
 
 def _cell(c, offset):

@@ -230,7 +230,7 @@ def _supply_hint(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog
         card = _serving_card(progress, cards, c, target.get(c).tile)
         return (card.status == SATISFIED_NOW, not _reads(next(x for x in cards if x.id == card.card_id),
                                                           target.get(c).tile), c)
-    kept = Garden(garden.size, {c: p for c, p in garden.cells.items() if c not in remove})
+    kept = Garden(garden.size, {c: p for c, p in garden.cells.items() if c not in remove}, garden.room)
     candidates = sup.targets(kept, target, cards, mode, catalog, control, supplies if not remove else
                              sup.handed_over(garden, remove, supplies, player), want_player=None if remove else player,
                              shift=rep.shift)

@@ -87,13 +87,15 @@ def _complete(garden: Garden, cards: list[Card], mode: Mode, catalog: Catalog, c
 
 
 def offsets(garden: Garden) -> list[tuple[int, int]]:
-    """The shifts (rows, cols) that keep every tile of the garden inside the frame, (0, 0) first."""
+    """The shifts (rows, cols) that keep every tile of the garden inside the frame, (0, 0) first; of a floating
+    garden near the table's edge, only those in its `room` (the frame stays on the table)."""
     if not garden.cells:
         return [(0, 0)]
     rows = [r for r, _ in garden.cells]
     cols = [c for _, c in garden.cells]
     n = garden.size
-    out = [(dr, dc) for dr in range(-min(rows), n - max(rows)) for dc in range(-min(cols), n - max(cols))]
+    out = [(dr, dc) for dr in range(-min(rows), n - max(rows)) for dc in range(-min(cols), n - max(cols))
+           if garden.room is None or (dr in garden.room[0] and dc in garden.room[1])]
     return sorted(out, key=lambda o: (o != (0, 0), o))
 
 
