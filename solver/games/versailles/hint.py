@@ -74,10 +74,11 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
     # the best `top` by points now, the docs' own example recommended 7 where 8 was reachable (the rules audit of
     # 7 Dec). Longer futures re-rank the best `top` by points now (each a search of its own).
     exhaustive = bool(upcoming) and EXHAUSTIVE_LAST and len(upcoming) == 1
+    every = ranked
     if not exhaustive:
         ranked = ranked[:top]
     if upcoming:
-        _reachable(ranked, placements, tile, upcoming, catalog, control)
+        _reachable(ranked, placements, tile, upcoming, catalog, control, every)
         ranked.sort(key=lambda r: (-(r["reachable"] if r["reachable"] is not None else -1), -r["points"],
                                    -r["areas"]))
         ranked = ranked[:top]
@@ -112,9 +113,11 @@ def _checked(r: dict, placements: Sequence[Placement], tile: Tile, upcoming: Seq
 
 
 def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, upcoming: Sequence[Tile],
-               catalog: Catalog, control: SolveControl) -> None:
+               catalog: Catalog, control: SolveControl, every: Sequence[dict] = ()) -> None:
     """Sets r["reachable"], r["status"], r["bound"] for each ranked placement of `tile`: the best
-    solo points over the whole sequence with the garden and that placement kept (CP-SAT).
+    solo points over the whole sequence with the garden and that placement kept (CP-SAT). The annealing path
+    (`_annealed`) may add to `ranked` a placement of `every` (all the legal placements, ranked by points now) that
+    its free run found better.
 
     One model serves every candidate (building it is the slow part on long sequences): the garden
     is fixed, the candidate is an assumption on the tile's placement, and each search starts from a
@@ -145,7 +148,7 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
     # every candidate's greedy continuation first, so the searches share only what is left after them
     starts = [_continue(fixed + [r["placement"]], upcoming, catalog, checkpoints, board, offset) for r in ranked]
     if HINT_ANNEAL_MIN is not None and len(upcoming) >= HINT_ANNEAL_MIN and len(tiles) > catalog.setup.rounds_per_stage:
-        _annealed(ranked, starts, len(fixed) + 1, tiles, catalog, control, ceiling, started)
+        _annealed(ranked, starts, len(fixed) + 1, tiles, catalog, control, ceiling, started, every)
         return
     solo = build_solo_model(tiles, catalog, checkpoints, board, offset, break_symmetry=False)
     solo.fix(fixed)
@@ -208,33 +211,76 @@ def _exhaustive_last(ranked: list[dict], fixed: list[Placement], tile: Tile, las
                   "continuation": [best[1]]})
 
 
+# The annealing path's free run (`_annealed`): one more run, from the best candidate's garden, that moves the new
+# tile too, so that a first move outside the best `top` by points now can be found (False: the candidates only)
+FREE_RUN = True
+
+
 def _annealed(ranked: list[dict], starts: list[list[Placement] | None], kept: int, tiles: list[Tile],
-              catalog: Catalog, control: SolveControl, ceiling: int, started: float) -> None:
+              catalog: Catalog, control: SolveControl, ceiling: int, started: float,
+              every: Sequence[dict] = ()) -> None:
     """`_reachable` by annealing: each candidate's greedy continuation (`starts`, the garden and the candidate
     its first `kept` tiles), then one annealing run moving only the upcoming tiles (`anneal_continuation`) with an
     equal share of what is left of the limit (an evaluation count with a deterministic limit,
     ANNEAL_EVALS_PER_UNIT a unit; the clock too otherwise). The bound is the counting bound (valid on any board);
-    "optimal" only for a garden that meets it."""
+    "optimal" only for a garden that meets it.
+
+    Then the free run (FREE_RUN, with `every` given and a garden to keep): one more share, annealing the best
+    candidate's garden with the new tile free to move too. When it ends above every candidate, its placement of the
+    new tile (an item of `every`) joins `ranked` with that garden, or raises its candidate's value: the candidates
+    are the best by points now, and a move worth less now may reach more (hints followed to the end of a 14-tile
+    game lost to the best garden known, see docs/versailles.md)."""
     deterministic = control.deterministic_limit is not None
+    free = FREE_RUN and bool(every) and kept > 1
+    runs = len(ranked) + int(free)
+
+    def budget(k: int) -> tuple[int, float | None]:
+        """Evaluations and end time of the k-th run of `runs`."""
+        if deterministic:
+            return int(control.deterministic_limit / runs * ANNEAL_EVALS_PER_UNIT), None
+        share = max(0.0, _time_left(control, started)) / (runs - k)
+        return int(share * ANNEAL_EVALS_PER_SECOND), time.perf_counter() + share
+
+    def annealed(start: list[Placement], keep: int, k: int, seed: str) -> tuple[int, list[Placement]]:
+        evals, until = budget(k)
+        pure, found = solo_points(start, catalog), start
+        if not control.cancelled:
+            better = anneal_continuation(tiles, catalog, start, keep, evals,
+                                         random.Random(f"hint {control.random_seed} {seed}"), ceiling,
+                                         lambda: control.cancelled or (until is not None and time.perf_counter() > until))
+            if better is not None and solo_points(better, catalog) > pure:
+                pure, found = solo_points(better, catalog), better
+        return pure, found
+
+    def settle(r: dict, pure: int, found: list[Placement]) -> None:
+        r["continuation"] = list(found[kept:])
+        status = "optimal" if pure >= ceiling else "feasible"
+        r.update({"reachable": pure, "status": status, "bound": ceiling, "optimal_on_any_board": status == "optimal"})
+
+    gardens = []
     for k, (r, start) in enumerate(zip(ranked, starts)):
         if start is None:
             r.update({"reachable": None, "status": "unknown", "bound": ceiling, "optimal_on_any_board": False})
             continue
-        if deterministic:
-            evals, until = int(control.deterministic_limit / len(ranked) * ANNEAL_EVALS_PER_UNIT), None
-        else:
-            share = max(0.0, _time_left(control, started)) / (len(ranked) - k)
-            evals, until = int(share * ANNEAL_EVALS_PER_SECOND), time.perf_counter() + share
-        pure, found = solo_points(start, catalog), start
-        if not control.cancelled:
-            better = anneal_continuation(tiles, catalog, start, kept, evals,
-                                         random.Random(f"hint {control.random_seed} {k}"), ceiling,
-                                         lambda: control.cancelled or (until is not None and time.perf_counter() > until))
-            if better is not None and solo_points(better, catalog) > pure:
-                pure, found = solo_points(better, catalog), better
-        r["continuation"] = list(found[kept:])
-        status = "optimal" if pure >= ceiling else "feasible"
-        r.update({"reachable": pure, "status": status, "bound": ceiling, "optimal_on_any_board": status == "optimal"})
+        pure, found = annealed(start, kept, k, str(k))
+        settle(r, pure, found)
+        gardens.append((pure, k, found))
+    if not free or not gardens or max(gardens)[0] >= ceiling:
+        return
+    best, _, garden = max(gardens, key=lambda g: (g[0], -g[1]))
+    pure, found = annealed(garden, kept - 1, len(ranked), "free")
+    if pure <= best:
+        return
+    tile = tiles[kept - 1]
+    moved = placed_fields(tile, found[kept - 1])
+    item = next((r for r in ranked if placed_fields(tile, r["placement"]) == moved), None)
+    if item is None:
+        item = next((dict(r) for r in every if placed_fields(tile, r["placement"]) == moved), None)
+        if item is None:  # (every legal placement is in `every`: the annealing's rules are the same)
+            raise ModelMismatch("hint: the free run placed the new tile where no legal placement lies")
+        item["placement"] = found[kept - 1]
+        ranked.append(item)
+    settle(item, pure, found)
 
 
 def _time_left(control: SolveControl, started: float) -> float:

@@ -131,3 +131,35 @@ def test_with_one_upcoming_tile_every_placement_is_tried_and_the_answer_is_exact
     monkeypatch.setattr(hint, "EXHAUSTIVE_LAST", False)  # off: the CP-SAT path, which meets the stub
     with pytest.raises(AssertionError, match="no CP-SAT model"):
         api.hint(garden, nxt, upcoming=[last], top=4, time_limit=30)
+
+
+# seed 10's 14 tiles, the first 11 laid as a 10-unit solve laid them; then tile 32, and 64 and 72 to come
+FREE_GARDEN = [Placement(5, 2, 2, 0), Placement(55, 3, 0, 0), Placement(62, 5, 0, 2), Placement(2, 0, 2, 2),
+               Placement(27, 4, 2, 0), Placement(60, 6, 2, 3), Placement(63, 7, 0, 3), Placement(36, 7, 4, 0),
+               Placement(21, 1, 4, 0), Placement(3, 6, 6, 3), Placement(34, 4, 6, 0)]
+
+
+@pytest.mark.parametrize("free", [True, False])
+def test_the_free_run_finds_a_first_move_outside_the_candidates(monkeypatch, free):
+    """With 2+ upcoming tiles the candidates are the best `top` by points now. The free run anneals the best
+    candidate's garden with the new tile free too: here (top 1) it finds a placement worth a point less now that
+    reaches more than the best continuation of the placement best now (found by enumerating every continuation).
+    Without it (`FREE_RUN` off) the answer is that placement, below the free run's."""
+    monkeypatch.setattr(hint, "FREE_RUN", free)
+    garden = build_garden(CAT.tiles, FREE_GARDEN)
+    control = SolveControl(time_limit_s=60, deterministic_limit=0.3)
+    tile, upcoming = CAT.tiles[32], [CAT.tiles[64], CAT.tiles[72]]
+    (option,) = hint.rank_placements(FREE_GARDEN, garden, tile, upcoming, CAT, control, 1)
+    best_now = max(hint.rank_placements(FREE_GARDEN, garden, tile, [], CAT, control, 200),
+                   key=lambda o: o["points"])
+    best_now_reaches = best_continuation(FREE_GARDEN + [Placement(32, best_now["x"], best_now["y"],
+                                                                  best_now["rotation"])], [64, 72])
+    here = Placement(32, option["x"], option["y"], option["rotation"])
+    chosen = FREE_GARDEN + [here] + [Placement(**p) for p in option["continuation"]]
+    assert option["reachable"] == solo_points(chosen, CAT)
+    if free:
+        assert option["points"] < best_now["points"]
+        assert option["reachable"] > best_now_reaches
+    else:
+        assert option["points"] == best_now["points"]
+        assert option["reachable"] <= best_now_reaches
