@@ -156,9 +156,9 @@ def register(sub) -> None:
     _common(p)
     p.add_argument("--level", type=int, default=3, choices=(1, 2, 3),
                    help="1: the card to look at; 2: and the cells; 3: and the move itself (default 3)")
-    p.add_argument("--rules", default="normal", choices=("normal", "solo"),
+    p.add_argument("--rules", default=None, choices=("normal", "solo"),
                    help="the moves: normal (add next to the garden, remove) or solo (place, remove, swap, rotate "
-                        "freely); apart from --mode, as in HintService (default normal)")
+                        "freely); default: the mode's own (solo with --mode solo, else normal), as in HintService")
     _removal_flags(p, default=True)
     p.add_argument("--supplies", help='Normal rules: JSON [{"stack": [top, ...], "loose": [...]}, ...] per player '
                                       '(every tile not in the garden once); - for stdin')

@@ -22,7 +22,7 @@ _REPAIR = {"optimal": hints_pb2.REPAIR_VERDICT_OPTIMAL, "feasible": hints_pb2.RE
 _HINT = {"move": hints_pb2.HINT_STATUS_MOVE, "done": hints_pb2.HINT_STATUS_DONE,
          "unsolvable": hints_pb2.HINT_STATUS_UNSOLVABLE, "unknown": hints_pb2.HINT_STATUS_UNKNOWN,
          "wait": hints_pb2.HINT_STATUS_WAIT}
-_RULES = {hints_pb2.MOVE_RULES_UNSPECIFIED: "normal", hints_pb2.MOVE_RULES_NORMAL: "normal",
+_RULES = {hints_pb2.MOVE_RULES_UNSPECIFIED: None, hints_pb2.MOVE_RULES_NORMAL: "normal",  # (None: the mode's own)
           hints_pb2.MOVE_RULES_SOLO: "solo"}
 _OWNER = {hints_pb2.OWNER_VERDICT_THRILLED: "thrilled", hints_pb2.OWNER_VERDICT_ANGRY: "angry"}
 

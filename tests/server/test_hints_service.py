@@ -315,6 +315,24 @@ def test_floating_is_refused_under_solo_rules_and_in_solo_mode(stub):
         assert list(field_violations(err.value)) == ["floating"]
 
 
+def test_a_solo_mode_hint_follows_the_solo_rules_unless_told_otherwise(stub):
+    """GetHint in GAME_MODE_SOLO without `rules` played by the Normal rules ("REMOVE A02, to player 1" in a game
+    without players). Unset rules are now the mode's own; the Normal rules in Solo mode are INVALID_ARGUMENT."""
+    garden = common_pb2.Garden(placements=[common_pb2.Placement(tile="A01", row=0, col=0),
+                                           common_pb2.Placement(tile="A02", row=0, col=1)])
+    solo = stub.GetHint(pb.GetHintRequest(garden=garden, card_ids=["S08"], mode=gpb.GAME_MODE_SOLO), timeout=60)
+    told = stub.GetHint(pb.GetHintRequest(garden=garden, card_ids=["S08"], mode=gpb.GAME_MODE_SOLO,
+                                          rules=pb.MOVE_RULES_SOLO), timeout=60)
+    assert solo.status == pb.HINT_STATUS_MOVE and not solo.move.HasField("to_player")
+    assert (solo.move, solo.route_length) == (told.move, told.route_length)
+    normal = stub.GetHint(pb.GetHintRequest(garden=garden, card_ids=["S08"]), timeout=60)
+    assert normal.move.kind != solo.move.kind or normal.move.HasField("to_player")  # (Normal mode: as before)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetHint(pb.GetHintRequest(garden=garden, card_ids=["S08"], mode=gpb.GAME_MODE_SOLO,
+                                       rules=pb.MOVE_RULES_NORMAL), timeout=60)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and list(field_violations(err.value)) == ["rules"]
+
+
 def test_hint_with_supplies_over_the_wire(stub, solution):
     """The move is the asking player's own (top of their stack or a loose tile), legal in the game state."""
     doc = partial(solution, 20)

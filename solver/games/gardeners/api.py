@@ -130,15 +130,30 @@ def repair(garden: dict, card_ids, mode: str | None = None, removal_rules: bool 
     return frame.repair_back(hints.repair(*args, control, removal_rules=removal_rules, floating=floating), offset)
 
 
-def hint(garden: dict, card_ids, mode: str | None = None, rules: str = "normal", removal_rules: bool = True,
+def move_rules(mode: str | None, rules: str | None) -> str:
+    """The move rules a hint follows: the mode's own when not given (Solo mode: "solo", the others "normal"). The
+    Normal rules in Solo mode are refused: a Solo game has no players to hand a removed tile to (GetHint in Solo
+    mode without `rules` answered "REMOVE ... to player 1", the client walkthrough of 7 Dec)."""
+    solo = get_mode(mode).name == "solo"
+    if rules is None:
+        return "solo" if solo else "normal"
+    if solo and rules == "normal":
+        raise InputError("rules", "a Solo-mode garden is played by the Solo rules (leave rules unset, or solo)",
+                         rules)
+    return rules
+
+
+def hint(garden: dict, card_ids, mode: str | None = None, rules: str | None = None, removal_rules: bool = True,
          control: SolveControl | None = None, catalog: str | None = None, cards: str | None = None,
          floating: bool = False, target: dict | None = None):
-    """The next move with the card it serves; `Hint.at_level(1..3)` gives the progressive views. With
-    `floating` the garden may lie anywhere on the table and the move is in its coordinates. `target` (Solo
-    rules): a previous hint's target garden, whose route is kept unless a shorter one is found."""
+    """The next move with the card it serves; `Hint.at_level(1..3)` gives the progressive views. `rules`: "normal"
+    or "solo", None for the mode's own (`move_rules`). With `floating` the garden may lie anywhere on the table and
+    the move is in its coordinates. `target` (Solo rules): a previous hint's target garden, whose route is kept
+    unless a shorter one is found."""
     from solver.games.gardeners import hints
     from solver.games.gardeners.garden import parse_garden as _parse
     from solver.games.gardeners.hints import frame
+    rules = move_rules(mode, rules)
     if floating and rules == "solo":
         raise InputError("floating", "Solo rules keep the garden in its frame; floating is for the Normal rules",
                          floating)

@@ -282,12 +282,13 @@ def _plan_one(garden, target, remove, supplies, player, cards, catalog, prefer) 
     return SupplyPlan("wait", other=order[0], additions=len(order))
 
 
-def hint(garden: dict, card_ids, mode: str | None = None, supplies=None, player: int = 0, rules: str = "normal",
+def hint(garden: dict, card_ids, mode: str | None = None, supplies=None, player: int = 0, rules: str | None = None,
          removal_rules: bool = True, control=None, catalog: str | None = None, cards: str | None = None,
          floating: bool = False):
     """api.hint with the players' supplies (plain data, as the service and CLI pass them)."""
     from solver.games.gardeners import api, hints
     from solver.games.gardeners.hints import frame
+    rules = api.move_rules(mode, rules)
     (g, chosen, m, cat), offset = api.floating_args(garden, card_ids, mode, catalog, cards,
                                                     floating and rules == "normal")
     if rules != "normal":
