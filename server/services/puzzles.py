@@ -33,6 +33,7 @@ from generators.store import Puzzle, Store, StoreDamaged, StoreError, default_pa
 from server import convert
 from server.errors import ServiceError, Told
 from server.runtime import Runtime
+from server.services import gartenbau, horticulture, versailles
 from solver.errors import InputError
 
 log = logging.getLogger("gardens.server")
@@ -165,9 +166,14 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         kind = request.WhichOneof("answer")
         wanted = {"decree": "garden", "impossible": "discard", "holding": "gartenbau_garden",
                   "tiles": "versailles_garden", "nursery": "horticulture_game"}.get(pid.variant)
-        if kind != wanted:
+        typed = _TYPED.get(wanted)
+        if kind != wanted and (typed is None or kind != typed[0]):
             article = "an" if pid.variant[:1] in "aeiou" else "a"
-            raise InputError(wanted or "answer", f"{article} {pid.variant} puzzle is answered with `{wanted}`")
+            also = f" or `{typed[0]}`" if typed else ""
+            raise InputError(wanted or "answer", f"{article} {pid.variant} puzzle is answered with `{wanted}`{also}")
+        answered = kind  # (the member the client set: a typed answer is judged as its Struct twin)
+        if typed is not None and kind == typed[0]:
+            kind = wanted
         if kind == "garden":
             doc = convert.garden(request.garden, self.rt.config)
             with convert.fields_under(_GARDEN):
@@ -176,8 +182,11 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
             return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[outcome],
                                           verdicts=[_verdict(v) for v in result["verdicts"]])
         if kind in ("gartenbau_garden", "versailles_garden", "horticulture_game"):
-            doc = _struct(request, kind)
-            with convert.fields_under({"garden": "gartenbau_garden"} if kind == "gartenbau_garden" else {}):
+            doc = typed[1](getattr(request, answered)) if answered != kind else _struct(request, kind)
+            renames = {"garden": "gartenbau_garden"} if kind == "gartenbau_garden" else {}
+            if answered != kind:  # (the fields of the member the client set: `versailles.placements[2].tile`)
+                renames = {"garden": answered, kind: answered}
+            with convert.fields_under(renames):
                 result = daily.check_answer(puzzle, doc, self.data)
             outcome = ("correct" if result["correct"] else
                        "incomplete" if result.get("complete") is False else
@@ -320,6 +329,13 @@ def _name(table: dict, value: int, field: str, optional: bool = False) -> str:
         raise InputError(field, "must be one of " + ", ".join(sorted(
             (pb.PuzzleGame if table is _GAMES else pb.PuzzleDifficulty).Name(v) for v in table)), value)
     return table[value]
+
+
+# a Struct answer's typed twin: (its oneof member, the typed message as plain data: the engine's form, as the
+# Struct carries it)
+_TYPED = {"gartenbau_garden": ("gartenbau", gartenbau.garden),
+          "versailles_garden": ("versailles", lambda msg: {"placements": versailles.placements(msg)}),
+          "horticulture_game": ("horticulture", lambda msg: {"days": horticulture.days(msg.days)})}
 
 
 def _struct(request, kind: str):

@@ -296,6 +296,49 @@ def test_horticulture_day_answers(open_stub, db):
         puzzle_id=puzzle.id, horticulture_game=_struct({"days": [5]})))) == ["horticulture_game.days[0]"]
 
 
+def test_typed_answers_are_judged_as_their_struct_twins(open_stub, db):
+    """CheckAnswer also takes the game services' own typed messages (`gartenbau`, `versailles`, `horticulture`), so
+    that a client sends a garden back as SolveOptimal gave it: the Struct forms took other pair orders than the
+    services' Cells (the client walkthrough of 7 Dec). The same outcomes as the Struct twins, fields named by the
+    typed member."""
+    from gardens.v1 import horticulture_pb2, versailles_pb2
+    from server.services import gartenbau, horticulture, versailles
+
+    def versailles_msg(garden):
+        return versailles_pb2.VersaillesGarden(placements=[versailles.placement_msg(p) for p in garden["placements"]])
+
+    def horticulture_msg(garden):
+        return horticulture_pb2.HorticultureGame(days=[horticulture.day_msg(d) for d in garden["days"]])
+
+    date = dt.date(2027, 1, 1)
+    for game, name, variant, member, twin, typed, wrong in (
+            (pb.PUZZLE_GAME_GARTENBAU, "gartenbau", "holding", "gartenbau", "gartenbau_garden", gartenbau.garden_msg,
+             {"versailles": versailles_pb2.VersaillesGarden()}),
+            (pb.PUZZLE_GAME_VERSAILLES, "versailles", "tiles", "versailles", "versailles_garden", versailles_msg,
+             {"horticulture": horticulture_pb2.HorticultureGame()}),
+            (pb.PUZZLE_GAME_HORTICULTURE, "horticulture", "nursery", "horticulture", "horticulture_game",
+             horticulture_msg, {"versailles": versailles_pb2.VersaillesGarden()})):
+        puzzle = open_stub.GetDailyPuzzle(pb.GetDailyPuzzleRequest(game=game, difficulty=EASY, date=date.isoformat()),
+                                          timeout=TIMEOUT)
+        garden = Store(db).get(PuzzleId(name, variant, "easy", date)).answer["garden"]
+
+        def check(**answer):
+            return open_stub.CheckAnswer(pb.CheckAnswerRequest(puzzle_id=puzzle.id, **answer), timeout=TIMEOUT)
+        best = check(**{member: typed(garden)})
+        assert best.correct and best.outcome == pb.ANSWER_OUTCOME_CORRECT and best.score == best.optimum
+        assert best == check(**{twin: _struct(garden)})
+        if name != "gartenbau":  # (the first placement or day alone)
+            short = {k: v[:1] if k in ("placements", "days") else v for k, v in garden.items()}
+            part = check(**{member: typed(short)})
+            assert part.outcome == pb.ANSWER_OUTCOME_INCOMPLETE and part == check(**{twin: _struct(short)})
+        refused = violations(open_stub.CheckAnswer, pb.CheckAnswerRequest(puzzle_id=puzzle.id, **wrong))
+        assert list(refused) == [twin] and f"`{member}`" in refused[twin]
+        if name == "versailles":  # a field of the typed answer is named under its member
+            backwards = {"placements": list(reversed(garden["placements"]))}
+            assert list(violations(open_stub.CheckAnswer, pb.CheckAnswerRequest(
+                puzzle_id=puzzle.id, versailles=versailles_msg(backwards)))) == ["versailles.placements[0].tile"]
+
+
 def test_a_config_value_makes_the_environments_irrelevant():
     """Flags win over the environment: a bad GARDENS_PUZZLES_PAST_DAYS under --puzzles-past-days 2 was refused."""
     from server.config import ServerConfig
