@@ -24,7 +24,7 @@ from pathlib import Path
 import grpc
 from google.protobuf import json_format
 
-from gardens.v1 import gardeners_pb2, puzzles_pb2 as pb, puzzles_pb2_grpc
+from gardens.v1 import gardeners_pb2, horticulture_pb2, puzzles_pb2 as pb, puzzles_pb2_grpc
 from generators import daily
 from generators.data import GameData
 from generators.identity import PuzzleId, parse_date, parse_id
@@ -421,7 +421,11 @@ def puzzle_msg(p: Puzzle) -> pb.Puzzle:
         msg.horticulture_setup.CopyFrom(pb.HorticultureDailySetup(
             side=s["side"], path_start=s["path"]["start"], path_moves=s["path"]["moves"],
             gnome_column=s["gnome"][0], gnome_row=s["gnome"][1], plan_border=s["plan"]["border"],
-            plan_path=s["plan"]["path"], plan_companions=s["plan"]["companions"], nursery=s["nursery"]))
+            plan_path=s["plan"]["path"], plan_companions=s["plan"]["companions"], nursery=s["nursery"],
+            path=horticulture_pb2.HorticulturePath(start=s["path"]["start"], moves=s["path"]["moves"]),
+            gnome=horticulture.cell_msg(s["gnome"]),
+            plan=horticulture_pb2.HorticulturePlan(border=s["plan"]["border"], path=s["plan"]["path"],
+                                                   companions=s["plan"]["companions"])))
     return msg
 
 

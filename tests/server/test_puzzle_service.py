@@ -275,6 +275,14 @@ def test_horticulture_day_answers(open_stub, db):
     assert list(setup.nursery) == stored.public["setup"]["nursery"] and setup.side == stored.public["setup"]["side"]
     assert setup.path_moves == stored.public["setup"]["path"]["moves"]
     assert [setup.gnome_column, setup.gnome_row] == stored.public["setup"]["gnome"]
+    # the typed copy: a HorticultureService request made from it reads as the stored setup (the flat gnome_column
+    # and gnome_row were the only gnome, where the service takes a Cell: the client walkthrough of 7 Dec)
+    from gardens.v1 import horticulture_pb2
+    from server.services import horticulture
+    request = horticulture_pb2.HorticultureSolveOptimalRequest(side=setup.side, path=setup.path, gnome=setup.gnome,
+                                                               plan=setup.plan, nursery=setup.nursery)
+    assert horticulture.setup(request) == {k: stored.public["setup"][k] for k in ("side", "path", "gnome", "plan")}
+    assert (setup.gnome.row, setup.gnome.col) == (setup.gnome_row, setup.gnome_column)
 
     def check(game: dict):
         return open_stub.CheckAnswer(pb.CheckAnswerRequest(puzzle_id=puzzle.id, horticulture_game=_struct(game)),
