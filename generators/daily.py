@@ -6,9 +6,11 @@ import functools
 import hashlib
 import random
 import threading
+import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, ContextManager
 
 import solver
 
@@ -157,16 +159,30 @@ class Generation:
         self._lock = threading.Lock()
         self._per_id: dict[PuzzleId, threading.Lock] = {}
 
-    def get(self, pid: PuzzleId) -> tuple[Puzzle, bool]:
-        """(puzzle, generated_now); StaleData for a stored puzzle made with other data than this generation's."""
+    def get(self, pid: PuzzleId, ends_at: float | None = None,
+            slot: Callable[[], ContextManager] = nullcontext) -> tuple[Puzzle, bool]:
+        """(puzzle, generated_now); StaleData for a stored puzzle made with other data than this generation's.
+        A request waiting for another's generation of the same id gives up at `ends_at` (time.monotonic()) with
+        Pending; only the one generating takes a `slot()` (a server's solve slot), the waiters hold none. (A
+        request waiting for the start-up preparation's puzzle was held 7 s past its 1.5 s deadline, with a solve
+        slot that refused other calls meanwhile: the puzzle walkthrough of 7 Dec.)"""
         kind_of(pid)
         stored = self.store.get(pid)
         if stored is not None:
             return current(stored, self.data), False
         with self._lock:
             lock = self._per_id.setdefault(pid, threading.Lock())
-        with lock:
+        if not lock.acquire(timeout=-1 if ends_at is None else max(0.0, ends_at - time.monotonic())):
+            raise Pending(f"the puzzle {pid} is being made by another request; it is served once made")
+        try:
             stored = self.store.get(pid)  # the one we waited for may have stored it
             if stored is not None:
                 return current(stored, self.data), False
-            return self.store.put(self.generate_fn(pid)), True
+            with slot():
+                return self.store.put(self.generate_fn(pid)), True
+        finally:
+            lock.release()
+
+
+class Pending(Exception):
+    """Another request is making the puzzle, past the waiter's deadline (`Generation.get`)."""

@@ -78,6 +78,12 @@ def until(ends_at: float | None):
         _wait_until.reset(token)
 
 
+def waits_until() -> float | None:
+    """The bound `until` set for this thread's block (None: none): a caller's other waits end by it too (a request
+    waiting for another's generation of its puzzle, `daily.Generation.get`)."""
+    return _wait_until.get()
+
+
 class StoreDamaged(StoreError):
     """A stored row that does not read back as it was written: JSON or numbers that do not parse,
     or content that no longer matches the hash stored with it. Served, it would be a wrong answer

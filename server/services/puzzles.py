@@ -134,8 +134,10 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
                 return daily.current(stored, self.data)
             if pid.date < first or not generate:
                 raise ServiceError(grpc.StatusCode.NOT_FOUND, f"{field}: no puzzle {pid} was published")
-            with self.rt.solve_slot(f"/{SERVICE}/GetDailyPuzzle"):
-                return gen.get(pid)[0]
+            return gen.get(pid, store_mod.waits_until(),
+                           slot=lambda: self.rt.solve_slot(f"/{SERVICE}/GetDailyPuzzle"))[0]
+        except daily.Pending as exc:
+            raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED, f"{field}: {exc}") from None
         except daily.StaleData as exc:
             # its answer may not hold under the server's data: never served nor checked (it was, judged anew)
             log.warning("puzzle %s not served: %s", pid, exc)

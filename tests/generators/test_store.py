@@ -101,6 +101,41 @@ def test_one_generation_per_id_others_wait(tmp_path):
     assert sorted(r[1] for r in results) == [False, False, False, True]
 
 
+def test_a_waiter_gives_up_at_its_deadline_and_holds_no_slot(tmp_path):
+    """A request waiting for another's generation of the same puzzle ends at its deadline (Pending) instead of
+    waiting for the generation (7 s past a 1.5 s deadline, the puzzle walkthrough of 7 Dec), and only the
+    generating request takes a slot."""
+    import time
+    from contextlib import contextmanager
+
+    store = Store(tmp_path / "p.sqlite")
+    started, release, slots = threading.Event(), threading.Event(), []
+
+    def slow_generate(pid):
+        started.set()
+        release.wait(30)
+        return fake(pid.date.isoformat())
+
+    @contextmanager
+    def slot():
+        slots.append(threading.current_thread().name)
+        yield
+
+    gen = daily.Generation(store, slow_generate)
+    pid = parse_id("gardeners/decree/easy/2027-03-02")
+    maker = threading.Thread(target=lambda: gen.get(pid, slot=slot), name="maker")
+    maker.start()
+    assert started.wait(30)
+    begun = time.monotonic()
+    with pytest.raises(daily.Pending, match="being made by another request"):
+        gen.get(pid, ends_at=begun + 0.2, slot=slot)
+    assert 0.2 <= time.monotonic() - begun < 5
+    release.set()
+    maker.join(30)
+    assert slots == ["maker"]
+    assert gen.get(pid, ends_at=time.monotonic(), slot=slot)[1] is False  # (stored now: served at once)
+
+
 KILLED_WRITER = """
 import sys, time
 from generators import daily
