@@ -328,7 +328,7 @@ def check(public: dict, answer: dict, game, data: GameData = REFERENCE) -> dict:
     days = game["days"]
     nursery = setup["nursery"]
     if len(days) > len(nursery) // 2:
-        raise InputError("horticulture_game.days", f"the day has {len(nursery) // 2} days", len(days))
+        raise InputError("horticulture_game.days", f"the puzzle has {len(nursery) // 2} days, not more", len(days))
     for d, day in enumerate(days):
         if not isinstance(day, dict):
             raise InputError(f"horticulture_game.days[{d}]", "must be an object {chosen, plants}", day)

@@ -162,9 +162,12 @@ def check(public: dict, answer: dict, garden, data: GameData = REFERENCE) -> dic
     tiles = public["tiles"]
     for i, p in enumerate(placements):
         tid = p.get("tile") if isinstance(p, dict) else None
-        if i >= len(tiles) or tid != tiles[i]:
-            want = tiles[i] if i < len(tiles) else "no more tiles"
-            raise InputError(f"versailles_garden.placements[{i}].tile", f"the day's tile at this turn is {want}", tid)
+        if i >= len(tiles):
+            raise InputError("versailles_garden.placements", f"the day has {len(tiles)} tiles, not more",
+                             len(placements))
+        if tid != tiles[i]:
+            raise InputError(f"versailles_garden.placements[{i}].tile", f"the day's tile at this turn is {tiles[i]}",
+                             tid)
     try:
         verdict = api.validate(garden, catalog)
     except ValueError as exc:  # the engine names the answer's own fields

@@ -264,6 +264,10 @@ def test_versailles_day_answers(open_stub, db):
         {"versailles_garden.placements[0].y": "expected an integer, got 'a'"}
     assert code_of(open_stub.CheckAnswer, pb.CheckAnswerRequest(
         puzzle_id=puzzle.id, horticulture_game=_struct({"days": []}))) == grpc.StatusCode.INVALID_ARGUMENT
+    extra = placements + [{"tile": 999, "x": 40, "y": 40}]  # (it said "the day's tile at this turn is no more tiles")
+    assert violations(open_stub.CheckAnswer, pb.CheckAnswerRequest(
+        puzzle_id=puzzle.id, versailles_garden=_struct({"placements": extra}))) == \
+        {"versailles_garden.placements": f"the day has {len(placements)} tiles, not more"}
 
 
 def test_horticulture_day_answers(open_stub, db):
@@ -302,6 +306,9 @@ def test_horticulture_day_answers(open_stub, db):
         ["horticulture_game.days[0].plants"]  # was the whole answer, with the path in the message
     assert list(violations(open_stub.CheckAnswer, pb.CheckAnswerRequest(
         puzzle_id=puzzle.id, horticulture_game=_struct({"days": [5]})))) == ["horticulture_game.days[0]"]
+    assert violations(open_stub.CheckAnswer, pb.CheckAnswerRequest(
+        puzzle_id=puzzle.id, horticulture_game=_struct({"days": days + days[:1]}))) == \
+        {"horticulture_game.days": f"the puzzle has {len(days)} days, not more"}  # (it said "the day has")
 
 
 def test_typed_answers_are_judged_as_their_struct_twins(open_stub, db):
