@@ -235,8 +235,11 @@ def check_decree(public: dict, answer: dict, garden_doc, data: GameData = REFERE
 
 
 def check_discard(public: dict, answer: dict, discard_ids, data: GameData = REFERENCE) -> dict:
-    """Right when the named cards are one of the minimal discard sets; a superset of one also makes
-    the rest solvable but discards more than needed."""
+    """Right when the named cards are one of the minimal discard sets with the fewest cards. Another minimal set
+    (no card of it can be kept, but a smaller set would do: two where one is enough, the puzzle walkthrough of
+    7 Dec) is below the optimum, since the rulebook takes a point for each discarded card after the first (`score`
+    and `optimum` are those points); a superset of one also makes the rest solvable but discards more than needed
+    (not minimal); any other leaves a conflict, named in `violations`."""
     if isinstance(discard_ids, str) or not isinstance(discard_ids, (list, tuple)):
         raise InputError("discard_card_ids", "must be a list of card ids", discard_ids)
     in_play = set(public["card_ids"])
@@ -249,10 +252,19 @@ def check_discard(public: dict, answer: dict, discard_ids, data: GameData = REFE
         seen.add(cid)
     named = frozenset(discard_ids)
     minimal = [frozenset(d) for d in answer["discards"]]
-    if named in minimal:
+    fewest = min(len(d) for d in minimal)
+    # the rulebook's Solo scoring: -1 point for each discarded card except the first
+    out = {"score": -max(0, len(named) - 1), "optimum": -max(0, fewest - 1), "violations": []}
+    if named in minimal and len(named) == fewest:
         outcome = "correct"
+    elif named in minimal:
+        outcome = "below_optimum"
+        out["violations"] = [f"discarding {fewest} card{'s' if fewest > 1 else ''} also makes the rest solvable: "
+                             "each discarded card after the first costs a point"]
     elif any(d < named for d in minimal):
         outcome = "not_minimal"
     else:
         outcome = "wrong"
-    return {"correct": outcome == "correct", "outcome": outcome}
+        kept = [sorted(c) for c in answer["conflicts"] if not set(c) & named]
+        out["violations"] = [f"{' and '.join(c)} still conflict: no garden meets them together" for c in kept]
+    return {"correct": outcome == "correct", "outcome": outcome, **out}

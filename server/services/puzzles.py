@@ -200,7 +200,9 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
                                                       for v in result["violations"]])
         with convert.fields_under({"discard_card_ids": "discard.card_ids"}):
             result = daily.check_answer(puzzle, list(request.discard.card_ids), self.data)
-        return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[result["outcome"]])
+        return pb.CheckAnswerResponse(correct=result["correct"], outcome=_OUTCOMES[result["outcome"]],
+                                      score=result["score"], optimum=result["optimum"],
+                                      violations=result["violations"])
 
     def ListPuzzles(self, request, context):
         size = request.page_size

@@ -157,16 +157,38 @@ def test_impossible_decree_is_proven_and_its_discards_are_exactly_the_minimal_on
 def test_impossible_answers(store):
     p = store.get(parse_id(IMPOSSIBLE))
     first = p.answer["discards"][0]
-    assert daily.check_answer(p, first) == {"correct": True, "outcome": "correct"}
+    fewest = min(p.answer["discards"], key=len)
+    assert {k: v for k, v in daily.check_answer(p, fewest).items() if k in ("correct", "outcome")} == \
+        {"correct": True, "outcome": "correct"}
     hit = set().union(*map(set, p.answer["discards"]))
     innocent = [c for c in p.public["card_ids"] if c not in hit]
     assert innocent, "the golden puzzle has a card that is in no discard set"
     assert daily.check_answer(p, innocent[:1])["outcome"] == "wrong"
     assert daily.check_answer(p, [])["outcome"] == "wrong"
     assert daily.check_answer(p, first + innocent[:1])["outcome"] == "not_minimal"
+    assert daily.check_answer(p, innocent[:1])["violations"]  # (the conflicts it leaves)
     with pytest.raises(InputError) as err:
         daily.check_answer(p, ["S99"])
     assert err.value.field == "discard_card_ids[0]"
+
+
+def test_a_larger_minimal_discard_is_below_the_optimum():
+    """Conflicts {S05, S08} and {S06, S08}: discarding S08 alone and discarding S05 and S06 are both minimal (no card
+    of either can be kept), but the rulebook takes a point for each discarded card after the first, so only the
+    one card is CORRECT; the two are BELOW_OPTIMUM (both were CORRECT, the puzzle walkthrough of 7 Dec). A wrong
+    discard names the conflicts it leaves."""
+    public = {"card_ids": ["S05", "S06", "S08", "S10"]}
+    answer = {"kind": "discard", "discards": [["S08"], ["S05", "S06"]], "conflicts": [["S05", "S08"], ["S06", "S08"]]}
+    assert gardeners.check_discard(public, answer, ["S08"]) == \
+        {"correct": True, "outcome": "correct", "score": 0, "optimum": 0, "violations": []}
+    two = gardeners.check_discard(public, answer, ["S06", "S05"])
+    assert (two["correct"], two["outcome"], two["score"], two["optimum"]) == (False, "below_optimum", -1, 0)
+    assert two["violations"] == ["discarding 1 card also makes the rest solvable: each discarded card after the "
+                                 "first costs a point"]
+    assert gardeners.check_discard(public, answer, ["S08", "S10"])["outcome"] == "not_minimal"
+    wrong = gardeners.check_discard(public, answer, ["S05"])
+    assert wrong["outcome"] == "wrong" and wrong["violations"] == [
+        "S06 and S08 still conflict: no garden meets them together"]
 
 
 @pytest.mark.parametrize("pid", [k for k in sorted(GOLDEN) if not k.startswith("gardeners/")])

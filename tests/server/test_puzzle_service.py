@@ -131,7 +131,7 @@ def test_impossible_decree_answers(open_stub, db):
         game=GARDENERS, variant="impossible", difficulty=MEDIUM, date="2027-01-02"), timeout=TIMEOUT)
     assert not puzzle.gardeners_decree.HasField("grade")
     answer = Store(db).get(PuzzleId("gardeners", "impossible", "medium", dt.date(2027, 1, 2))).answer
-    right = answer["discards"][0]
+    right = min(answer["discards"], key=len)  # (a larger minimal set is BELOW_OPTIMUM)
     ok = open_stub.CheckAnswer(pb.CheckAnswerRequest(
         puzzle_id=puzzle.id, discard=common_pb2.CardSet(card_ids=right)), timeout=TIMEOUT)
     assert ok.correct and ok.outcome == pb.ANSWER_OUTCOME_CORRECT
@@ -141,7 +141,8 @@ def test_impossible_decree_answers(open_stub, db):
     assert not more.correct and more.outcome == pb.ANSWER_OUTCOME_NOT_MINIMAL
     none = open_stub.CheckAnswer(pb.CheckAnswerRequest(
         puzzle_id=puzzle.id, discard=common_pb2.CardSet()), timeout=TIMEOUT)
-    assert none.outcome == pb.ANSWER_OUTCOME_WRONG
+    assert none.outcome == pb.ANSWER_OUTCOME_WRONG and none.violations  # (the conflicts left)
+    assert (ok.score, ok.optimum) == (-(len(right) - 1), -(len(right) - 1))
     stranger = pb.CheckAnswerRequest(puzzle_id=puzzle.id, discard=common_pb2.CardSet(card_ids=["S99"]))
     assert code_of(open_stub.CheckAnswer, stranger) == grpc.StatusCode.INVALID_ARGUMENT
     # a card named twice is an input error, as in every other RPC (it was CORRECT)

@@ -245,6 +245,7 @@ function impossible(area, api, puzzle, decree, tiles, cards) {
     await busy(btn, result, "His Majesty considers…", async () => {
       const r = await api.puzzles.checkAnswer({ puzzleId: puzzle.id, answer: { case: "discard", value: { cardIds: [...chosen] } } }, QUICK);
       const words = { [AnswerOutcome.CORRECT]: "His Majesty is thrilled!", [AnswerOutcome.NOT_MINIMAL]: "That works, but you discard more cards than needed.",
+        [AnswerOutcome.BELOW_OPTIMUM]: "That works, but fewer cards would do: each discarded card after the first costs a point.",
         [AnswerOutcome.WRONG]: "His Majesty is angry! The remaining cards still cannot hold together." };
       result.replaceChildren(h("p", { class: r.correct ? "thrilled" : "angry", "data-testid": r.correct ? "thrilled" : "angry" }, words[r.outcome] || "No verdict."));
     });
