@@ -114,7 +114,10 @@ def cmd_hint(args) -> int:
     req = read_json(args.file)
     garden = req.get("garden", req) if isinstance(req, dict) else req
     upcoming = _upcoming(args.upcoming)
-    out = api.hint(garden, args.tile, upcoming, args.time_limit, args.seed, args.top, args.data)
+    follow = read_json(args.follow, "--follow") if args.follow else None
+    if isinstance(follow, dict):  # (a previous hint option: its continuation)
+        follow = follow.get("continuation", follow)
+    out = api.hint(garden, args.tile, upcoming, args.time_limit, args.seed, args.top, args.data, follow=follow)
     lines = []
     for i, p in enumerate(out["placements"], start=1):
         extra = f", reachable {p['reachable']} ({p['status']})" if "reachable" in p else ""
@@ -160,4 +163,7 @@ def register(subparsers) -> None:
                    help="the best N placements, 1 to 200 (with --upcoming: re-ranked by the optimum; default 10)")
     p.add_argument("--time-limit", type=seconds, default=5.0, help="seconds (default 5)")
     p.add_argument("--seed", type=int, default=0, help="CP-SAT random seed (default 0: deterministic)")
+    p.add_argument("--follow", metavar="FILE",
+                   help="the continuation of the previous hint's option you took (a JSON list of placements, or the "
+                        "option itself): its placement is ranked too, reaching at least what that hint promised")
     p.set_defaults(func=cmd_hint)

@@ -166,8 +166,9 @@ class VersaillesServicer(DataFilesServicer, versailles_pb2_grpc.VersaillesServic
         count = top(request)
         control = capped(self.rt.control(context))
         with value_errors_under(_HINT_GARDEN):
+            follow = placements(pb.VersaillesGarden(placements=request.follow))
             r = self._fn("hint")(placements(request.garden), request.next_tile, list(request.upcoming) or None,
-                                 top=count, control=control, **self.data)
+                                 top=count, control=control, follow=follow or None, **self.data)
         return pb.VersaillesHintResponse(tile=r["tile"], placements=[
             pb.VersaillesHintOption(placement=placement_msg(o), points=o["points"], reachable=o.get("reachable"),
                                     status=_STATUS[o.get("status")], bound=o.get("bound"),

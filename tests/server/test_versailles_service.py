@@ -208,6 +208,8 @@ def test_every_bad_tile_and_placement_is_reported_at_once(stub):
     (lambda s: s.SolveOptimal(pb.VersaillesSolveOptimalRequest(tiles=[4, 5], board=99)), "board"),
     (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg(GARDEN), next_tile=4)), "next_tile"),
     (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg(GARDEN), next_tile=7, top=500)), "top"),
+    (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg(GARDEN), next_tile=7, upcoming=[9],
+                                               follow=[pb.VersaillesPlacement(tile=9, x=9, y=9)])), "follow"),
     (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg(GARDEN), next_tile=7, upcoming=[9], top=6)), "top"),
     (lambda s: s.Hint(pb.VersaillesHintRequest(garden=garden_msg([{"tile": 4, "x": 0, "y": 0, "rotation": 9}]),
                                                next_tile=7)), "garden.placements[0].rotation"),

@@ -9,7 +9,7 @@ from solver.errors import Gather, InputError
 from solver.games.versailles.data import Catalog, default_catalog, load_catalog
 from solver.games.versailles.game import play
 from solver.games.versailles.hint import rank_placements
-from solver.games.versailles.rules import Garden, Placement, parse_placement, refusal
+from solver.games.versailles.rules import Garden, Placement, build_garden, parse_placement, refusal
 from solver.games.versailles.scoring import area_points, counted_areas, largest_areas, solo_checkpoints
 from solver.games.versailles.solo import solve_solo
 
@@ -187,12 +187,16 @@ def solve_optimal(tiles: Any, time_limit: Any = 10.0, seed: Any = 0, board: Any 
 
 
 def hint(garden: Any, next_tile: Any, upcoming: Any = None, time_limit: Any = 5.0, seed: Any = 0,
-         top: Any = 10, catalog_path: str | Path | None = None, control: SolveControl | None = None) -> dict:
+         top: Any = 10, catalog_path: str | Path | None = None, control: SolveControl | None = None,
+         follow: Any = None) -> dict:
     """Placements of `next_tile` ranked by the garden points they reach.
 
     Without `upcoming` tiles, a placement reaches the points of the scoring the next tile belongs to
     (2 largest areas in the first stage, 3 in the second) plus points already banked. With `upcoming`,
-    the best `top` of those are re-ranked by the CP-SAT optimum over the known following tiles.
+    the best `top` of those are re-ranked by the CP-SAT optimum over the known following tiles. `follow`: the
+    continuation of the previous hint's option the player took (placements of `next_tile` and of `upcoming`, in
+    order, legal after the garden): its first placement is ranked too, reaching at least that garden's points,
+    so a player following the hints keeps the line they promised.
     """
     catalog = _catalog(catalog_path)
     placements = _placements(garden, "garden")
@@ -214,5 +218,15 @@ def hint(garden: Any, next_tile: Any, upcoming: Any = None, time_limit: Any = 5.
     if any(t.id == next_tile or t.id in {p.tile for p in placements} for t in future):
         raise ValueError("upcoming: a tile is repeated or already in the garden")
     tile = catalog.tiles[next_tile]
-    ranked = rank_placements(placements, built, tile, future, catalog, control, top)
+    line = None
+    if follow is not None:
+        line = _placements(follow, "follow")
+        if [p.tile for p in line] != [next_tile] + [t.id for t in future]:
+            raise ValueError("follow: expected placements of next_tile and then of upcoming, in order (the "
+                             "continuation of the previous hint's option)")
+        try:
+            build_garden(catalog.tiles, list(placements) + line)
+        except ValueError as exc:
+            raise ValueError(f"follow: not a legal continuation of the garden ({exc})") from None
+    ranked = rank_placements(placements, built, tile, future, catalog, control, top, follow=line)
     return {"tile": next_tile, "placements": ranked}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Sequence
 
 from solver.core.solve import SolveControl
@@ -51,10 +52,15 @@ def points_now(prefix: Sequence[dict[Cell, str]], catalog: Catalog) -> int:
 
 
 def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile, upcoming: Sequence[Tile],
-                    catalog: Catalog, control: SolveControl, top: int) -> list[dict]:
+                    catalog: Catalog, control: SolveControl, top: int,
+                    follow: Sequence[Placement] | None = None) -> list[dict]:
     """Legal placements of `tile` ranked by points now; with `upcoming` tiles, the best `top` are
     re-ranked by the CP-SAT optimum over them, every search through `control` (see `_reachable`). With one upcoming
-    tile every placement is re-ranked (exactly), and the best `top` of them are returned."""
+    tile every placement is re-ranked (exactly), and the best `top` of them are returned. `follow` (a legal
+    continuation of the garden placing `tile` and then `upcoming`: the previous hint's, checked by the caller): its
+    placement of `tile` is re-ranked too, its search starting from that garden, so it reaches at least its points
+    (following the top hint lost the line a previous hint promised: 52 promised, 51 reached, the puzzle
+    walkthrough of 7 Dec)."""
     prefix: list[dict[Cell, str]] = []
     fields: dict[Cell, str] = {}
     for p in placements:
@@ -77,8 +83,15 @@ def rank_placements(placements: Sequence[Placement], garden: Garden, tile: Tile,
     every = ranked
     if not exhaustive:
         ranked = ranked[:top]
+    lines = {}
+    if upcoming and follow:
+        here = placed_fields(tile, follow[0])
+        item = next(r for r in every if placed_fields(tile, r["placement"]) == here)  # (legal: the caller checked)
+        if item not in ranked:
+            ranked.append(item)
+        lines[id(item)] = list(placements) + list(follow)
     if upcoming:
-        _reachable(ranked, placements, tile, upcoming, catalog, control, every)
+        _reachable(ranked, placements, tile, upcoming, catalog, control, every, lines)
         ranked.sort(key=lambda r: (-(r["reachable"] if r["reachable"] is not None else -1), -r["points"],
                                    -r["areas"]))
         ranked = ranked[:top]
@@ -113,11 +126,13 @@ def _checked(r: dict, placements: Sequence[Placement], tile: Tile, upcoming: Seq
 
 
 def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, upcoming: Sequence[Tile],
-               catalog: Catalog, control: SolveControl, every: Sequence[dict] = ()) -> None:
+               catalog: Catalog, control: SolveControl, every: Sequence[dict] = (),
+               lines: dict[int, list[Placement]] | None = None) -> None:
     """Sets r["reachable"], r["status"], r["bound"] for each ranked placement of `tile`: the best
     solo points over the whole sequence with the garden and that placement kept (CP-SAT). The annealing path
     (`_annealed`) may add to `ranked` a placement of `every` (all the legal placements, ranked by points now) that
-    its free run found better.
+    its free run found better. `lines` maps a candidate (by id) to a whole garden known for it (`follow`): its
+    search starts from that garden when the greedy continuation reaches less.
 
     One model serves every candidate (building it is the slow part on long sequences): the garden
     is fixed, the candidate is an assumption on the tile's placement, and each search starts from a
@@ -147,7 +162,18 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
         return
     # every candidate's greedy continuation first, so the searches share only what is left after them
     starts = [_continue(fixed + [r["placement"]], upcoming, catalog, checkpoints, board, offset) for r in ranked]
-    if HINT_ANNEAL_MIN is not None and len(upcoming) >= HINT_ANNEAL_MIN and len(tiles) > catalog.setup.rounds_per_stage:
+    annealing = (HINT_ANNEAL_MIN is not None and len(upcoming) >= HINT_ANNEAL_MIN
+                 and len(tiles) > catalog.setup.rounds_per_stage)
+    known = {}  # candidate index -> its line's garden (its placement as ranked, the rest as the line lays them)
+    for k, r in enumerate(ranked):
+        if id(r) in (lines or {}):
+            known[k] = fixed + [r["placement"]] + list(lines[id(r)][len(fixed) + 1:])
+            # (a CP-SAT search starts from it only on its board; the annealing from any legal garden)
+            fits = annealing or all(0 <= p.x + offset[0] <= board - 2 and 0 <= p.y + offset[1] <= board - 2
+                                    for p in known[k])
+            if fits and (starts[k] is None or solo_points(known[k], catalog) > solo_points(starts[k], catalog)):
+                starts[k] = known[k]
+    if annealing:
         _annealed(ranked, starts, len(fixed) + 1, tiles, catalog, control, ceiling, started, every)
         return
     solo = build_solo_model(tiles, catalog, checkpoints, board, offset, break_symmetry=False)
@@ -168,6 +194,8 @@ def _reachable(ranked: list[dict], placements: Sequence[Placement], tile: Tile, 
         # assumptions: one worker (the core machinery is single-threaded)
         res = run(solo, tiles, control, time_limit=max(0.05, share), work=work, presolve=False, workers=1)
         found = res.placements or start
+        if k in known and (found is None or solo_points(known[k], catalog) > solo_points(found, catalog)):
+            found, res = known[k], replace(res, status="feasible", placements=None)  # (its line: off the board)
         if found is None:
             r.update({"reachable": None, "status": res.status, "optimal_on_any_board": False,
                       "bound": None if res.bound is None else min(res.bound, ceiling)})

@@ -163,3 +163,29 @@ def test_the_free_run_finds_a_first_move_outside_the_candidates(monkeypatch, fre
     else:
         assert option["points"] == best_now["points"]
         assert option["reachable"] <= best_now_reaches
+
+
+def test_following_the_hints_keeps_the_line_they_promised():
+    """A player who lays the top option's placement and sends its continuation back (`follow`) gets the line's
+    placement ranked again, reaching at least its points: the promises never fall and the game ends at the last
+    one. Seed 4's 10 tiles, top 5, 1 unit a hint: without `follow` the promises went 39, 38, ... and the game
+    ended at 37 (seed 1: 39 -> 38; the puzzle walkthrough of 7 Dec: 52 promised, 51 reached)."""
+    from solver.games.versailles import api
+
+    tiles = [t.id for t in _tiles(4, 10)]
+    garden = [{"tile": tiles[0], "x": 0, "y": 0}]
+    promised, follow = [], None
+    for k in range(1, len(tiles) - 1):
+        control = SolveControl(time_limit_s=60, deterministic_limit=1)
+        out = api.hint(garden, tiles[k], tiles[k + 1:], top=5, control=control, follow=follow)
+        best = out["placements"][0]
+        promised.append(best["reachable"])
+        garden.append({key: best[key] for key in ("tile", "x", "y", "rotation")})
+        follow = best["continuation"]
+    garden += follow
+    assert promised == sorted(promised) and promised[0] >= 38
+    assert api.score(garden)["solo_points"] == promised[-1]
+    with pytest.raises(ValueError, match="follow: expected placements of next_tile"):
+        api.hint(garden[:3], tiles[3], tiles[4:], top=5, follow=follow)
+    with pytest.raises(ValueError, match="follow: not a legal continuation"):
+        api.hint(garden[:2], tiles[2], tiles[3:], top=5, follow=[dict(p, x=p["x"] + 40) for p in garden[2:]])
