@@ -144,12 +144,15 @@ class HorticultureServicer(DataFilesServicer, horticulture_pb2_grpc.Horticulture
     def Hint(self, request, context):
         doc = dict(setup(request), days=days(request.days), today=list(request.today),
                    future=list(request.future.cards) if request.HasField("future") else None)
+        if request.follow:
+            doc["follow"] = days(request.follow)
         with value_errors_under(_FUTURE):
             r = self._fn("hint")(doc, control=self.rt.control(context), **self.data)
         return pb.HorticultureHintResponse(ranked_by=_RANKING[r["ranked_by"]], options=[
             pb.HorticultureHintOption(card=o["card"], status=_STATUS[o["status"]], bound=o.get("bound"),
                                       plants=[planting_msg(p) for p in o.get("plants", [])],
-                                      final_score=o.get("final_score"), estimate=o.get("estimate"))
+                                      final_score=o.get("final_score"), estimate=o.get("estimate"),
+                                      continuation=[day_msg(d) for d in o.get("continuation", [])])
             for o in r["options"]])
 
 

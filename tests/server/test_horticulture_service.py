@@ -161,6 +161,25 @@ def test_hint_with_a_known_future_ranks_by_final_score_like_the_domain(stub):
     assert scores == sorted(scores, reverse=True)
 
 
+def test_a_hints_continuation_goes_back_as_follow_over_the_wire(stub):
+    """One day and one more known: each option's `continuation` is the last day (cards and plants), legal after
+    it; sent back as `follow` with that day as today, the followed card's option reaches the promised score."""
+    first = stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=NURSERY[:2],
+                                                 future=pb.HorticultureNursery(cards=NURSERY[2:4])), timeout=60)
+    top = first.options[0]
+    assert len(top.continuation) == 1 and list(top.continuation[0].cards) == NURSERY[2:4]
+    played = pb.HorticultureDay(chosen=top.card, plants=top.plants)
+    again = stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), days=[played], today=NURSERY[2:4],
+                                                 future=pb.HorticultureNursery(), follow=top.continuation),
+                      timeout=60)
+    mine = {o.card: o for o in again.options}[top.continuation[0].chosen]
+    assert mine.final_score >= top.final_score
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), days=[played], today=NURSERY[2:4],
+                                             follow=top.continuation), timeout=60)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "follow" in err.value.details()
+
+
 def test_hint_without_a_future_ranks_by_the_estimate(stub):
     resp = stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=NURSERY[:2]), timeout=60)
     d = api.hint(dict(SETUP, today=NURSERY[:2], time_limit_s=TIME))

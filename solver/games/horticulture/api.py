@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 import time
 from typing import Any
 
@@ -256,13 +257,38 @@ def _today(value: Any, catalog: Catalog) -> list[int]:
     return [c.id for c in cards]
 
 
+def _followed(cat: Catalog, setup: Setup, past: list[Day], line: list[Day], today: list[int], rest: list[int]) -> int:
+    """The score of the game `past` + `line` (a hint's `follow`), checked: today's day first, then one day for each
+    pair of the future nursery, each choosing one of its cards, every planting legal."""
+    pairs = [today] + [rest[i:i + 2] for i in range(0, len(rest), 2)]
+    if len(line) != len(pairs):
+        raise InputError("follow", f"expected {len(pairs)} days: today's and one for each pair of `future`",
+                         len(line))
+    gather = Gather()
+    for d, (day, cards) in enumerate(zip(line, pairs)):
+        if day.chosen not in cards:
+            gather.errors.append(InputError(f"follow[{d}].chosen", f"one of that day's cards, {cards}", day.chosen))
+    gather.check()
+    sheet, violations = replay(cat, setup, past + line)
+    for v in violations:  # (a day of the line is days[len(past) + d] of the replay)
+        m = re.match(r"days\[(\d+)\](.*)", v.where)
+        where = f"follow[{int(m.group(1)) - len(past)}]{m.group(2)}" if m else "follow"
+        gather.errors.append(InputError(where, f"not a legal continuation of the days played: {v.reason}"))
+    gather.check()
+    return score_sheet(cat, sheet).total
+
+
 def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | None = None) -> dict:
     """Rank today's two cards (with their best placements) for a sheet in progress.
 
-    {side, path, gnome, plan, days (played so far), today: [card, card], future?: [card ids]}.
+    {side, path, gnome, plan, days (played so far), today: [card, card], future?: [card ids], follow?: [days]}.
     With `future` (the rest of the nursery in order, e.g. a daily puzzle) each option is ranked by
-    the best final score reachable. Without it, by an estimate: the best score the sheet could show
+    the best final score reachable, and carries its `continuation`: the later days of the game that reaches it
+    (replayed and scored by the pure rules). Without it, by an estimate: the best score the sheet could show
     if the game ended after today's planting (documented in docs/horticulture.md).
+    `follow` (with `future`): the previous hint's option's continuation, today's day first: the option of its card
+    reaches at least that game's score, so a player following the hints keeps the line they promised (day 0's
+    hint promised 38 and day 1's best option was 36 found, the puzzle walkthrough of 7 Dec).
     `control` as in solve_optimal; the options share its budget (`option_share`).
     """
     cat = _catalog(catalog)
@@ -278,6 +304,11 @@ def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | 
     rest = gather(_nursery, future, cat, "future", drawn) if known else []
     if setup is not None:
         gather(_legal_setup, setup, cat)
+    follow = req.get("follow")
+    if follow is not None and not known:
+        gather.errors.append(InputError("follow", "needs `future`: a continuation is a game with a known nursery"))
+    line = gather(parse_days, follow, cat.sheet(setup.side), cat, "follow") if (
+        known and follow is not None and setup is not None) else None
     gather.check()
     _, violations = replay(cat, setup, past)
     _refuse(violations)
@@ -296,6 +327,7 @@ def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | 
         elif cid in flipped:
             gather.errors.append(InputError(where, f"card {cid} was already flipped on an earlier day"))
     gather.check()
+    followed = _followed(cat, setup, past, line, today, rest) if line is not None else None
     control = _control(req, 10.0, control)
     fixed = [DaySpec((d.chosen,), d.plants) for d in past]
     options = []
@@ -306,9 +338,17 @@ def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | 
         sol = solve(cat, setup.side, setup.drawing, days, setup.gnome, setup.plan, control,
                     share=option_share(control, i, len(unique), time.perf_counter() - clock))
         entry: dict[str, Any] = {"card": cid, "status": sol.status, "bound": sol.bound}
-        if sol.days:
-            entry["plants"] = day_json(sol.days[len(past)])["plants"]
-            entry["final_score" if known else "estimate"] = sol.score
+        game, points = sol.days, sol.score
+        if followed is not None and line[0].chosen == cid and (points is None or followed > points):
+            # the line the previous hint promised reaches more than this search found: it stands
+            game, points = past + line, followed
+            entry["status"] = "optimal" if sol.bound == points else "feasible"
+        if game:
+            entry["plants"] = day_json(game[len(past)])["plants"]
+            entry["final_score" if known else "estimate"] = points
+            if known:
+                entry["continuation"] = [dict(day_json(d), cards=list(d.cards or rest[2 * i:2 * i + 2]))
+                                         for i, d in enumerate(game[len(past) + 1:])]
         options.append(entry)
     key = "final_score" if known else "estimate"
     options.sort(key=lambda o: (-(o.get(key) if o.get(key) is not None else -1), o["card"]))

@@ -122,6 +122,39 @@ def oracle_after(cat, setup, days, card, future):
     return best(0, sheet)
 
 
+def test_following_the_hints_keeps_the_line_they_promised():
+    """With a known future each option carries its `continuation` (the later days of its game, legal and scoring
+    its final score), and a player who sends it back as the next hint's `follow` keeps the line: the followed card
+    reaches at least that game. Nursery seed 2, 1 unit a hint, the top option followed: without `follow` the promise
+    fell from 41 to 40 on day 3 (the puzzle walkthrough of 7 Dec: 38 promised, 36 reached)."""
+    import random
+
+    setup = {**SETUP, "plan": {"border": S, "path": U, "companions": [T, C]}}
+    nursery = random.Random(2).sample(range(1, 55), 16)
+    days, promised, follow = [], [], None
+    for d in range(5):
+        request = {**setup, "days": days, "today": nursery[2 * d:2 * d + 2], "future": nursery[2 * d + 2:],
+                   "deterministic_time": 1, "time_limit_s": 600}
+        top = api.hint(request if follow is None else {**request, "follow": follow})["options"][0]
+        game = days + [{"chosen": top["card"], "plants": top["plants"]}] + top["continuation"]
+        check = api.validate({**setup, "days": game, "nursery": nursery})
+        assert check["legal"] and check["score"]["total"] == top["final_score"]
+        promised.append(top["final_score"])
+        days.append({"chosen": top["card"], "plants": top["plants"]})
+        follow = top["continuation"]
+    assert promised == sorted(promised) and promised[-1] >= 41
+    request = {**setup, "days": days, "today": nursery[10:12], "future": nursery[12:], "deterministic_time": 1,
+               "time_limit_s": 600}
+    with pytest.raises(ValueError, match=r"follow: expected 3 days"):
+        api.hint({**request, "follow": follow[:2]})
+    with pytest.raises(ValueError, match=r"follow\[0\]\.chosen: one of that day's cards"):
+        api.hint({**request, "follow": [dict(follow[0], chosen=nursery[0])] + follow[1:]})
+    with pytest.raises(ValueError, match=r"follow\[1\].*not a legal continuation"):
+        api.hint({**request, "follow": [follow[0], dict(follow[1], plants=follow[0]["plants"])] + follow[2:]})
+    with pytest.raises(ValueError, match="follow: needs `future`"):
+        api.hint({**request, "future": None, "follow": follow})
+
+
 def test_hint_without_future_uses_the_documented_estimate():
     days = [{"chosen": 1, "plants": [{"plant": T, "at": [2, 0]}, {"plant": U, "at": [3, 0]}]}]
     out = api.hint({**SETUP, "days": days, "today": [50, 12], "deterministic_time": 10, "time_limit_s": 300})
