@@ -128,9 +128,8 @@ class CallInterceptor(grpc.ServerInterceptor):
             if failure is None and not context.is_active():
                 # the answer came too late to be sent (a puzzle generated on, a search past the deadline): the log
                 # and the metrics say what the client saw, not OK (the fuzzing of 7 Dec)
-                remaining = context.time_remaining()
                 failure = (errors.Failure(grpc.StatusCode.DEADLINE_EXCEEDED, "answered after the client's deadline")
-                           if remaining is not None and remaining <= 0 else
+                           if errors.past_deadline(context) else
                            errors.Failure(grpc.StatusCode.CANCELLED, "answered after the client cancelled"))
                 response = None
             outcome = _outcome(response) if failure is None else None

@@ -136,6 +136,19 @@ def test_a_call_past_its_time_budget_is_stopped_as_deadline_exceeded(start_serve
     assert srv.runtime.pools["solve"].in_use == 0
 
 
+@pytest.mark.parametrize("remaining,code", [(0.01, "DEADLINE_EXCEEDED"), (0.0, "DEADLINE_EXCEEDED"),
+                                            (-1.0, "DEADLINE_EXCEEDED"), (2.0, "CANCELLED"), (None, "CANCELLED")])
+def test_a_call_ended_within_the_slack_of_its_deadline_is_the_deadlines(remaining, code):
+    """gRPC may end a call for its deadline while time_remaining() still reads a few milliseconds: such a stop was
+    logged and counted as the client's cancel now and then (the chaos walkthrough of 7 Dec)."""
+    from server import errors
+    from solver.core.solve import Cancelled
+
+    failure = errors.failure_for(Cancelled(), _Context(remaining), "/m")
+    assert failure.code == getattr(grpc.StatusCode, code)
+    assert errors.past_deadline(_Context(remaining)) == (code == "DEADLINE_EXCEEDED")
+
+
 def test_control_refuses_a_deadline_with_no_time_left():
     rt = Runtime(ServerConfig(deadline_margin_s=0.1))
     with pytest.raises(ServiceError) as err:
