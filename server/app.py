@@ -182,11 +182,20 @@ def shutdown(server: grpc.Server, grace_s: float) -> None:
     runtime.metrics.close()
 
 
+# The interpreter's thread switch interval while serving (Python's default is 5 ms). A light call or a refusal needs
+# the GIL a few times between the solver threads' turns: with two 14-tile Versailles solves holding the slots, 28
+# concurrent CheckSolvable calls at a 0.3 s deadline got 11-14 DEADLINE_EXCEEDED (refusals up to 0.3 s) at 5 ms and
+# 28 RESOURCE_EXHAUSTED within 0.07-0.09 s at 1 ms (the chaos walkthrough of 7 Dec); four concurrent solves took
+# the same time either way (13-16 s, within noise).
+SWITCH_INTERVAL_S = 0.001
+
+
 def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
     """Serves until SIGTERM/SIGINT, then drains; `ready(port)` is called once serving (default: print it)."""
     if config.processes > 1 and not reuse_port:
         from server.processes import serve_processes
         return serve_processes(config)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     server, port = create_server(config, reuse_port=reuse_port)
     stop = StopSignals()  # before start(): a signal from then on is never lost
     server.start()
