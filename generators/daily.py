@@ -53,7 +53,7 @@ KINDS: dict[tuple[str, str], Kind] = {
     ("gardeners", "impossible"): Kind("gardeners", "impossible", tuple(gardeners.IMPOSSIBLE_CARDS),
                                       gardeners.generate_impossible, gardeners.check_discard, _gardeners_digest),
     ("gartenbau", "holding"): Kind("gartenbau", "holding", tuple(gartenbau.HOLDINGS), gartenbau.generate,
-                                   gartenbau.check, _data_digest("gartenbau"), version="gartenbau-3"),
+                                   gartenbau.check, _data_digest("gartenbau"), version="gartenbau-4"),
     ("versailles", "tiles"): Kind("versailles", "tiles", tuple(versailles.TILES), versailles.generate,
                                   versailles.check, _data_digest("versailles"), version="versailles-3"),
     ("horticulture", "nursery"): Kind("horticulture", "nursery", tuple(horticulture.CARDS), horticulture.generate,

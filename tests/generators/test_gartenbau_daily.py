@@ -18,17 +18,40 @@ def puzzle():
 
 def test_same_id_same_puzzle(puzzle):
     assert daily.generate(parse_id(PID)) == puzzle
-    assert puzzle.generator_version == "gartenbau-3"
+    assert puzzle.generator_version == "gartenbau-4"
     seedlings, plants, flowers = gartenbau.HOLDINGS["easy"]
     h = puzzle.public["holding"]
     assert (len(h["seedlings"]), len(h["plants"]), len(h["flowers"])) == (seedlings, plants, flowers)
 
 
-def test_a_kept_holdings_optimum_lays_a_plant():
-    """The easy day of 2026-12-07 (gartenbau-2) held plants no seedling could take: every layout was optimal."""
+def test_a_kept_holdings_optimum_lays_a_plant_and_a_flower():
+    """The easy day of 2026-12-07 (gartenbau-2) held plants no seedling could take: every layout was optimal. Drawn
+    at random, 19 of 21 kept optimums laid no flower (gartenbau-3, the puzzle walkthrough of 7 Dec); a holding is
+    now built around a bed, and the first whose optimum lays a flower is kept."""
     for day in ("2026-12-07", "2027-01-01", "2027-01-02"):
         kept = daily.generate(parse_id(f"gartenbau/holding/easy/{day}"))
-        assert kept.answer["garden"]["plants"]
+        assert kept.answer["garden"]["plants"] and kept.answer["garden"]["flowers"]
+
+
+def test_the_draw_holds_a_bed_for_its_first_flower():
+    """`draw`: two held plants whose colours a held flower (the first drawn) may cover, each with held seedlings of
+    colours it may lie on."""
+    import random
+
+    from solver.games.gartenbau.data import load_catalog
+    cat = load_catalog()
+    for seed in range(30):
+        difficulty = ("easy", "medium", "hard")[seed % 3]
+        h = gartenbau.draw(difficulty, random.Random(seed))
+        assert (len(h["seedlings"]), len(h["plants"]), len(h["flowers"])) == gartenbau.HOLDINGS[difficulty]
+        colours = [s.colour for t in h["seedlings"] for s in cat.seedling_tiles[t].seedlings]
+        beds = [(a, b) for f in h["flowers"] for a, b in sorted(cat.requirements[cat.flowers[f].colour])
+                if any(cat.plants[p].colour == a for p in h["plants"])
+                and any(cat.plants[q].colour == b and q != p for p in h["plants"] if cat.plants[p].colour == a
+                        for q in h["plants"])]
+        assert beds, h
+        assert any(all(any(x in colours and y in colours for x, y in cat.requirements[c]) for c in bed)
+                   for bed in beds), h
 
 
 def test_stored_optimum_is_the_scorers_and_reaches_the_answer(puzzle):
