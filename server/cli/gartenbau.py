@@ -49,8 +49,11 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _hint(args: argparse.Namespace) -> int:
     known = _read(args.known, "known") if args.known else {}
+    follow = read_json(args.follow, "--follow") if args.follow else None
+    if isinstance(follow, dict) and isinstance(follow.get("garden"), dict):  # (a previous hint's option)
+        follow = follow["garden"]
     result = api.hint(_read(args.garden, "garden"), args.tile, known, args.time_limit, args.margin, args.seed,
-                      args.catalog, top=args.top)
+                      args.catalog, top=args.top, follow=follow)
     _print(result)
     return 0 if result["options"] else 1  # no legal placement: "no", as the other hints (README "Exit codes")
 
@@ -97,5 +100,8 @@ def register(subparsers) -> None:
     p.add_argument("--top", type=integer(1, 1000), default=10,
                    help="the best N placements, 1 to 1000 (default 10; the search stops once N meet the holding's ceiling)")
     p.add_argument("--seed", type=int, default=0, help="CP-SAT random seed (default 0: deterministic)")
+    p.add_argument("--follow", metavar="FILE",
+                   help="the garden of the previous hint's option you took (or the option itself): its placement of "
+                        "the tile is ranked too, reaching at least that garden's prestige")
     common(p)
     p.set_defaults(func=_hint)

@@ -128,11 +128,14 @@ class GartenbauServicer(DataFilesServicer, gartenbau_pb2_grpc.GartenbauServiceSe
                         "flowers": list(request.known.flowers)}, "known", current)
         margin = request.margin if request.HasField("margin") else 2
         top = request.top if request.HasField("top") else None
+        follow = garden(request.follow) if request.HasField("follow") else None
         result = self._fn("hint")(current, request.tile, known, margin=margin, seed=self.config.seed,
-                                  control=self.rt.control(context), top=top, **self.data)
+                                  control=self.rt.control(context), top=top, follow=follow, **self.data)
         return pb.GartenbauHintResponse(tile=result["tile"], options=[
             pb.GartenbauHintOption(placement=placement_msg(o["placement"]), status=_STATUS[o["status"]],
-                                   prestige=o["prestige"], bound=o["bound"]) for o in result["options"]])
+                                   prestige=o["prestige"], bound=o["bound"],
+                                   garden=garden_msg(o["garden"]) if o.get("garden") else None)
+            for o in result["options"]])
 
 
 def register(server, runtime: Runtime) -> None:

@@ -141,6 +141,20 @@ def test_hint_ranks_like_the_domain(start_server):
     with pytest.raises(grpc.RpcError) as err:
         stub.Hint(request, timeout=60)
     assert "top" in field_violations(err.value)
+    # each option's garden reaches its prestige; sent back as `follow` with the next tile
+    best = resp.options[0]
+    assert stub.Score(pb.GartenbauScoreRequest(garden=best.garden), timeout=30).score.total == best.prestige
+    laid = pb.GartenbauGarden()
+    laid.CopyFrom(request.garden)
+    laid.seedlings.add(id="S07", cells=best.placement.cells)
+    after = pb.GartenbauHintRequest(garden=laid, tile="P-red-1", follow=best.garden,
+                                    known=pb.GartenbauKnownTiles(plants=["P-yellow-1"],
+                                                                 flowers=["B-beetle-sweet-william"]))
+    assert stub.Hint(after, timeout=120).options[0].prestige == best.prestige
+    after.follow.CopyFrom(request.garden)  # (without the S07 just laid)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Hint(after, timeout=60)
+    assert "follow" in field_violations(err.value)
 
 
 def test_hint_of_a_flower_places_it_at_a_space(stub):

@@ -98,10 +98,13 @@ def solve_optimal(holding: dict, time_limit_s: float = 10.0, board: int | None =
 
 def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float = 10.0, margin: int = 2,
          seed: int = 0, catalog_dir: str | Path | None = None, control: SolveControl | None = None,
-         top: int | None = None) -> dict:
+         top: int | None = None, follow: dict | None = None) -> dict:
     """Placements of a newly acquired tile ranked by the best final prestige reachable with the tiles
     known to come (`known`: {"seedlings", "plants", "flowers"} not yet in the garden). `top`: only the best
-    `top` placements (the search stops once that many meet the holding's ceiling; optimiser.hint)."""
+    `top` placements (the search stops once that many meet the holding's ceiling; optimiser.hint). Each option
+    carries the `garden` reaching its prestige, in the garden's coordinates; `follow`: the garden of the previous
+    hint's option the player took (it holds this garden as it is, the new tile, and known tiles only): its
+    placement of the tile reaches at least that garden's prestige."""
     cat = _catalog(catalog_dir)
     g = _legal(garden, cat)
     known = {} if known is None else known
@@ -130,6 +133,31 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
             elif isinstance(tid, str) and tid == tile:
                 gather.errors.append(InputError(f"known.{key}[{i}]", "is the tile being placed", tid))
     gather.check()
-    options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin, top)
-    return {"tile": tile, "options": [{"placement": o.placement, "status": o.status, "prestige": o.prestige,
-                                       "bound": o.bound} for o in options]}
+    line = None if follow is None else _follow(follow, g, tile, future, cat)
+    options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin, top, line)
+    return {"tile": tile, "options": [dict({"placement": o.placement, "status": o.status, "prestige": o.prestige,
+                                            "bound": o.bound}, **({"garden": garden_to_dict(o.garden)}
+                                                                  if o.garden is not None else {}))
+                                      for o in options]}
+
+
+def _follow(doc: dict, garden: Garden, tile: str, future: optimiser.Holding, cat: Catalog) -> Garden:
+    """A hint's `follow`: a legal garden holding `garden` as it is (every tile, plant and flower where it lies), and
+    otherwise only the new tile and known tiles."""
+    line = garden_from_dict(doc, cat, "follow")
+    violations = garden_violations(line, cat)
+    if violations:
+        raise InputError("follow", "; ".join(map(str, violations)))
+
+    def parts(g: Garden) -> set:
+        return ({(t.id, t.cells) for t in g.tiles} | {(p.plant.id, tuple(sorted(p.cells))) for p in g.plants}
+                | {(f.flower.id, f.at) for f in g.flowers})
+    mine, theirs = parts(garden), parts(line)
+    if not mine <= theirs:
+        raise InputError("follow", "must hold the garden as it is (every tile where it lies now): "
+                         f"{sorted(str(p[0]) for p in mine - theirs)[:3]} are not", None)
+    extra = {p[0] for p in theirs - mine}
+    allowed = {tile, *future.seedlings, *future.plants, *future.flowers}
+    if not extra <= allowed:  # (a line that leaves the new plant or flower out ranks no placement: it is optional)
+        raise InputError("follow", f"may add only the tile {tile} and known tiles", sorted(extra - allowed))
+    return line

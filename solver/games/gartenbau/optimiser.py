@@ -661,8 +661,22 @@ def placements(garden: Garden, catalog: Catalog, tile_id: str) -> list[tuple[dic
     return out
 
 
+def placed(garden: Garden, tile_id: str) -> dict | None:
+    """The placement of `tile_id` in `garden` in the form `placements` gives it (None when it is not there)."""
+    for t in garden.tiles[1:]:
+        if t.id == tile_id:
+            return {"id": tile_id, "cells": [list(c) for c in t.cells]}
+    for p in garden.plants:
+        if p.plant.id == tile_id:
+            return {"id": tile_id, "cells": [list(c) for c in sorted(p.cells)]}
+    for f in garden.flowers:
+        if f.flower.id == tile_id:
+            return {"id": tile_id, "at": list(f.at)}
+    return None
+
+
 def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control: SolveControl | None = None,
-         margin: int = 2, top: int | None = None) -> list[Option]:
+         margin: int = 2, top: int | None = None, follow: Garden | None = None) -> list[Option]:
     """Placements of the newly acquired `tile_id`, ranked by the best final prestige reachable with the
     tiles still to come (`known`: its seedlings/plants/flowers are the ones not yet in the garden).
     Each option is solved on a board of the current garden plus `margin` spaces on every side, with
@@ -677,7 +691,12 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
     meets it. With `top` the options are therefore solved in tie-break order, and the search stops once `top` of
     them meet the ceiling: those are the first `top` of the full ranking (the rest would rank below them or tie
     and come later in that order). A holding with no counting ceiling gives no such stop: every option is searched,
-    each with an equal share, and the best `top` are returned."""
+    each with an equal share, and the best `top` are returned.
+
+    Each option's `garden` (the best found) is in the current garden's coordinates. `follow` (a previous option's
+    garden, checked by the caller: legal, holding the current garden as it is, the new tile and known tiles only):
+    its placement of the new tile is ranked too, reaching at least that garden's prestige, so a player following the
+    hints keeps the line they promised (the puzzle walkthrough of 7 Dec: 24 promised, the game ended at 13)."""
     violations = garden_violations(garden, catalog)
     if violations:
         raise InputError("garden", "; ".join(map(str, violations)))
@@ -740,10 +759,22 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
                                 time_limit_s=share, ceiling=ceiling)
             option = Option(placement, sol.status, sol.prestige, sol.bound, sol.garden)
         solved[index] = (option, moved)
-        options.append(option)
+        # (the garden back in the current garden's coordinates)
+        options.append(option if option.garden is None else
+                       replace(option, garden=_shift(option.garden, min(rows) - pad, min(cols) - pad)))
         at_ceiling += ceiling is not None and option.prestige == ceiling
         if top is not None and at_ceiling >= top:
             break
+    here = None if follow is None else placed(follow, tile_id)
+    if here is not None:
+        points = score(follow).total
+        status = "optimal" if points == ceiling else "feasible"
+        match = next((o for o in options if o.placement == here), None)
+        if match is None:
+            options.append(Option(here, status, points, ceiling, follow))
+        elif match.prestige is None or points > match.prestige:
+            options[options.index(match)] = replace(match, status=status if points != match.bound else "optimal",
+                                                    prestige=points, garden=follow)
     options.sort(key=lambda o: (-(o.prestige if o.prestige is not None else -1), o.status != "optimal",
                                 str(o.placement)))
     return options if top is None else options[:top]

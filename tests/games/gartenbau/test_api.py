@@ -190,6 +190,35 @@ def test_hint_ranks_placements_by_reachable_prestige():
         api.hint(garden, "S99", known)
 
 
+def test_following_a_hints_garden_keeps_its_prestige(monkeypatch):
+    """Each option carries the garden reaching its prestige, in the garden's coordinates; sent back as the next
+    hint's `follow`, its placement of the next tile is ranked, reaching at least that garden's prestige, even when
+    the search alone finds less (here no search runs at all: the time is out). A player following the hints keeps
+    the line (the puzzle walkthrough of 7 Dec: 24 promised, the game ended at 13)."""
+    from solver.games.gartenbau import optimiser
+
+    garden = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+              "tokens": {"flower_pot": False, "watering_can": False}}
+    known = {"plants": ["P-red-1", "P-yellow-1"], "flowers": ["B-beetle-sweet-william"]}
+    first = api.hint(garden, "S07", known, time_limit_s=30, top=1)["options"][0]
+    assert first["prestige"] == 16 and api.score(first["garden"])["total"] == 16
+    laid = dict(garden, seedlings=[{"id": "S07", "cells": first["placement"]["cells"]}])
+    assert {t["id"]: t["cells"] for t in first["garden"]["seedlings"]}["S07"] == first["placement"]["cells"]
+    # the next tile with no time for a search: only the followed line reaches anything
+    monkeypatch.setattr(optimiser, "solve_optimal", lambda *a, **k: optimiser.Solution("unknown", 0, 0.0))
+    rest = {"plants": ["P-yellow-1"], "flowers": ["B-beetle-sweet-william"]}
+    options = api.hint(laid, "P-red-1", rest, time_limit_s=30, follow=first["garden"])["options"]
+    top = options[0]
+    assert top["prestige"] == 16 and top["garden"] == first["garden"]
+    assert top["placement"] == {"id": "P-red-1", "cells": next(p["cells"] for p in first["garden"]["plants"]
+                                                               if p["id"] == "P-red-1")}
+    assert all(o["prestige"] is None for o in options[1:])
+    with pytest.raises(InputError, match="follow: must hold the garden as it is"):
+        api.hint(laid, "P-red-1", rest, follow=garden)  # (legal, but without the S07 laid)
+    with pytest.raises(InputError, match="follow: may add only the tile P-red-1 and known tiles"):
+        api.hint(laid, "P-red-1", {"plants": ["P-yellow-1"]}, follow=first["garden"])
+
+
 def test_hint_top_is_the_head_of_the_full_ranking_and_stops_once_that_many_meet_the_ceiling(monkeypatch):
     """Two placements of S07 reach 16, the holding's counting ceiling (the test above); the others at most 2.
     With `top` the placements are solved in tie-break order and the search stops once `top` meet the ceiling."""
