@@ -52,3 +52,22 @@ def test_an_unreadable_file_is_not_cached(tmp_path):
         load_data_file(path, tmp_path / "default.json", "catalog", _parse)
     path.write_text('{"x": 3}')
     assert load_data_file(path, tmp_path / "default.json", "catalog", _parse) == 3
+
+
+def test_a_name_in_another_letter_case_is_the_name():
+    """Gartenbau names its starter sides "a"/"b", Horticulture its sheets "A"/"B": each game takes the other's
+    case (a client writing one game's way was refused by the other: the client walkthrough of 7 Dec); anything
+    else is left for the caller to refuse, and a name two names could be is not guessed."""
+    from solver.core.datafile import named
+    from solver.games.gartenbau import api as gartenbau
+    from solver.games.horticulture import api as horticulture
+
+    assert named("a", {"A": 1, "B": 2}) == "A" and named("B", ["a", "b"]) == "b" and named("C", ["a"]) == "C"
+    assert named("x", ["X", "x"]) == "x" and named("ab", ["Ab", "aB"]) == "ab" and named("Y", ["y", "Y "]) == "y"
+    assert named("Z", ["z", "Z2"]) == "z" and named("q", ["Q", "k"]) == "Q" and named(3, ["3"]) == 3
+    garden = {"starter": {"id": "ST1", "side": "A", "cells": [[0, 0], [0, 1]]}, "tokens": {}}
+    assert gartenbau.validate(garden)["legal"]
+    solved = gartenbau.solve_optimal({"starter": {"id": "ST1", "side": "B"}, "seedlings": ["S07"]}, time_limit_s=5)
+    assert solved["garden"]["starter"]["side"] == "b"
+    assert horticulture.validate_path({"side": "a", "path": {"start": 3, "moves": "DDDDDDD"}})["legal"]
+    assert horticulture.default_path("b") == horticulture.default_path("B")

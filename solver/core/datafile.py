@@ -85,3 +85,14 @@ def refuse_unknown_keys(obj: dict, allowed: tuple[str, ...], where: str) -> None
     if unknown:
         raise InputError(f"{where}.{unknown[0]}" if where else unknown[0],
                          f"unknown key; expected {', '.join(allowed)} (or a note whose name starts with '_')")
+
+
+def named(value: object, names) -> object:
+    """`value`, or the one name of `names` it spells in another letter case ("a" for a sheet side named "A"): the
+    games name their sides in different cases (Gartenbau's starter sides "a"/"b", Horticulture's sheets "A"/"B"),
+    and a client writing one game's way was refused by the other (the client walkthrough of 7 Dec). Anything else
+    is returned as it is, for the caller to refuse."""
+    if not isinstance(value, str) or value in names:
+        return value
+    same = [n for n in names if isinstance(n, str) and n.casefold() == value.casefold()]
+    return same[0] if len(same) == 1 else value

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from solver.core.datafile import named
 from solver.core.grid import components  # noqa: F401  (re-exported: rules and scoring group spaces with it)
 from solver.errors import Gather, InputError, InputErrors
 
@@ -163,7 +164,7 @@ def garden_from_dict(doc: Any, catalog: Catalog, where: str = "garden") -> Garde
         sid = st.get("id")
         if sid not in catalog.starter_tiles:
             raise InputError(f"{where}.starter.id", "unknown starter tile", sid)
-        side = st.get("side")
+        side = named(st.get("side"), catalog.starter_tiles[sid].sides)  # ("A" for "a")
         if side not in catalog.starter_tiles[sid].sides:
             raise InputError(f"{where}.starter.side", f"must be one of {sorted(catalog.starter_tiles[sid].sides)}",
                              side)

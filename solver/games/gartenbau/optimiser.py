@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
+from solver.core.datafile import named
 from solver.core.grid import transforms
 from solver.core.solve import MIN_STEP_S, SolveControl
 from solver.errors import Gather, InputError
@@ -44,9 +45,11 @@ class Holding:
         gather = Gather()
         if self.starter not in catalog.starter_tiles:
             gather.errors.append(InputError(f"{where}.starter", "unknown starter tile", self.starter))
-        elif self.side not in catalog.starter_tiles[self.starter].sides:
-            gather.errors.append(InputError(f"{where}.side", "must be one of "
-                                            f"{sorted(catalog.starter_tiles[self.starter].sides)}", self.side))
+        else:
+            sides = catalog.starter_tiles[self.starter].sides
+            self.side = named(self.side, sides)  # ("A" for "a", as Horticulture writes its sides)
+            if self.side not in sides:
+                gather.errors.append(InputError(f"{where}.side", f"must be one of {sorted(sides)}", self.side))
         for key, known in (("seedlings", catalog.seedling_tiles), ("plants", catalog.plants),
                            ("flowers", catalog.flowers)):
             ids = getattr(self, key)

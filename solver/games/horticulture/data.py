@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.core.datafile import DataFileError, read_json, refuse_unknown_keys
+from solver.core.datafile import DataFileError, named, read_json, refuse_unknown_keys
 from solver.errors import InputError
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "horticulture"
@@ -82,6 +82,7 @@ class Catalog:
     scoring: ScoringTable
 
     def sheet(self, side: Any) -> SheetSide:
+        side = named(side, self.sheets)  # ("a" for "A")
         if side not in self.sheets:
             raise ValueError(f"side: unknown sheet side {side!r}; expected one of {sorted(self.sheets)}")
         return self.sheets[side]
