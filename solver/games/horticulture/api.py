@@ -177,7 +177,7 @@ def _solution_json(sol: Solution, catalog: Catalog, nursery: list[int]) -> dict:
         "score": sol.score,
         "bound": sol.bound,
         "wall_time_s": round(sol.wall_time, 3),
-        "days": [dict(day_json(d), cards=list(d.cards or nursery[2 * i:2 * i + 2])) for i, d in enumerate(sol.days)],
+        "days": _days_json(sol.days, nursery),
     }
     if sol.gnome is not None:
         out["gnome"] = cell_json(sol.gnome)
@@ -186,6 +186,11 @@ def _solution_json(sol: Solution, catalog: Catalog, nursery: list[int]) -> dict:
     if sol.score_sheet is not None:
         out["score_sheet"] = sol.score_sheet.as_dict()
     return out
+
+
+def _days_json(days: list[Day], nursery: list[int]) -> list[dict]:
+    """Days flipped from `nursery` in order (day i from nursery[2i:2i+2]), each naming its two cards."""
+    return [dict(day_json(d), cards=list(d.cards or nursery[2 * i:2 * i + 2])) for i, d in enumerate(days)]
 
 
 def _nursery_days(nursery: list[int]) -> list[DaySpec]:
@@ -347,8 +352,7 @@ def hint(request: dict, catalog: Catalog | None = None, control: SolveControl | 
             entry["plants"] = day_json(game[len(past)])["plants"]
             entry["final_score" if known else "estimate"] = points
             if known:
-                entry["continuation"] = [dict(day_json(d), cards=list(d.cards or rest[2 * i:2 * i + 2]))
-                                         for i, d in enumerate(game[len(past) + 1:])]
+                entry["continuation"] = _days_json(game[len(past) + 1:], rest)
         options.append(entry)
     key = "final_score" if known else "estimate"
     options.sort(key=lambda o: (-(o.get(key) if o.get(key) is not None else -1), o["card"]))
