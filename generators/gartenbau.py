@@ -40,10 +40,13 @@ def draw(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> dic
     flowers = rng.sample(sorted(cat.flowers), n_flowers)
     plants: list[str] = []
     tiles: list[str] = []
-    for colour in rng.choice(sorted(cat.requirements[cat.flowers[flowers[0]].colour])):  # the bed's two plants
-        plants.append(rng.choice(sorted(p for p, plant in cat.plants.items() if plant.colour == colour
-                                        and p not in plants)))
-        for below in rng.choice(sorted(cat.requirements[colour])):  # a tile for each seedling under it
+    # (replacement data may lack a colour's plants or pairs: the bed is then left out, the rest drawn at random)
+    for colour in rng.choice(sorted(cat.requirements[cat.flowers[flowers[0]].colour]) or [()]):  # its two plants
+        of_colour = sorted(p for p, plant in cat.plants.items() if plant.colour == colour and p not in plants)
+        if not of_colour or len(plants) >= n_plants:
+            continue
+        plants.append(rng.choice(of_colour))
+        for below in rng.choice(sorted(cat.requirements[colour]) or [()]):  # a tile for each seedling under it
             with_colour = sorted(t for t, tile in cat.seedling_tiles.items()
                                  if t not in tiles and below in {s.colour for s in tile.seedlings})
             if with_colour and len(tiles) < n_seedlings:
