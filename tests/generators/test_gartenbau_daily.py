@@ -91,3 +91,21 @@ def test_a_garden_leaving_a_held_seedling_tile_out_is_incomplete(puzzle):
         assert verdict["legal"] and not verdict["correct"] and verdict["complete"] is False
         assert verdict["violations"] == [f"seedling tile {tile['id']} is not placed yet"]
     assert tried, "no seedling tile of the stored garden can be left out legally"
+
+
+def test_the_draw_leaves_the_bed_out_when_the_data_lacks_its_plants(monkeypatch):
+    """Replacement data may hold no plant of a colour a bed needs: the draw then leaves that plant out of the bed
+    and draws the rest at random (it raised IndexError on the empty choice)."""
+    import dataclasses
+    import random
+
+    from solver.games.gartenbau import data
+
+    reference = data.load_catalog()
+    no_red = dataclasses.replace(reference, plants={k: p for k, p in reference.plants.items() if p.colour != "red"})
+    monkeypatch.setattr(data, "load_catalog", lambda *args, **kwargs: no_red)
+    for seed in range(40):
+        difficulty = ("easy", "medium", "hard")[seed % 3]
+        h = gartenbau.draw(difficulty, random.Random(seed))
+        assert (len(h["seedlings"]), len(h["plants"]), len(h["flowers"])) == gartenbau.HOLDINGS[difficulty]
+        assert all(no_red.plants[p].colour != "red" for p in h["plants"])
