@@ -1,12 +1,14 @@
 """CP-SAT against independent oracles on small instances: plain enumeration of every 3x3 garden of a
-small catalog, and a python-constraint model of Training A gardens (4x4, the 16 A tiles)."""
+small catalog, and a python-constraint model of Training A gardens (4x4, the 16 A tiles); enumeration
+(pure checker) of 3x3 gardens with a bench, paths and two-element tiles for the Panorama and path cards
+(route, connected, and the full loop encoding through engine.complete)."""
 import itertools
 import random
 
 import constraint
 import pytest
 
-from solver.core.grid import neighbours
+from solver.core.grid import OPPOSITE, neighbours, step
 from solver.core.solve import SolveControl
 from solver.games.gardeners import engine
 from solver.games.gardeners.cards import load_cards
@@ -198,3 +200,226 @@ def test_cp_sat_agrees_with_python_constraint_on_training_a_tiles():
         assert result.verdict == ("solvable" if expected else "unsolvable"), ([t.id for t in nine], [c.id for c in combo])
         outcomes.add(result.verdict)
     assert outcomes == {"solvable", "unsolvable"}
+
+
+# --- Panorama and path cards: 3x3 gardens with a bench, paths and a two-element tile ------------
+#
+# The pool above has no Panorama or path card and its catalog no bench, path or two-element tile, so
+# it never checks those encodings for completeness (a too-strict encoding answering "unsolvable").
+# Here CP-SAT's verdict on random card sets meets an exhaustive enumeration of a catalog that has
+# them, every garden judged by the pure checker.
+
+CELLS = [(r, c) for r in range(3) for c in range(3)]
+
+# A bench, a Soil tile with a fuchsia tree and an orange flower, two straight paths and a corner path,
+# four Grass tiles with a green flower: 9! / (2! 4!) = 7,560 arrangements, each in 4 x 2 x 2 x 4
+# orientations that the cards can tell apart.
+BENCHED = catalog(
+    tile("b", "grass", ["bench:N"]), tile("x", "soil", ["tree:fuchsia", "flower:orange"]),
+    tile("p1", "grass", path="NS"), tile("p2", "grass", path="NS"), tile("q", "soil", path="NE"),
+    *[tile(f"g{i}", "grass", ["flower:green"]) for i in range(4)],
+)
+# cards that read no rotation (what is on each tile, where)
+STILL = [
+    card("distance", id="bench-not-by-tree", element="bench", other="tree"),
+    card("distance", id="bench-not-by-path", element="bench", other="path"),
+    card("border", id="tree-inside", element="tree", region="interior"),
+    card("border", id="bench-inside", element="bench", region="interior"),
+    card("border", id="paths-on-edge", element="path", region="edge"),
+    card("agglomeration", id="agg-soil-2", element="soil", min=2),
+    card("agglomeration", id="agg-tree-flower-4", element="tree|flower", min=4),
+    card("proximity", id="paths-in-pairs", element="path"),
+    card("link", id="link-path", element="path"),
+    card("distance", id="path-not-by-green", element="path", other="flower:green"),
+    card("distance", id="tree-not-by-green", element="tree", other="flower:green"),
+    card("agglomeration", id="agg-grass-7", element="grass", min=7),
+]
+# Panorama cards read the bench's facing (and where their target is), never a path's edges
+SEEING = [
+    card("panorama", id="pano-tree", target="tree"),
+    card("panorama", id="pano-soil", target="soil"),
+    card("panorama", id="pano-path", target="path"),
+    card("panorama", id="pano-orange", target="flower:orange"),
+]
+# path cards read the path edges (and which cells hold paths), never a bench's facing
+WALKING = [
+    card("path", id="route-3", shape="route", min=3),
+    card("path", id="route-2", shape="route", min=2),
+    card("path", id="connected", shape="connected"),
+]
+BENCH_POOL = STILL + SEEING + WALKING
+
+
+def _satisfied(garden, cards, offset):
+    return frozenset(offset + i for i, v in enumerate(check(garden, cards).verdicts) if v.status == "satisfied")
+
+
+def _turns(t):
+    """The rotations of tile t that the cards can tell apart (distinct bench facings and path edges)."""
+    seen = {}
+    for r in range(4):
+        seen.setdefault((t.bench_facings(r), t.path_edges(r)), r)
+    return sorted(seen.values())
+
+
+@pytest.fixture(scope="module")
+def benched_table():
+    """Every set of BENCH_POOL cards some garden of BENCHED satisfies (pure checker), over every
+    arrangement and every orientation of the bench and the path tiles. The orientations are
+    enumerated per group of cards that reads them: no card here reads both a bench's facing and a
+    path's edges (the bench tile has no path, the path tiles no bench), so within one arrangement the
+    satisfied Panorama cards depend on the bench's rotation only, the satisfied path cards on the path
+    tiles' rotations only, the other cards on neither, and every combination of the two occurs. The
+    path cards' verdicts are kept per placement of the path tiles (cell, tile kind, rotation: all they
+    read), each computed by the checker on a real garden."""
+    kinds: dict = {}
+    for t in sorted(BENCHED.tiles, key=lambda t: t.id):
+        kinds.setdefault((t.background, t.elements, t.path), []).append(t)
+    s0, s1 = len(STILL), len(STILL) + len(SEEING)
+    paths_seen: dict = {}
+    table = set()
+    count = 0
+    for order in distinct_orders(list(kinds.values())):
+        cells = {cell: Placed(t, 0) for cell, t in zip(CELLS, order)}
+        still = _satisfied(Garden(3, cells), STILL, 0)
+        bench = next(c for c, p in cells.items() if p.tile.has("bench"))
+        seeing = {_satisfied(Garden(3, {**cells, bench: Placed(cells[bench].tile, r)}), SEEING, s0)
+                  for r in _turns(cells[bench].tile)}
+        walkers = [c for c in CELLS if cells[c].tile.path]
+        key = tuple((c, cells[c].tile.path) for c in walkers)
+        if key not in paths_seen:
+            options = set()
+            for rots in itertools.product(*(_turns(cells[c].tile) for c in walkers)):
+                turned = {**cells, **{c: Placed(cells[c].tile, r) for c, r in zip(walkers, rots)}}
+                options.add(_satisfied(Garden(3, turned), WALKING, s1))
+            paths_seen[key] = options
+        for a in seeing:
+            for b in paths_seen[key]:
+                table.add(still | a | b)
+        count += 1
+    assert count == 7560
+    return [s for s in table if not any(s < o for o in table)]   # the maximal sets suffice
+
+
+def test_cp_sat_agrees_with_enumeration_on_panorama_and_path_cards(benched_table):
+    """Random sets of 2-5 cards, each with a Panorama or path card: the engine's verdict equals the
+    enumeration's (solvable when some garden satisfies every card)."""
+    rng = random.Random(20261207)
+    mode = tiny_mode(3)
+    outcomes = {"solvable": 0, "unsolvable": 0}
+    solved_kinds = set()
+    s0 = len(STILL)
+    for _ in range(200):
+        first = rng.randrange(s0, len(BENCH_POOL))
+        rest = rng.sample([i for i in range(len(BENCH_POOL)) if i != first], rng.choice([1, 2, 3, 4]))
+        combo = sorted([first] + rest)
+        expected = any(set(combo) <= ok for ok in benched_table)
+        cards = [BENCH_POOL[i] for i in combo]
+        result = engine.solve(cards, mode, BENCHED, SolveControl(time_limit_s=20))
+        assert result.verdict == ("solvable" if expected else "unsolvable"), [c.id for c in cards]
+        outcomes[result.verdict] += 1
+        if expected:
+            solved_kinds |= {c.id for c in cards if c.kind in ("panorama", "path")}
+    assert outcomes["solvable"] >= 40 and outcomes["unsolvable"] >= 40, outcomes
+    assert solved_kinds == {c.id for c in SEEING + WALKING}, solved_kinds   # each is met in a solvable set
+
+
+# Eight path tiles (four corners, four straights, some carrying a tree, a flower or a bench) and a
+# Grass tile with a bench and a fuchsia flower: on a 3x3 garden the only closed route surrounding a
+# tile is the border ring around the centre.
+RINGED = catalog(
+    tile("c1", "grass", ["tree:green"], path="NE"), tile("c2", "grass", path="NE"),
+    tile("c3", "soil", path="NE"), tile("c4", "soil", ["flower:orange"], path="NE"),
+    tile("s1", "soil", path="NS"), tile("s2", "soil", path="NS"),
+    tile("s3", "grass", ["bench:E"], path="NS"), tile("s4", "grass", ["tree:fuchsia"], path="NS"),
+    tile("m", "grass", ["bench:N", "flower:fuchsia"]),
+)
+LOOPS = [
+    card("path", id="loop-bench", shape="loop", around="bench"),
+    card("path", id="loop-fuchsia", shape="loop", around="flower:fuchsia"),
+    card("path", id="loop-tree", shape="loop", around="tree"),
+]
+AROUND = [
+    card("panorama", id="pano-tree", target="tree"),
+    card("panorama", id="pano-soil", target="soil"),
+    card("distance", id="bench-not-by-tree", element="bench", other="tree"),
+    card("distance", id="bench-not-by-soil", element="bench", other="soil"),
+    card("distance", id="tree-not-by-tree", element="tree", other="tree"),
+    card("proximity", id="trees-in-pairs", element="tree"),
+    card("agglomeration", id="agg-soil-3", element="soil", min=3),
+    card("agglomeration", id="agg-soil-4", element="soil", min=4),
+    card("agglomeration", id="agg-tree-flower-3", element="tree|flower", min=3),
+    card("link", id="link-soil", element="soil"),
+    card("path", id="route-8", shape="route", min=8),
+    card("path", id="connected", shape="connected"),
+]
+RING_POOL = LOOPS + AROUND
+
+
+def closed_gardens(cat):
+    """Every garden of the 9-tile catalog `cat` (identical tiles taken as one, each tile in each of its
+    rotations the cards can tell apart) in which every path edge meets a neighbour's path: depth-first
+    over the cells in row order, cutting a branch at a path end off the garden or unmatched by a
+    neighbour already placed. With eight path tiles it holds every garden satisfying a loop card: the
+    closed route must surround a tile strictly inside it, so on a 3x3 garden it is the 8-tile ring
+    around the centre, every path tile on it with both its edges met."""
+    kinds: dict = {}
+    for t in sorted(cat.tiles, key=lambda t: t.id):
+        kinds.setdefault((t.background, t.elements, t.path), []).append(t)
+    groups = list(kinds.values())
+    out = []
+
+    def rec(i, cells, used):
+        if i == 9:
+            out.append(Garden(3, dict(cells)))
+            return
+        cell = CELLS[i]
+        for k, group in enumerate(groups):
+            if used[k] == len(group):
+                continue
+            for rot in _turns(group[used[k]]):
+                p = Placed(group[used[k]], rot)
+                mine = p.tile.path_edges(rot)
+                if any(not (0 <= step(cell, d)[0] < 3 and 0 <= step(cell, d)[1] < 3) for d in mine):
+                    continue
+                if any(step(cell, d) in cells and ((d in mine) != (OPPOSITE[d] in
+                       cells[step(cell, d)].tile.path_edges(cells[step(cell, d)].rotation))) for d in ("N", "W")):
+                    continue
+                cells[cell] = p
+                used[k] += 1
+                rec(i + 1, cells, used)
+                used[k] -= 1
+                del cells[cell]
+
+    rec(0, {}, [0] * len(groups))
+    return out
+
+
+@pytest.fixture(scope="module")
+def ringed_table():
+    gardens = closed_gardens(RINGED)
+    assert gardens and all(g.get((1, 1)).tile.id == "m" for g in gardens)
+    return {_satisfied(g, RING_POOL, 0) for g in gardens}
+
+
+def test_full_loop_encoding_agrees_with_enumeration(ringed_table):
+    """Random sets of a loop card and 1-3 other cards (Panorama, path and local cards): both the
+    engine's solve (which tries rectangular rings first) and its full model (engine.complete of the
+    empty garden, which never takes the rings shortcut) give the enumeration's verdict."""
+    rng = random.Random(1207)
+    mode = tiny_mode(3)
+    outcomes = {"solvable": 0, "unsolvable": 0}
+    empty = Garden(3, {})
+    for _ in range(40):
+        first = rng.choice([0, 0, 0, 1, 1, 2])
+        combo = sorted([first] + rng.sample(range(len(LOOPS), len(RING_POOL)), rng.choice([1, 2, 3])))
+        expected = "solvable" if any(set(combo) <= ok for ok in ringed_table) else "unsolvable"
+        cards = [RING_POOL[i] for i in combo]
+        ids = [c.id for c in cards]
+        assert engine.solve(cards, mode, RINGED, SolveControl(time_limit_s=20)).verdict == expected, ids
+        full = engine.complete(empty, cards, mode, RINGED, SolveControl(time_limit_s=20))
+        assert full.verdict == expected, ids
+        if expected == "solvable":
+            assert check(full.garden, cards).valid, ids
+        outcomes[expected] += 1
+    assert outcomes["solvable"] >= 10 and outcomes["unsolvable"] >= 10, outcomes
