@@ -5,13 +5,13 @@ Written after a mutation audit (7 Dec 2026) found encodings whose tests did not 
 implementation; each test names the mutation (solver/games/gardeners/...) it kills."""
 import itertools
 
-from solver.core.grid import OPPOSITE, rotate_cell, rotate_direction, step
+from solver.core.grid import rotate_cell, rotate_direction
 from solver.core.solve import SolveControl
 from solver.games.gardeners import engine
 from solver.games.gardeners.checker import check
 from solver.games.gardeners.garden import Garden, Placed
 from tests.games.gardeners.helpers import card, catalog, garden, tile, tiny_mode
-from tests.games.gardeners.test_oracle import distinct_orders
+from tests.games.gardeners.test_oracle import closed_gardens, distinct_orders
 
 MODE = tiny_mode(3)
 CELLS = [(r, c) for r in range(3) for c in range(3)]
@@ -49,46 +49,11 @@ LOOP = card("path", shape="loop", around="bench")
 
 
 def ring_gardens():
-    """Every garden of RING (bench unturned: a loop card reads where a bench is, not its facing) whose
-    path tiles all meet a neighbour's path at each of their path edges: with 8 path tiles and a closed
-    route needing at least 8 (the rulebook's loop "surrounding at least one bench"), every path tile
-    is on the route, so a garden with any loose path end cannot satisfy the card. Depth-first over the
-    cells in row order, cutting a branch as soon as an edge already placed is unmatched."""
-    kinds = {"corner": [t for t in RING.tiles if t.id.startswith("c")],
-             "straight": [t for t in RING.tiles if t.id.startswith("s")], "bench": [RING.tile("b")]}
-    out = []
-
-    def edges(p):
-        return p.tile.path_edges(p.rotation) if p else frozenset()
-
-    def rec(i, cells, used):
-        if i == 9:
-            out.append(Garden(3, dict(cells)))
-            return
-        cell = CELLS[i]
-        for kind, group in kinds.items():
-            if used[kind] == len(group):
-                continue
-            for rot in (range(4) if kind != "bench" else (0,)):
-                p = Placed(group[used[kind]], rot)
-                mine = edges(p)
-                if any(step(cell, d) not in CELLS for d in mine):
-                    continue   # a path end off the garden
-                ok = True
-                for d in ("N", "W"):
-                    x = step(cell, d)
-                    if x in cells and ((d in mine) != (OPPOSITE[d] in edges(cells[x]))):
-                        ok = False
-                if not ok:
-                    continue
-                cells[cell] = p
-                used[kind] += 1
-                rec(i + 1, cells, used)
-                used[kind] -= 1
-                del cells[cell]
-
-    rec(0, {}, {k: 0 for k in kinds})
-    return out
+    """Every garden of RING whose path tiles all meet a neighbour's path at each of their path edges
+    (`test_oracle.closed_gardens`): with 8 path tiles and a closed route needing at least 8 (the rulebook's loop
+    "surrounding at least one bench"), every path tile is on the route, so a garden with any loose path end
+    cannot satisfy the card."""
+    return closed_gardens(RING)
 
 
 def test_full_loop_encoding_counts_the_border_ring_as_the_oracle_does():
