@@ -12,7 +12,8 @@ import sys
 from dataclasses import replace
 
 from server.config import ServerConfig, bound_socket, free_port, listen_hosts
-from server.signals import STOP, die_with_parent
+from server.signals import STOP
+from solver.core.lifetime import die_with_parent
 
 log = logging.getLogger("gardens.server")
 

@@ -24,8 +24,6 @@ import select
 import signal
 from typing import Callable, Iterable
 
-from solver.core.lifetime import die_with_parent  # noqa: F401  (the server's children and the web launcher's)
-
 
 # The signals that stop a server with a drain. SIGHUP too: a HUP sent out of habit (to reopen logs, as nginx does;
 # this server logs to stderr only) killed it at once, with no drain and nothing logged (the operator walkthrough of

@@ -22,7 +22,8 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from server.signals import StopSignals, die_with_parent
+from server.signals import StopSignals
+from solver.core.lifetime import die_with_parent
 
 REPO = Path(__file__).resolve().parents[1]
 ENVOY_CONFIG = REPO / "deploy" / "envoy.yaml"
