@@ -65,11 +65,11 @@ def validate(garden: dict, catalog_dir: str | Path | None = None) -> dict:
     return {"legal": not violations, "violations": [{"rule": v.rule, "message": v.message} for v in violations]}
 
 
-def _legal(garden: dict, cat: Catalog) -> Garden:
-    g = garden_from_dict(garden, cat)
+def _legal(garden: dict, cat: Catalog, where: str = "garden") -> Garden:
+    g = garden_from_dict(garden, cat, where)
     violations = garden_violations(g, cat)
     if violations:
-        raise InputError("garden", "; ".join(map(str, violations)))
+        raise InputError(where, "; ".join(map(str, violations)))
     return g
 
 
@@ -144,10 +144,7 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
 def _follow(doc: dict, garden: Garden, tile: str, future: optimiser.Holding, cat: Catalog) -> Garden:
     """A hint's `follow`: a legal garden holding `garden` as it is (every tile, plant and flower where it lies), and
     otherwise only the new tile and known tiles."""
-    line = garden_from_dict(doc, cat, "follow")
-    violations = garden_violations(line, cat)
-    if violations:
-        raise InputError("follow", "; ".join(map(str, violations)))
+    line = _legal(doc, cat, "follow")
 
     def parts(g: Garden) -> set:
         return ({(t.id, t.cells) for t in g.tiles} | {(p.plant.id, tuple(sorted(p.cells))) for p in g.plants}

@@ -296,7 +296,7 @@ def _sown_garden(holding: Holding, catalog: Catalog, size: int, control: SolveCo
     to 24 seedling tiles). It is the floor of an answer: under load or at the caps the searches over layouts
     found nothing in time and the answer was the bare plain garden, prestige 0 (the fuzzing of 7 Dec: 0 at the
     caps in 3 s and in 30 s; 18 tiles at 5 s on a loaded machine, where this gives 26). With a Garden Rose (a
-    `rainbow_sets` flower) held, the plain garden of `_rainbow_order` is sown too, and the better garden kept (a
+    `rainbow_sets` flower) held, the plain garden of `_rainbow_layout` is sown too, and the better garden kept (a
     24-tile holding whose only flower is a Garden Rose answered 3 where a hand-made garden scores 72: no search
     found the rainbow sets). None when there is no plain garden, the time is spent, or the search finds
     nothing."""
@@ -311,8 +311,9 @@ def _sown_garden(holding: Holding, catalog: Catalog, size: int, control: SolveCo
         if layout.flowers:  # the layout's own bed, laid by hand (a search may find nothing in its share)
             bedded = replace(plain, plants=[PlacedPlant(catalog.plants[pid], cells) for pid, cells in layout.plants],
                              flowers=[PlacedFlower(catalog.flowers[fid], at) for fid, at in layout.flowers])
-            if not garden_violations(bedded, catalog) and (best is None or score(bedded).total > best[0]):
-                best = (score(bedded).total, bedded)
+            points = None if garden_violations(bedded, catalog) else score(bedded).total
+            if points is not None and (best is None or points > best[0]):
+                best = (points, bedded)
         cells = frozenset(c for t in plain.tiles for c in t.cells)
         side = max(max(r for r, _ in cells), max(c for _, c in cells)) + 1
         pinned = Pinned([("@starter", plain.tiles[0].cells)] + [(t.id, t.cells) for t in plain.tiles[1:]])
@@ -771,13 +772,12 @@ def hint(garden: Garden, catalog: Catalog, tile_id: str, known: Holding, control
     here = None if follow is None else placed(follow, tile_id)
     if here is not None:
         points = score(follow).total
-        status = "optimal" if points == ceiling else "feasible"
         match = next((o for o in options if o.placement == here), None)
         if match is None:
-            options.append(Option(here, status, points, ceiling, follow))
+            options.append(Option(here, "optimal" if points == ceiling else "feasible", points, ceiling, follow))
         elif match.prestige is None or points > match.prestige:
-            options[options.index(match)] = replace(match, status=status if points != match.bound else "optimal",
-                                                    prestige=points, garden=follow)
+            options[options.index(match)] = replace(match, status="optimal" if points in (ceiling, match.bound)
+                                                    else "feasible", prestige=points, garden=follow)
     options.sort(key=lambda o: (-(o.prestige if o.prestige is not None else -1), o.status != "optimal",
                                 str(o.placement)))
     return options if top is None else options[:top]
