@@ -51,7 +51,9 @@ KINDS: dict[tuple[str, str], Kind] = {
     ("gardeners", "decree"): Kind("gardeners", "decree", tuple(gardeners.DECREE_CARDS),
                                   gardeners.generate_decree, gardeners.check_decree, _gardeners_digest),
     ("gardeners", "impossible"): Kind("gardeners", "impossible", tuple(gardeners.IMPOSSIBLE_CARDS),
-                                      gardeners.generate_impossible, gardeners.check_discard, _gardeners_digest),
+                                      gardeners.generate_impossible, gardeners.check_discard, _gardeners_digest,
+                                      # 3 (7 Dec 2026): each level draws its conflict shape (IMPOSSIBLE_LEVELS)
+                                      version="gardeners-impossible-3"),
     ("gartenbau", "holding"): Kind("gartenbau", "holding", tuple(gartenbau.HOLDINGS), gartenbau.generate,
                                    gartenbau.check, _data_digest("gartenbau"), version="gartenbau-4"),
     ("versailles", "tiles"): Kind("versailles", "tiles", tuple(versailles.TILES), versailles.generate,

@@ -30,7 +30,15 @@ DECK = "standard"
 DECREE_CARDS = {"easy": (3,), "medium": (4, 5), "hard": (6, 7)}
 # Grade bands (half-open); a candidate outside its band is drawn again (see generate_decree).
 DECREE_BANDS = {"easy": (0.0, 5.0), "medium": (5.0, 7.5), "hard": (7.5, math.inf)}
-IMPOSSIBLE_CARDS = {"easy": 3, "medium": 4, "hard": 5}
+# Impossible decrees: each level's card count and the shape of conflict it asks for (see generate_impossible).
+# "pair": exactly one minimal conflict, of two cards (at medium hidden among three bystanders); "tangle": two or
+# more minimal conflicts, or one of three or more cards, so that finding the fewest cards to discard takes
+# reasoning (two conflicts sharing a card are mended by that one card; discarding one card of each costs a point).
+IMPOSSIBLE_LEVELS = {"easy": (3, "pair"), "medium": (5, "pair"), "hard": (6, "tangle")}
+IMPOSSIBLE_CARDS = {level: cards for level, (cards, _) in IMPOSSIBLE_LEVELS.items()}
+# Candidates drawn per impossible decree (times Settings.attempts): a tangle is rare among random sets (22 of
+# 1,500 random 6-card sets, 7 Dec 2026), a single pair common (143 of 1,500 5-card sets).
+IMPOSSIBLE_DRAWS = {"pair": 10, "tangle": 50}
 
 
 @dataclass(frozen=True)
@@ -187,12 +195,21 @@ def _witnesses_for(deck_digest: str, catalog_digest: str) -> list[frozenset[str]
     return _witness_cache.setdefault((deck_digest, catalog_digest), [])
 
 
+def conflict_shape(conflicts: list[list[str]]) -> str:
+    """"pair" for a single minimal conflict of two cards, "tangle" for anything else (IMPOSSIBLE_LEVELS)."""
+    return "pair" if len(conflicts) == 1 and len(conflicts[0]) == 2 else "tangle"
+
+
 def generate_impossible(difficulty: str, rng: random.Random, settings: Settings = SETTINGS,
                         data: GameData = REFERENCE) -> dict:
-    """A set of Standard cards proven unsolvable, with every minimal discard set (complete)."""
-    if difficulty not in IMPOSSIBLE_CARDS:
-        raise InputError("difficulty", f"one of {list(IMPOSSIBLE_CARDS)}", difficulty)
-    k = IMPOSSIBLE_CARDS[difficulty]
+    """A set of Standard cards proven unsolvable, with every minimal discard set (complete), whose conflicts have
+    the level's shape (IMPOSSIBLE_LEVELS). Unsolvable candidates of another shape are passed over; after
+    IMPOSSIBLE_DRAWS[shape] x settings.attempts draws the first proven candidate is kept (its shape is in the
+    answer either way)."""
+    if difficulty not in IMPOSSIBLE_LEVELS:
+        raise InputError("difficulty", f"one of {list(IMPOSSIBLE_LEVELS)}", difficulty)
+    k, shape = IMPOSSIBLE_LEVELS[difficulty]
+    draws = settings.attempts * IMPOSSIBLE_DRAWS[shape]
     catalog = load_catalog(data.tiles)
     standard = _standard(data)
     # Cards a garden already found satisfies need no search: most random sets are solvable, and
@@ -200,7 +217,8 @@ def generate_impossible(difficulty: str, rng: random.Random, settings: Settings 
     # witnesses are kept for the process's later puzzles: a skipped candidate is one the search
     # would have rejected too (solvable is a fact), so the puzzle does not depend on what is kept.
     witnesses = _witnesses_for(load_cards(data.cards).digest, catalog.digest)
-    for attempt in range(settings.attempts * 10):
+    first = None
+    for attempt in range(draws):
         cards = _draw(rng, k, data)
         ids = frozenset(c.id for c in cards)
         if any(ids <= w for w in witnesses):
@@ -216,9 +234,14 @@ def generate_impossible(difficulty: str, rng: random.Random, settings: Settings 
             continue
         public = {"mode": MODE.name, "size": MODE.size, "deck": DECK, "card_ids": [c.id for c in cards],
                   "attempts": attempt + 1}
-        answer = {"kind": "discard", "discards": ex.discards, "conflicts": ex.conflicts}
-        return {"public": public, "answer": answer}
-    raise GenerationError(f"no proven impossible {difficulty} decree in {settings.attempts * 10} attempts")
+        answer = {"kind": "discard", "discards": ex.discards, "conflicts": ex.conflicts,
+                  "shape": conflict_shape(ex.conflicts)}
+        if answer["shape"] == shape:
+            return {"public": public, "answer": answer}
+        first = first or {"public": public, "answer": answer}
+    if first is not None:
+        return first
+    raise GenerationError(f"no proven impossible {difficulty} decree in {draws} attempts")
 
 
 # ---- answers ------------------------------------------------------------------------------

@@ -93,7 +93,9 @@ def test_difficulties_draw_their_card_counts_and_bands(store):
             assert lo <= g["score"] < hi
             assert g["score"] == pytest.approx(gardeners.grade_score(g["cards"], g["effort"], g["forced"]), abs=1e-3)
         else:
-            assert len(p.public["card_ids"]) == gardeners.IMPOSSIBLE_CARDS[p.id.difficulty]
+            cards, shape = gardeners.IMPOSSIBLE_LEVELS[p.id.difficulty]
+            assert len(p.public["card_ids"]) == cards
+            assert p.answer["shape"] == gardeners.conflict_shape(p.answer["conflicts"]) == shape
 
 
 def _decree(store, pid):
