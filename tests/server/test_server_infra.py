@@ -50,6 +50,19 @@ def test_health_and_reflection_list_the_services(start_server):
              for b in answer.file_descriptor_response.file_descriptor_proto]
     assert "gardens/v1/gardeners.proto" in {f.name for f in files}
     assert "CheckSolvable" in {m.name for f in files for s in f.service for m in s.method}
+    # a method's full name too (grpcurl describe gardens.v1.GardenersService.Solve); protobuf's Python pool alone
+    # answered NOT_FOUND
+    for symbol, file in (("gardens.v1.GardenersService.Solve", "gardens/v1/gardeners.proto"),
+                         ("gardens.v1.PuzzleService.CheckAnswer", "gardens/v1/puzzles.proto"),
+                         ("gardens.v1.SolveRequest.card_ids", "gardens/v1/gardeners.proto")):
+        [answer] = list(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
+            file_containing_symbol=symbol)])))
+        assert descriptor_pb2.FileDescriptorProto.FromString(
+            answer.file_descriptor_response.file_descriptor_proto[0]).name == file, symbol
+    for symbol in ("gardens.v1.GardenersService.NoSuchMethod", "gardens.v1.NoSuchService.Solve"):
+        [answer] = list(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
+            file_containing_symbol=symbol)])))
+        assert answer.error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0], symbol
 
 
 def test_cancelling_the_call_stops_the_solve_and_frees_the_slot(start_server):
