@@ -28,7 +28,7 @@ def _cells(cells) -> list[list[int]]:
 
 
 def _tokens(msg: pb.GartenbauTokens) -> dict:
-    # Only the tokens the client set: the engine's defaults differ between a garden and a holding.
+    # Only the tokens the client set: the engine's default (unused) fills the rest.
     return {name: getattr(msg, name) for name in ("flower_pot", "watering_can") if msg.HasField(name)}
 
 

@@ -47,7 +47,7 @@ def _holding(doc: Any, where: str = "holding") -> optimiser.Holding:
         raise InputError(f"{where}.tokens", "must map flower_pot / watering_can to booleans (true = unused)", tokens)
     _known_keys(tokens, ("flower_pot", "watering_can"), f"{where}.tokens")
     return optimiser.Holding(starter.get("id"), starter.get("side"), doc.get("seedlings", []), doc.get("plants", []),
-                             doc.get("flowers", []), tokens.get("flower_pot", False), tokens.get("watering_can", False))
+                             doc.get("flowers", []), tokens.get("flower_pot", True), tokens.get("watering_can", True))
 
 
 def _control(time_limit_s: float, seed: int, control: SolveControl | None) -> SolveControl:

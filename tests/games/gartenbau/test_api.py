@@ -48,8 +48,13 @@ def test_solve_optimal_plain_data():
     holding = {"starter": {"id": "ST1", "side": "a"}, "seedlings": ["S07"], "plants": ["P-red-1", "P-yellow-1"],
                "flowers": ["B-beetle-sweet-william"], "tokens": {"flower_pot": True}}
     result = api.solve_optimal(holding, time_limit_s=20)
-    assert (result["status"], result["prestige"], result["bound"]) == ("optimal", 18, 18)
-    assert api.score(result["garden"])["total"] == 18
+    # the watering can left out is unused, as in a garden: 2 prestige (the rules lawyer of 7 Dec: a holding's
+    # tokens left out were used, a garden's unused)
+    assert (result["status"], result["prestige"], result["bound"]) == ("optimal", 20, 20)
+    assert result["garden"]["tokens"] == {"flower_pot": True, "watering_can": True}
+    assert api.score(result["garden"])["total"] == 20
+    both_used = dict(holding, tokens={"flower_pot": False, "watering_can": False})
+    assert api.solve_optimal(both_used, time_limit_s=20)["prestige"] == 16
     with pytest.raises(InputError, match="time_limit_s"):
         api.solve_optimal(holding, time_limit_s=-1)
 
