@@ -84,6 +84,7 @@ def play(record: Mapping[str, Any], catalog: Catalog) -> GameResult:
     areas = {p: largest_areas({}, catalog) for p in players}
     majorities = Majorities(catalog)
     used_tiles: dict[int, str] = {}
+    rowed: dict[int, int] = {}  # tile -> the stage whose row held it (Ludwig's tiles too: they are discarded)
     inter: dict[str, StageScore] = {}
     complete = len(stages) == setup.stages
     for s, stage in enumerate(stages, start=1):
@@ -92,7 +93,8 @@ def play(record: Mapping[str, Any], catalog: Catalog) -> GameResult:
             raise ValueError(f"{where_s}: expected an object with rounds")
         row = stage.get("row")
         if row is not None:
-            _check_row(row, f"{where_s}.row", len(seats) * setup.rounds_per_stage, catalog, used_tiles)
+            _check_row(row, f"{where_s}.row", len(seats) * setup.rounds_per_stage, catalog, used_tiles, rowed)
+            rowed.update({t: s for t in row})
         rounds = stage.get("rounds")
         if not isinstance(rounds, list) or not 1 <= len(rounds) <= setup.rounds_per_stage:
             raise ValueError(f"{where_s}.rounds: expected a list of 1 to {setup.rounds_per_stage} rounds")
@@ -126,7 +128,11 @@ def play(record: Mapping[str, Any], catalog: Catalog) -> GameResult:
     return GameResult(results, dict(majorities.holders), list(majorities.log), small, won, complete, gardens)
 
 
-def _check_row(row: Any, where: str, length: int, catalog: Catalog, used: Mapping[int, str]) -> None:
+def _check_row(row: Any, where: str, length: int, catalog: Catalog, used: Mapping[int, str],
+               rowed: Mapping[int, int]) -> None:
+    """A stage's row: known tiles, none twice, none placed before, and none of an earlier stage's row (the second
+    stage's row is laid "From the Garden Tiles returned to the box at the start of the first stage"; a tile Ludwig
+    took in stage 1 was discarded, so it cannot come back either)."""
     if not isinstance(row, list) or len(row) != length:
         raise ValueError(f"{where}: expected a list of {length} tile ids, got {row!r}")
     for i, t in enumerate(row):
@@ -134,6 +140,9 @@ def _check_row(row: Any, where: str, length: int, catalog: Catalog, used: Mappin
             raise ValueError(f"{where}[{i}]: unknown tile id {t!r}")
         if t in used:
             raise ValueError(f"{where}[{i}]: tile {t} was already used in an earlier stage")
+        if t in rowed:
+            raise ValueError(f"{where}[{i}]: tile {t} was in stage {rowed[t]}'s row; the second stage's row comes "
+                             "from the tiles returned to the box")
     if len(set(row)) != len(row):
         raise ValueError(f"{where}: a tile appears twice in the row")
 

@@ -40,6 +40,17 @@ def test_two_players_play_with_ludwig_who_discards_his_tiles():
     assert all(result.small_tokens[t] is None for t in CAT.garden_types)  # no second places with 2 players
 
 
+def test_a_tile_ludwig_discarded_cannot_come_back_in_the_second_row():
+    """Stage 2's row is laid "From the Garden Tiles returned to the box"; Ludwig's stage-1 tiles are discarded. A
+    second row holding tile 1 (Ludwig's) was accepted and Ben placed it (the rules lawyer of 7 Dec)."""
+    players = ["Ann", "Ben"]
+    cards = [{"Ann": 30 + r, "Ben": 10 + r, "Ludwig": 1 + r} for r in range(7)]
+    stage1 = {"row": list(range(1, 22)), "rounds": line(players, cards)}
+    stage2 = {"row": [1] + list(range(23, 43)), "rounds": line(players, cards, y=2)}
+    with pytest.raises(ValueError, match=r"stages\[1\]\.row\[0\]: tile 1 was in stage 1's row"):
+        play({"players": players, "stages": [stage1, stage2]}, CAT)
+
+
 def _base():
     players = ["Ann", "Ben", "Cid"]
     cards = [{"Ann": 30 + r, "Ben": 10 + r, "Cid": 20 + r} for r in range(7)]
