@@ -99,6 +99,18 @@ def test_check_garden_names_every_malformed_field(stub):
     assert "mode" in invalid(stub.CheckGarden, pb.CheckGardenRequest(card_ids=["A1"], mode=99))
 
 
+def test_a_larger_max_cards_lets_a_long_solo_game_check_its_cards(start_server):
+    """Solo keeps every card drawn ("even when you have more than three"), so an operator may allow more than 12;
+    the library's own cap of 12 overruled --max-cards 14 (the rules lawyer of 7 Dec)."""
+    srv = start_server(max_cards=14)
+    stub = gardeners_pb2_grpc.GardenersServiceStub(srv.channel())
+    ids = [f"S{i:02d}" for i in range(1, 14)]
+    report = stub.CheckGarden(pb.CheckGardenRequest(card_ids=ids, mode=pb.GAME_MODE_SOLO), timeout=30)
+    assert [v.card_id for v in report.verdicts] == ids
+    assert "card_ids" in invalid(stub.CheckGarden, pb.CheckGardenRequest(card_ids=[f"S{i:02d}" for i in range(1, 16)],
+                                                                         mode=pb.GAME_MODE_SOLO))
+
+
 def test_solve_unsolvable_has_no_garden(stub):
     answer = stub.Solve(pb.SolveRequest(card_ids=["S09", "S01"], mode=NORMAL), timeout=30)
     assert answer.verdict == UNSOLVABLE and not answer.HasField("garden")

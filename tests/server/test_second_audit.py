@@ -108,7 +108,8 @@ def test_sigint_after_and_during_solves_drains_and_exits_zero(tmp_path):
     (["--solver-threads", "-1"], "solver_threads must be >= 0"),
     (["--light-workers", "-1"], "light_workers must be >= 0"),
     (["--reserve-threads", "-5"], "reserve_threads must be >= 0"),  # fewer threads than slots
-    (["--max-cards", "0"], "max_cards must be >= 1"),
+    (["--max-cards", "0"], "max_cards must be from 1 to 40"),
+    (["--max-cards", "41"], "max_cards must be from 1 to 40"),  # (the library's own cap would refuse them anyway)
     (["--max-garden-size", "0"], "max_garden_size must be >= 1"),
     (["--max-count-cap", "-1"], "max_count_cap must be >= 1"),
     (["--metrics-port", "-5"], "metrics_port must be -1 (off)"),

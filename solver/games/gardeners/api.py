@@ -16,7 +16,11 @@ from solver.games.gardeners.garden import parse_garden
 from solver.games.gardeners.modes import get_mode
 from solver.games.gardeners.tiles import Tile, load_catalog
 
-MAX_CARDS = 12       # more cards than any game puts in play at once (Solo keeps adding, rarely past 10)
+# The library's own cap on the cards of one request. Solo "do[es] not discard any cards placed in front of you, even
+# when you have more than three" and sets no limit, so a long Solo game may pass 12 (the cap until 7 Dec 2026, which
+# also overruled a server started with a larger --max-cards); the server's --max-cards (default 12) is the
+# operational limit and lies within this one. Beyond MAX_ENUMERATED_CARDS, explain finds one conflict, not all.
+MAX_CARDS = 40
 MAX_COUNT_CAP = 1000
 
 
