@@ -99,12 +99,14 @@ def test_fixed_random_gardens_score_the_same_in_both_faces(anything_goes, seed):
 
 
 def test_every_advanced_rule_meets_the_model_on_a_rich_garden(anything_goes):
-    """All 24 advanced flowers offered to fixed gardens: each placed flower's rule is compared."""
+    """All 24 advanced flowers offered to fixed gardens: each placed flower's rule is compared. (Two more gardens
+    offered the first eight again until 7 Dec: they placed the same flowers as the first two and caught no model
+    mutant those two missed: largest_rectangle's hole, adjacent_flowers' touch, empty_adjacent's empty ring,
+    outer_edges' board edge, longest_identical_set's kind choice.)"""
     rng = random.Random(43)  # a seed whose gardens place a flower of every rule kind (asserted below)
     seen = set()
-    offered = ADVANCED + ADVANCED[:8]
-    for round_ in range(8):
-        garden = random_garden(rng, anything_goes, 14, 14, offered[round_ * 4:(round_ + 1) * 4])
+    for round_ in range(6):
+        garden = random_garden(rng, anything_goes, 14, 14, ADVANCED[round_ * 4:(round_ + 1) * 4])
         seen |= {f.flower.scoring.rule for f in garden.flowers}
         sol = solve_fixed(garden, anything_goes)
         assert sol.status == "optimal" and sol.prestige == score(garden).total
