@@ -216,6 +216,10 @@ def watering_can_refusals(garden: Garden, tile_ids: list[str], new_cells: tuple[
     moved = _watering_can_tiles(garden, tile_ids, new_cells)
     if new_cells is not None:
         out += _domino(new_cells, f"seedling tile {tile_ids[0]}")
+        if set(map(tuple, new_cells)) == set(by_id[tile_ids[0]].cells):
+            # "to another location": turning the tile round on its own spaces is no move (rules lawyer, 7 Dec)
+            out.append(Violation("watering_can", f"tile {tile_ids[0]} must move to another location, not turn on "
+                                                 "its own spaces"))
         others = {c for t in garden.tiles if t.id != tile_ids[0] for c in t.cells}
         if set(new_cells) & others:
             out.append(Violation("overlap", f"space {list(sorted(set(new_cells) & others)[0])} is taken"))

@@ -103,6 +103,8 @@ def test_watering_can_moves_and_swaps_uncovered_tiles_without_splitting():
     assert reasons(rules.watering_can_refusals(covered, ["S07"], ((2, 0), (2, 1)))) == ["uncovered"]
     assert reasons(rules.watering_can_refusals(moved, ["S02"], ((3, 0), (3, 1)))) == ["token_used"]
     assert reasons(rules.watering_can_refusals(g, ["S02"], ((0, 1), (0, 4)))) == ["domino", "overlap"]
+    # "to another location": S02 turned round on its own spaces (0, 2), (0, 3) is no move (was accepted)
+    assert reasons(rules.watering_can_refusals(g, ["S02"], ((0, 3), (0, 2)))) == ["watering_can"]
 
 
 def test_whole_garden_check():
