@@ -1,7 +1,9 @@
 """Shared fixtures for the Horticulture tests: Samantha's sheet, a tiny sheet catalog, an exhaustive oracle."""
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -49,6 +51,7 @@ def tiny_catalog(tmp: Path, columns: int = 3, rows: int = 2) -> Catalog:
 
 
 _ORACLE: dict = {}  # (catalog content, setup, nursery) -> the oracle's answer, for this test process
+SHARED: Path | None = None  # under pytest-xdist, a directory the run's workers share (set by conftest.py)
 
 
 def oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
@@ -64,8 +67,27 @@ def oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
     key = (repr(catalog.sheet(setup.side)), repr(catalog.plants), repr(catalog.deck), repr(catalog.scoring),
            repr(setup), tuple(nursery))
     if key not in _ORACLE:
-        _ORACLE[key] = _oracle(catalog, setup, nursery)
+        _ORACLE[key] = _shared(key, lambda: _oracle(catalog, setup, nursery))
     return _ORACLE[key]
+
+
+def _shared(key: tuple, compute) -> int:
+    """`compute()`, or the answer another worker of the same run wrote for `key` (under pytest-xdist the suite's
+    workers ask about many of the same instances, each test file in whichever worker it lands on). A file per key,
+    written whole (renamed into place); two workers asking at once may both compute it. The directory lives for
+    one run only (pytest's base temporary directory), so an answer is never read by another version of the code."""
+    if SHARED is None:
+        return compute()
+    path = SHARED / hashlib.sha256(repr(key).encode()).hexdigest()
+    try:
+        return int(path.read_text())
+    except FileNotFoundError:
+        pass
+    value = compute()
+    part = path.with_suffix(f".{os.getpid()}")
+    part.write_text(str(value))
+    os.replace(part, path)
+    return value
 
 
 def _oracle(catalog: Catalog, setup: Setup, nursery: list[int]) -> int:
