@@ -55,7 +55,7 @@ KINDS: dict[tuple[str, str], Kind] = {
                                       # 3 (7 Dec 2026): each level draws its conflict shape (IMPOSSIBLE_LEVELS)
                                       version="gardeners-impossible-3"),
     ("gartenbau", "holding"): Kind("gartenbau", "holding", tuple(gartenbau.HOLDINGS), gartenbau.generate,
-                                   gartenbau.check, _data_digest("gartenbau"), version="gartenbau-4"),
+                                   gartenbau.check, _data_digest("gartenbau"), version="gartenbau-5"),
     ("versailles", "tiles"): Kind("versailles", "tiles", tuple(versailles.TILES), versailles.generate,
                                   versailles.check, _data_digest("versailles"), version="versailles-3"),
     ("horticulture", "nursery"): Kind("horticulture", "nursery", tuple(horticulture.CARDS), horticulture.generate,

@@ -33,11 +33,19 @@ def draw(difficulty: str, rng: random.Random, data: GameData = REFERENCE) -> dic
     """A holding built around a bed: its first flower, two plants whose colours that flower may cover, and for
     each plant two seedling tiles with a pair of colours it may lie on; the other plants, flowers and tiles drawn
     at random. (Drawn wholly at random, 19 of 21 kept optimums laid no flower, and some one plant only: the puzzle
-    walkthrough of 7 Dec.) The optimiser then decides whether the bed is worth making."""
+    walkthrough of 7 Dec.) The optimiser then decides whether the bed is worth making. The flowers are one player's:
+    one Beginner hand's, or Advanced."""
     cat = _engine()[1].load_catalog(data.gartenbau)
     n_seedlings, n_plants, n_flowers = HOLDINGS[difficulty]
     starter = rng.choice(sorted(cat.starter_tiles))
-    flowers = rng.sample(sorted(cat.flowers), n_flowers)
+    # one player's flowers: a preset Beginner hand or Advanced flowers, half the days each ("There are 2 possible
+    # ways to do this. Please choose ONE"; until gartenbau-5 the flowers were drawn across hands, a holding no
+    # player owns, which the engine now refuses)
+    hands = sorted({f.hand for f in cat.flowers.values() if f.level == "beginner"})
+    advanced = any(f.level == "advanced" for f in cat.flowers.values())
+    hand = None if advanced and (not hands or rng.random() < 0.5) else rng.choice(hands)
+    pool = sorted(fid for fid, f in cat.flowers.items() if (f.hand == hand if hand else f.level == "advanced"))
+    flowers = rng.sample(pool, min(n_flowers, len(pool)))
     plants: list[str] = []
     tiles: list[str] = []
     # (replacement data may lack a colour's plants or pairs: the bed is then left out, the rest drawn at random)

@@ -39,6 +39,12 @@ def nbrs(c):
     return [(r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1)]
 
 
+def flower_kind(flower_id: str) -> tuple:
+    """The way a player comes to hold the flower: its Beginner hand, or the Advanced draft."""
+    f = FLOWERS[flower_id]
+    return (f["level"], f.get("hand"))
+
+
 def block(at):
     r, k = at
     return [(r, k), (r, k + 1), (r + 1, k), (r + 1, k + 1)]
@@ -50,6 +56,10 @@ def legal(g: dict) -> bool:
         [("tile", t["id"], t["cells"]) for t in g.get("seedlings", [])]
     ids = [d[1] for d in dominoes] + [p["id"] for p in g.get("plants", [])] + [f["id"] for f in g.get("flowers", [])]
     if len(set(ids)) != len(ids):
+        return False
+    # "There are 2 possible ways to do this. Please choose ONE": one preset Beginner hand, or Advanced flowers; a
+    # player keeps 5 flowers (6 in a 2-player Advanced game)
+    if len({flower_kind(f["id"]) for f in g.get("flowers", [])}) > 1 or len(g.get("flowers", [])) > 6:
         return False
     owner, seed = {}, {}
     for i, (kind, tid, cells) in enumerate(dominoes):
@@ -312,9 +322,10 @@ PLANTS_FOR = {(a, b): [p for p in PLANTS if allows(PLANTS[p][0], a, b)] for a in
 BED_COLOURS = {(a, b) for a in REQ for b in REQ if any(allows(FLOWERS[f]["colour"], a, b) for f in FLOWERS)}
 
 
-def random_garden(rng, tiles: int, plants: int, flowers: int, rules=None) -> dict:
+def random_garden(rng, tiles: int, plants: int, flowers: int, rules=None, one_kind: bool = True) -> dict:
     """A random legal garden: dominoes grown next to the garden, then plants over two tiles of the
-    right colours, then flowers over two parallel plants of the right colours (as many as fit)."""
+    right colours, then flowers over two parallel plants of the right colours (as many as fit; with `one_kind`
+    at most 6, of one Beginner hand or all Advanced, as a player holds them)."""
     sid = rng.choice(sorted(STARTERS))
     side = rng.choice(sorted(STARTERS[sid]))
     g = {"starter": {"id": sid, "side": side, "cells": [[0, 0], [0, 1]]}, "seedlings": [], "plants": [], "flowers": [],
@@ -377,7 +388,7 @@ def random_garden(rng, tiles: int, plants: int, flowers: int, rules=None) -> dic
             plant_at[a] = plant_at[b] = pid
     used, covered = set(), set()
     for at in rng.sample(sorted(plant_at), len(plant_at)):
-        if len(g["flowers"]) >= flowers:
+        if len(g["flowers"]) >= (min(flowers, 6) if one_kind else flowers):  # (a player keeps 6 flowers at most)
             break
         cells = block(at)
         if any(c not in plant_at or c in covered for c in cells):
@@ -388,7 +399,10 @@ def random_garden(rng, tiles: int, plants: int, flowers: int, rules=None) -> dic
         ps = [p for p in g["plants"] if p["id"] in under]
         if any({tuple(c) for c in p["cells"]} - set(cells) for p in ps):
             continue
+        # one_kind: flowers of the first one's kind, as one player holds them (legal() refuses a mix)
+        same = one_kind and g["flowers"]
         ok = [f for f in FLOWERS if allows(FLOWERS[f]["colour"], PLANTS[ps[0]["id"]][0], PLANTS[ps[1]["id"]][0])
+              and (not same or flower_kind(f) == flower_kind(g["flowers"][0]["id"]))
               and (rules is None or FLOWERS[f]["scoring"]["rule"] in rules)
               and not any(FLOWERS[u]["name"] == FLOWERS[f]["name"] and FLOWERS[u]["scoring"]["rule"] == FLOWERS[f]["scoring"]["rule"]
                           and FLOWERS[f]["scoring"]["rule"] in SHARED for u in used)

@@ -7,7 +7,10 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
+
 from solver.core.solve import SolveControl
+from solver.errors import InputError
 from solver.games.gartenbau import api
 from solver.games.gartenbau.data import load_catalog
 from solver.games.gartenbau.garden import garden_from_dict
@@ -73,7 +76,7 @@ def test_every_flower_rule_against_the_oracle():
     cat = load_catalog(None)
     rules, n = set(), 0
     while n < 40:
-        g = o.random_garden(rng, rng.randint(2, 14), 12, 8)
+        g = o.random_garden(rng, rng.randint(2, 14), 12, 8, one_kind=False)  # (its flowers are redrawn below)
         if not g["flowers"]:
             continue
         used: list = []
@@ -106,8 +109,9 @@ def test_solve_optimal_against_every_garden_of_small_holdings():
         pc = [o.PLANTS[p][0] for p in plants]
         fits = [f for f in POOL if o.FLOWERS[f]["scoring"]["rule"] not in o.SHARED
                 and any(o.allows(o.FLOWERS[f]["colour"], a, b) for a in pc for b in pc)]
-        holding = {"starter": {"id": sid, "side": side}, "seedlings": tiles, "plants": plants,
-                   "flowers": rng.sample(fits, min(len(fits), rng.randint(0, 2))),
+        held = rng.sample(fits, min(len(fits), rng.randint(0, 2)))
+        held = [f for f in held if o.flower_kind(f) == o.flower_kind(held[0])]  # (one player's flowers: one hand, or Advanced)
+        holding = {"starter": {"id": sid, "side": side}, "seedlings": tiles, "plants": plants, "flowers": held,
                    "tokens": {"flower_pot": rng.random() < 0.5, "watering_can": rng.random() < 0.5}}
         best = o.best_garden(holding)
         got = api.solve_optimal(holding, control=control(trial))
@@ -183,3 +187,35 @@ def test_copies_sharing_holes_or_sets_against_the_oracle():
         assert pure_score(garden_from_dict(g, cat)).total == o.score(g)[0], g
         n += 1
 
+
+
+def test_one_players_flowers_against_the_oracle():
+    """A player holds one preset Beginner hand or Advanced flowers ("There are 2 possible ways to do this. Please
+    choose ONE"; the rules lawyer of 7 Dec: a garden with Beginner and Advanced flowers, or two hands, was legal).
+    Gardens with two or more flowers of one kind are legal; a flower swapped for one of the same colour (so only
+    the hand is wrong) of another kind is refused, by Validate, by the oracle, and in a holding."""
+    rng = random.Random(5)
+    checked = 0
+    while checked < 12:
+        g = o.random_garden(rng, 14, 12, 4)
+        if len(g["flowers"]) < 2:
+            continue
+        assert o.legal(g) and api.validate(g)["legal"]
+        first = g["flowers"][0]["id"]
+        second = g["flowers"][1]
+        others = sorted(f for f in o.FLOWERS if o.FLOWERS[f]["colour"] == o.FLOWERS[second["id"]]["colour"]
+                        and o.flower_kind(f) != o.flower_kind(first) and f not in {x["id"] for x in g["flowers"]})
+        if not others:
+            continue
+        mixed = copy.deepcopy(g)
+        mixed["flowers"][1]["id"] = rng.choice(others)
+        got = api.validate(mixed)
+        assert not o.legal(mixed) and not got["legal"]
+        assert [v["rule"] for v in got["violations"]] == ["hand"], got
+        holding = {"starter": {"id": g["starter"]["id"], "side": g["starter"]["side"]},
+                   "seedlings": [t["id"] for t in g["seedlings"]], "plants": [p["id"] for p in g["plants"]],
+                   "flowers": [f["id"] for f in mixed["flowers"]]}
+        with pytest.raises(InputError) as err:
+            api.solve_optimal(holding, time_limit_s=5)
+        assert err.value.field == "holding.flowers[1]"
+        checked += 1

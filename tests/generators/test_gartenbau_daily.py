@@ -18,10 +18,27 @@ def puzzle():
 
 def test_same_id_same_puzzle(puzzle):
     assert daily.generate(parse_id(PID)) == puzzle
-    assert puzzle.generator_version == "gartenbau-4"
+    assert puzzle.generator_version == "gartenbau-5"
     seedlings, plants, flowers = gartenbau.HOLDINGS["easy"]
     h = puzzle.public["holding"]
     assert (len(h["seedlings"]), len(h["plants"]), len(h["flowers"])) == (seedlings, plants, flowers)
+
+
+def test_a_holdings_flowers_are_one_players():
+    """One preset Beginner hand, or Advanced flowers ("Please choose ONE"); until gartenbau-5 the flowers were drawn
+    across hands (the rules lawyer of 7 Dec), a holding the engine now refuses. Both ways are drawn."""
+    import random
+
+    from solver.games.gartenbau.data import load_catalog
+    from solver.games.gartenbau.rules import hand_refusals
+    cat = load_catalog(None)
+    levels = set()
+    for seed in range(40):
+        h = gartenbau.draw("hard", random.Random(seed))
+        assert len(h["flowers"]) == gartenbau.HOLDINGS["hard"][2]
+        assert hand_refusals(cat, h["flowers"]) == [], h["flowers"]
+        levels |= {cat.flowers[f].level for f in h["flowers"]}
+    assert levels == {"beginner", "advanced"}
 
 
 def test_a_kept_holdings_optimum_lays_a_plant_and_a_flower():

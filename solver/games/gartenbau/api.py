@@ -10,7 +10,7 @@ from solver.errors import Gather, InputError
 from . import optimiser
 from .data import Catalog, load_catalog
 from .garden import Garden, garden_from_dict, garden_to_dict, render, unknown_fields
-from .rules import garden_violations
+from .rules import garden_violations, hand_refusals
 from .scoring import Score, score as pure_score
 
 
@@ -132,6 +132,15 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
                 gather.errors.append(InputError(f"known.{key}[{i}]", "is already in the garden", tid))
             elif isinstance(tid, str) and tid == tile:
                 gather.errors.append(InputError(f"known.{key}[{i}]", "is the tile being placed", tid))
+    # the garden's flowers, the flower being placed and those to come are one player's (one hand, or Advanced)
+    laid_flowers = [f.flower.id for f in g.flowers]
+    coming = [tile] if tile in cat.flowers else []
+    known_flowers = future.flowers if isinstance(future.flowers, list) else []
+    for i, why in hand_refusals(cat, laid_flowers + coming + known_flowers):
+        if i >= len(laid_flowers):  # (the garden's own mix is a broken rule of the garden, refused by _legal)
+            j = i - len(laid_flowers) - len(coming)
+            gather.errors.append(InputError("tile", why, tile) if j < 0 else
+                                 InputError(f"known.flowers[{j}]", why, known_flowers[j]))
     gather.check()
     line = None if follow is None else _follow(follow, g, tile, future, cat)
     options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin, top, line)

@@ -18,7 +18,7 @@ from .bound import counting_plan
 from .data import Catalog
 from .garden import Cell, Garden, PlacedFlower, PlacedPlant, PlacedSeedlingTile, orthogonal
 from .model import GardenModel, OutOfTime, Pinned, build_model
-from .rules import flower_refusals, garden_violations, plant_refusals, seedling_refusals
+from .rules import flower_refusals, garden_violations, hand_refusals, plant_refusals, seedling_refusals
 from .scoring import Score, score
 from .shapes import candidate_shapes
 
@@ -61,6 +61,9 @@ class Holding:
                     gather.errors.append(InputError(f"{where}.{key}[{i}]", "unknown tile id", tid))
                 elif ids.index(tid) != i:
                     gather.errors.append(InputError(f"{where}.{key}[{i}]", "a tile can be held only once", tid))
+        if isinstance(self.flowers, list):
+            gather.errors += [InputError(f"{where}.flowers[{i}]", why, self.flowers[i])
+                              for i, why in hand_refusals(catalog, self.flowers)]
         gather.check()
 
 

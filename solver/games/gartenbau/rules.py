@@ -135,6 +135,33 @@ def _connected(garden: Garden) -> list[Violation]:
     return []
 
 
+# The flowers a player keeps: a preset Beginner hand of 5, or 5 Advanced flowers drafted (6 in a 2-player game, which
+# drafts 8 and discards 2). A holding may hold 8 (the draft's hand before its discard); a garden lays at most 6.
+MAX_FLOWERS_LAID = 6
+
+
+def _hand_kind(flower: Flower) -> str:
+    return f"a Beginner flower of the {flower.hand} hand" if flower.level == "beginner" else "an Advanced flower"
+
+
+def hand_refusals(catalog: Catalog, flower_ids: list) -> list[tuple[int, str]]:
+    """(index, why) for each flower that no player could hold together with the first known one: "There are 2
+    possible ways to do this. Please choose ONE": one preset hand of Beginner flowers, or Advanced flowers drafted.
+    Unknown ids are left to the caller's own check."""
+    out: list[tuple[int, str]] = []
+    first: Flower | None = None
+    for i, fid in enumerate(flower_ids):
+        flower = catalog.flowers.get(fid) if isinstance(fid, str) else None
+        if flower is None:
+            continue
+        if first is None:
+            first = flower
+        elif _hand_kind(flower) != _hand_kind(first):
+            out.append((i, f"{fid} is {_hand_kind(flower)} and {first.id} {_hand_kind(first)}: a player holds one "
+                           "preset Beginner hand or Advanced flowers, not both"))
+    return out
+
+
 def garden_violations(garden: Garden, catalog: Catalog) -> list[Violation]:
     """Every rule a finished garden must satisfy, checked from scratch (no move history needed):
     one starter, tiles used once, no overlaps, one connected garden, plants over two seedling
@@ -152,6 +179,10 @@ def garden_violations(garden: Garden, catalog: Catalog) -> list[Violation]:
             if c in seen:
                 out.append(Violation("overlap", f"tiles {seen[c]} and {t.id} both lie on space {list(c)}"))
             seen[c] = t.id
+    out += [Violation("hand", why) for _, why in hand_refusals(catalog, [f.flower.id for f in garden.flowers])]
+    if len(garden.flowers) > MAX_FLOWERS_LAID:
+        out.append(Violation("hand", f"{len(garden.flowers)} flowers laid: a player keeps at most {MAX_FLOWERS_LAID} "
+                                     "(5, or 6 in a 2-player Advanced game)"))
     if out:
         return out  # the layers above need a sound seedling layer to be checked meaningfully
     out += _connected(garden)

@@ -67,7 +67,7 @@ def test_a_search_that_finds_nothing_in_time_still_answers_a_legal_garden():
 
     holding = {"starter": {"id": "ST2", "side": "b"},
                "seedlings": ["S05", "S41", "S06", "S42", "S11", "S13", "S27", "S03", "S39", "S01"],
-               "plants": ["P-green-1", "P-purple-1"], "flowers": ["A02a-carnation", "B-beetle-datura"],
+               "plants": ["P-green-1", "P-purple-1"], "flowers": ["A02a-carnation", "A06-datura"],
                "tokens": {"flower_pot": True, "watering_can": False}}
     out = api.solve_optimal(holding, control=SolveControl(time_limit_s=10, deterministic_limit=1e-9))
     assert out["status"] == "feasible" and out["garden"] is not None
@@ -193,6 +193,10 @@ def test_hint_ranks_placements_by_reachable_prestige():
     assert all(o["prestige"] <= 2 for o in options[2:])
     with pytest.raises(InputError, match="unknown tile"):
         api.hint(garden, "S99", known)
+    # a known flower of another hand than the one being placed: no player holds both (the rules lawyer of 7 Dec)
+    with pytest.raises(InputError, match="one preset Beginner hand or Advanced flowers") as err:
+        api.hint(garden, "B-beetle-sweet-william", {"flowers": ["A12-fuchsia"]})
+    assert err.value.field == "known.flowers[0]"
 
 
 def test_following_a_hints_garden_keeps_its_prestige(monkeypatch):
