@@ -122,7 +122,8 @@ def cmd_forced(args) -> int:
 
 def cmd_deduce(args) -> int:
     trials = read_json(args.trials)
-    r = api.deduce_card(args.kind, trials, args.mode, **_data(args))
+    r = api.deduce_card(args.kind, trials, args.mode, exclude=_ids(args.exclude) if args.exclude else None,
+                        expert=args.expert, **_data(args))
     data = {"candidates": [c.id for c in r.candidates]}
     text = f"candidates: {', '.join(c.id for c in r.candidates) or 'none'}"
     if r.split:
@@ -179,5 +180,7 @@ def register(sub) -> None:
     p = sub.add_parser("deduce", help="card fronts of a kind consistent with the verdicts, and the best next test")
     p.add_argument("kind", help="the kind on the card's back, e.g. distance")
     p.add_argument("trials", help='JSON list [{"garden": {...}, "verdict": "thrilled"|"angry"}]; - for stdin')
+    p.add_argument("--exclude", help="cards already seen face up, comma-separated (each card exists once)")
+    p.add_argument("--expert", action="store_true", help="the Expert cards are in play too (added to the Standard deck)")
     _common(p, garden=False, solver=False)
     p.set_defaults(func=cmd_deduce)

@@ -127,7 +127,8 @@ class HintServicer(GameServicer, hints_pb2_grpc.HintServiceServicer):
         garden = convert.garden(request.garden, self.config) if request.HasField("garden") else None
         with convert.fields_under(_GARDEN):  # the engine names `garden`'s own fields (trials[i].garden's are named)
             result = self._fn("deduce_card")(request.kind, trials, convert.mode(request.mode), garden,
-                                             control=self.rt.control(context), **self.data)
+                                             control=self.rt.control(context), exclude=list(request.exclude_card_ids),
+                                             expert=request.expert, **self.data)
         msg = hints_pb2.DeduceCardResponse(candidates=[convert.card_msg(c) for c in result.candidates],
                                            split_complete=result.split_complete)
         s = result.split

@@ -118,6 +118,17 @@ def test_forced_placements_and_deduction(stub, solution):
     assert [c.id for c in ded.candidates] == [c.id for c in expected.candidates] and "S08" in \
         [c.id for c in ded.candidates]
     assert ded.split_complete  # a 60 s deadline leaves the scan its ~0.3 s
+    # with the Expert cards in play and S08 already seen face up
+    more = stub.DeduceCard(pb.DeduceCardRequest(kind="distance", trials=[trial], mode=NORMAL, expert=True,
+                                                exclude_card_ids=["S08"]), timeout=60)
+    expected = api.deduce_card("distance", [{"garden": full, "verdict": "thrilled"}], "normal", expert=True,
+                               exclude=["S08"])
+    assert [c.id for c in more.candidates] == [c.id for c in expected.candidates]
+    assert "S08" not in [c.id for c in more.candidates]
+    with pytest.raises(grpc.RpcError) as err:
+        stub.DeduceCard(pb.DeduceCardRequest(kind="distance", trials=[trial], exclude_card_ids=["S08", "S08"]),
+                        timeout=30)
+    assert "exclude_card_ids[1]" in field_violations(err.value)
     if len(ded.candidates) > 1:
         assert ded.split.thrilled_card_ids and ded.split.angry_card_ids
 

@@ -180,14 +180,21 @@ def forced_placements(garden: dict, card_ids, mode: str | None = None, control: 
 
 def deduce_card(kind: str, trials: list[dict], mode: str | None = None, garden: dict | None = None,
                 deck: str | None = None, catalog: str | None = None, cards: str | None = None,
-                control: SolveControl | None = None):
-    """trials: [{"garden": {...}, "verdict": "thrilled"|"angry"}]; the deck defaults to the mode's. The scan for
-    the best next change stops when `control`'s time runs out (`split_complete` False)."""
+                control: SolveControl | None = None, exclude: list | None = None, expert: bool = False):
+    """trials: [{"garden": {...}, "verdict": "thrilled"|"angry"}]; the deck defaults to the mode's, with `expert`
+    the Expert cards added ("You can open the packet of Expert cards and add them to the Standard cards"; a deck
+    may also be decks joined by "+", e.g. "standard+expert"). `exclude`: cards the table has already seen face up
+    (each card exists once), never a candidate. The scan for the best next change stops when `control`'s time runs
+    out (`split_complete` False)."""
     from solver.games.gardeners import deduction
     m = get_mode(mode)
     cat = load_catalog(catalog)
-    if deck and deck not in DECKS:
-        raise InputError("deck", f"unknown deck; one of {list(DECKS)}", deck)
+    decks = (deck or m.deck).split("+") + (["expert"] if expert else [])
+    for d in decks:
+        if d not in DECKS:
+            raise InputError("deck", f"unknown deck; one of {list(DECKS)}, or several joined by +", deck)
+    deck_cards = load_cards(cards)
+    seen = {c.id for c in deck_cards.resolve(list(exclude or []), "exclude_card_ids")}
     if not isinstance(trials, list):
         raise InputError("trials", "must be a list of {garden, verdict}", type(trials).__name__)
     parsed = []
@@ -205,4 +212,5 @@ def deduce_card(kind: str, trials: list[dict], mode: str | None = None, garden: 
                    else moved(exc)) from None
         parsed.append(deduction.Trial(g, t.get("verdict")))
     base = parse_garden(garden, cat, m) if garden else None
-    return deduction.deduce(kind, parsed, load_cards(cards).of(deck or m.deck), base, control)
+    pool = [c for d in dict.fromkeys(decks) for c in deck_cards.of(d) if c.id not in seen]
+    return deduction.deduce(kind, parsed, pool, base, control)

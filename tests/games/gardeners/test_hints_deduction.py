@@ -107,3 +107,33 @@ def test_the_split_scan_keeps_to_the_call_time_and_says_so():
     gone.cancel()
     with pytest.raises(Cancelled):
         deduction.best_split(cands, garden, gone)
+
+
+def test_expert_cards_and_cards_already_seen():
+    """A face-down Distance card in a game with the Expert cards may be any Standard or Expert Distance front; a card
+    already seen face up is none of them (each card exists once). Neither could be said until 7 Dec (the rules
+    lawyer: "You can open the packet of Expert cards and add them to the Standard cards")."""
+    rng = random.Random(7)
+    trials = [{"garden": random_garden(rng).to_dict(), "verdict": "angry"}]
+    standard = [c.id for c in api.deduce_card("distance", trials, "normal").candidates]
+    both = [c.id for c in api.deduce_card("distance", trials, "normal", expert=True).candidates]
+    expert = [c.id for c in DECK.of("expert") if c.kind == "distance"]
+    assert standard and expert and all(i.startswith("S") for i in standard)
+    # the Expert fronts the verdict allows join the Standard ones, judged by the same checker
+    angry = [i for i in expert if DECK.get(i).check(parse(trials[0]["garden"])).status != SATISFIED]
+    assert both == standard + angry and angry
+    assert [c.id for c in api.deduce_card("distance", trials, "normal", deck="standard+expert").candidates] == both
+    seen = standard[:2]
+    left = [c.id for c in api.deduce_card("distance", trials, "normal", exclude=seen, expert=True).candidates]
+    assert left == [i for i in both if i not in seen]
+    with pytest.raises(InputError) as exc:
+        api.deduce_card("distance", trials, "normal", exclude=["S99"])
+    assert exc.value.field == "exclude_card_ids[0]"
+    with pytest.raises(InputError) as exc:
+        api.deduce_card("distance", trials, "normal", deck="standard+nope")
+    assert exc.value.field == "deck"
+
+
+def parse(doc):
+    from solver.games.gardeners.garden import parse_garden
+    return parse_garden(doc, CAT, NORMAL)
