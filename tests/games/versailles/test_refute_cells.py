@@ -260,7 +260,6 @@ def test_every_field_the_search_reads_lies_in_its_window():
         setattr(mod, name, wrap(name, getattr(mod, name)))
     mod._state = state
     mod.bytearray = Recording  # the module's own byte arrays (reach distances, stamps, scratch) record too
-    worst = {}
     runs = [(2, 8, 40, {}), (5, 8, 35, {}), (0, 8, 37, {"bridge_bfs": 3}), (1, 8, 35, {"bridge_bfs": 12}),
             (4, 6, 30, {"connected": False, "ordered": False})]
     for seed, n, target, kw in runs:
@@ -276,12 +275,11 @@ def test_every_field_the_search_reads_lies_in_its_window():
             assert len(made) == 1 and len(seen) > 1000
             bound = 2 * n + bfs[0] + 2
             far = max(distances())
-            assert far <= bound
-            worst[(seed, bfs[0])] = max(worst.get((seed, bfs[0]), 0), far - bound)
+            assert far <= bound  # (the farthest read stays 11-19 fields inside it on these runs)
             assert not over, over[:5]
-    # the bound is met exactly in every run (so a window cut below it would be caught here), and
-    # the window adds WINDOW_MARGIN >= 2 beyond it
-    assert set(worst.values()) == {0}
+    # the window adds WINDOW_MARGIN >= 2 beyond the bound. (A check that the bound was met exactly, max(0, far -
+    # bound) == 0, could not fail and was dropped, the test audit of 7 Dec; a window cut too small is caught by
+    # each reader's own bound, reached exactly on some call, below.)
     assert refute.WINDOW_MARGIN >= 2
     # every reader ran, and reached its own bound exactly on some call
     assert set(called) == set(READERS) and hit == called, (called, hit)
