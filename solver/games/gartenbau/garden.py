@@ -115,6 +115,10 @@ class Garden:
 # (one step beyond the garden) still fit the wire's 32-bit integers (a starter at row 2^31 - 1 failed inside the
 # hint's answer with an empty field name).
 MAX_COORDINATE = 10_000
+# The flowers a player keeps: a preset Beginner hand of 5, or 5 Advanced flowers drafted (6 in a 2-player game, which
+# drafts 8 and discards 2). A holding may hold 8 (the draft's hand before its discard); a garden lays at most 6 (the
+# rule `hand` of rules.garden_violations, and the model's cap in GardenModel.flower_layer).
+MAX_FLOWERS_LAID = 6
 
 
 def _cell(value: Any, where: str) -> Cell:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from .data import Catalog, Flower, Seedling
-from .garden import DIRECTIONS, FLOWER_FOOTPRINT, Cell, components, flower_plant_pairs, orthogonal, step
+from .garden import DIRECTIONS, FLOWER_FOOTPRINT, MAX_FLOWERS_LAID, Cell, components, flower_plant_pairs, orthogonal, step
 from .scoring import TOKEN_PRESTIGE
 
 Position = tuple[Cell, Cell]  # a domino's two spaces
@@ -259,6 +259,8 @@ class _Builder:
             self.placed.append(placed)
             self.at_block.append(at_block)
             self.covers.append({c: sum(v) for c, v in covers.items()})
+        if len(self.placed) > MAX_FLOWERS_LAID:  # (a holding of up to 8: a player keeps 6 at most)
+            self.m.add(sum(self.placed) <= MAX_FLOWERS_LAID)
         self.fcover = {}
         for c in self.cells:
             self.m.add(sum(fcover[c]) <= 1)

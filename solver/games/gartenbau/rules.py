@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from solver.errors import InputError
 
 from .data import Catalog, Flower, Plant
-from .garden import (Cell, Garden, components, PlacedFlower, PlacedPlant, PlacedSeedlingTile, adjacent, flower_cells,
+from .garden import (MAX_FLOWERS_LAID, Cell, Garden, components, PlacedFlower, PlacedPlant, PlacedSeedlingTile, adjacent, flower_cells,
                      flower_plant_pairs, orthogonal)
 
 RESOURCE_LIMIT = 10  # "At the end of your turn, you may only hold a maximum of 10 total resources."
@@ -133,11 +133,6 @@ def _connected(garden: Garden) -> list[Violation]:
                                        "previously placed tile\", and the Watering Can \"may not break your garden "
                                        "into two gardens\")")]
     return []
-
-
-# The flowers a player keeps: a preset Beginner hand of 5, or 5 Advanced flowers drafted (6 in a 2-player game, which
-# drafts 8 and discards 2). A holding may hold 8 (the draft's hand before its discard); a garden lays at most 6.
-MAX_FLOWERS_LAID = 6
 
 
 def _hand_kind(flower: Flower) -> str:

@@ -87,3 +87,41 @@ def test_rainbow_sets_do_not_share_a_seedling(anything_goes):
     assert row == ["red", "yellow", "blue", "orange", "green", "purple", "red"]
     assert rainbow_sets(g, tuple(anything_goes.flowers["A13-garden-rose"].scoring.params["colours"])) == 1
     both_faces(g, anything_goes)
+
+
+def test_the_model_lays_at_most_six_flowers():
+    """A player keeps 6 flowers at most (rules: `hand`); a holding may hold 8 (the 2-player draft), so the model caps
+    the flowers it lays at 6, and the checker refuses a 7th (the rules lawyer of 7 Dec). The cap is read from the
+    model itself: with 7 flowers held, every assignment laying all 7 breaks one linear constraint over the flowers'
+    placed literals; with 6 held there is none."""
+    from solver.games.gartenbau.data import load_catalog
+    from solver.games.gartenbau.garden import MAX_FLOWERS_LAID
+    from solver.games.gartenbau.model import build_model
+
+    cat = load_catalog()
+    advanced = sorted(f for f, flower in cat.flowers.items() if flower.level == "advanced")
+    starter = cat.starter_tiles["ST1"].sides["a"]
+
+    def caps(n: int) -> list:
+        proto = build_model(cat, 4, starter, ["S01"], [], advanced[:n]).model.Proto()
+        placed = {i for i, v in enumerate(proto.variables) if v.name.startswith("placed")}
+        assert len(placed) == n
+        return [list(c.linear.domain)[-1] for c in proto.constraints
+                if c.has_linear() and set(c.linear.vars) == placed and len(placed) > 1
+                and all(k == 1 for k in c.linear.coeffs)]
+
+    assert MAX_FLOWERS_LAID == 6
+    assert caps(7) == [6]
+    assert caps(6) == []
+
+
+def test_the_checker_refuses_a_seventh_flower():
+    from solver.games.gartenbau import api
+    from solver.games.gartenbau.data import load_catalog
+
+    advanced = sorted(f for f, flower in load_catalog().flowers.items() if flower.level == "advanced")
+    garden = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+              "flowers": [{"id": f, "at": [2 * i, 0]} for i, f in enumerate(advanced[:7])]}
+    assert [v["rule"] for v in api.validate(garden)["violations"]].count("hand") == 1
+    garden["flowers"] = garden["flowers"][:6]  # (the beds are still missing: other rules, not `hand`)
+    assert "hand" not in [v["rule"] for v in api.validate(garden)["violations"]]
