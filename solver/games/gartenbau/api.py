@@ -136,11 +136,13 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
     laid_flowers = [f.flower.id for f in g.flowers]
     coming = [tile] if tile in cat.flowers else []
     known_flowers = future.flowers if isinstance(future.flowers, list) else []
-    for i, why in hand_refusals(cat, laid_flowers + coming + known_flowers):
+    named = {e.field for e in gather.errors}  # (known flowers refused among themselves by future.validate)
+    for i, why in hand_refusals(cat, laid_flowers + coming + known_flowers) if laid_flowers or coming else ():
         if i >= len(laid_flowers):  # (the garden's own mix is a broken rule of the garden, refused by _legal)
             j = i - len(laid_flowers) - len(coming)
-            gather.errors.append(InputError("tile", why, tile) if j < 0 else
-                                 InputError(f"known.flowers[{j}]", why, known_flowers[j]))
+            error = InputError("tile", why, tile) if j < 0 else InputError(f"known.flowers[{j}]", why, known_flowers[j])
+            if error.field not in named:
+                gather.errors.append(error)
     gather.check()
     line = None if follow is None else _follow(follow, g, tile, future, cat)
     options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin, top, line)

@@ -143,18 +143,16 @@ def hand_refusals(catalog: Catalog, flower_ids: list) -> list[tuple[int, str]]:
     """(index, why) for each flower that no player could hold together with the first known one: "There are 2
     possible ways to do this. Please choose ONE": one preset hand of Beginner flowers, or Advanced flowers drafted.
     Unknown ids are left to the caller's own check."""
-    out: list[tuple[int, str]] = []
-    first: Flower | None = None
-    for i, fid in enumerate(flower_ids):
-        flower = catalog.flowers.get(fid) if isinstance(fid, str) else None
-        if flower is None:
-            continue
-        if first is None:
-            first = flower
-        elif _hand_kind(flower) != _hand_kind(first):
-            out.append((i, f"{fid} is {_hand_kind(flower)} and {first.id} {_hand_kind(first)}: a player holds one "
-                           "preset Beginner hand or Advanced flowers, not both"))
-    return out
+    known = [(i, catalog.flowers[fid]) for i, fid in enumerate(flower_ids)
+             if isinstance(fid, str) and fid in catalog.flowers]
+    if not known:
+        return []
+    kinds = [_hand_kind(f) for _, f in known]
+    # the kind most of them share is the player's (the first on a tie): the odd ones out are refused
+    main = max(kinds, key=lambda k: (kinds.count(k), -kinds.index(k)))
+    first = next(f for _, f in known if _hand_kind(f) == main)
+    return [(i, f"{f.id} is {_hand_kind(f)} and {first.id} {main}: a player holds one preset Beginner hand or "
+                "Advanced flowers, not both") for i, f in known if _hand_kind(f) != main]
 
 
 def garden_violations(garden: Garden, catalog: Catalog) -> list[Violation]:
@@ -174,12 +172,12 @@ def garden_violations(garden: Garden, catalog: Catalog) -> list[Violation]:
             if c in seen:
                 out.append(Violation("overlap", f"tiles {seen[c]} and {t.id} both lie on space {list(c)}"))
             seen[c] = t.id
-    out += [Violation("hand", why) for _, why in hand_refusals(catalog, [f.flower.id for f in garden.flowers])]
+    hand = [Violation("hand", why) for _, why in hand_refusals(catalog, [f.flower.id for f in garden.flowers])]
     if len(garden.flowers) > MAX_FLOWERS_LAID:
-        out.append(Violation("hand", f"{len(garden.flowers)} flowers laid: a player keeps at most {MAX_FLOWERS_LAID} "
-                                     "(5, or 6 in a 2-player Advanced game)"))
+        hand.append(Violation("hand", f"{len(garden.flowers)} flowers laid: a player keeps at most {MAX_FLOWERS_LAID} "
+                                      "(5, or 6 in a 2-player Advanced game)"))
     if out:
-        return out  # the layers above need a sound seedling layer to be checked meaningfully
+        return out + hand  # the layers above need a sound seedling layer to be checked meaningfully
     out += _connected(garden)
     partial = Garden(garden.tiles)
     for p in garden.plants:
@@ -188,7 +186,7 @@ def garden_violations(garden: Garden, catalog: Catalog) -> list[Violation]:
     for f in garden.flowers:
         out += flower_refusals(partial, catalog, f.flower, f.at)
         partial = replace(partial, flowers=partial.flowers + [f])
-    return out
+    return out + hand
 
 
 def _raise_if(field: str, violations: list[Violation]) -> None:

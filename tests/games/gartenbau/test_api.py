@@ -392,3 +392,22 @@ def test_a_top_hint_without_a_ceiling_shares_the_time_over_every_placement(monke
             assert shares[0] < 8 / 10  # an equal part: ~8 / 18 searched placements (twins are not searched)
         else:
             assert shares[0] > 7  # the first of top 1 gets the time: it is expected to meet the ceiling
+
+
+def test_one_players_flowers_are_refused_once_each_and_beside_the_other_rules():
+    """The QA walkthrough of 7 Dec: a hint named known.flowers[1] twice (the holding check and the hint's own), the
+    refusal blamed the flowers that agree rather than the odd one out, and Validate hid every other broken rule
+    behind `hand`."""
+    garden = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]}}
+    with pytest.raises(InputError) as err:
+        api.hint(garden, "S07", {"flowers": ["B-beetle-datura", "A04-calla-lily"]})
+    errors = getattr(err.value, "errors", [err.value])
+    assert [e.field for e in errors] == ["known.flowers[1]"]
+    with pytest.raises(InputError) as err:  # three of the beetle hand and one Advanced: the Advanced one is odd
+        api.solve_optimal({"starter": {"id": "ST1", "side": "a"}, "flowers": [
+            "A04-calla-lily", "B-beetle-datura", "B-beetle-sweet-william", "B-beetle-red-lily"]}, time_limit_s=5)
+    assert [e.field for e in getattr(err.value, "errors", [err.value])] == ["holding.flowers[0]"]
+    mixed = dict(garden, plants=[{"id": "P-red-1", "cells": [[0, 0], [0, 1]]}],
+                 flowers=[{"id": "B-beetle-sweet-william", "at": [5, 5]}, {"id": "B-moth-datura", "at": [7, 7]}])
+    rules = [v["rule"] for v in api.validate(mixed)["violations"]]
+    assert "hand" in rules and len(set(rules)) > 1, rules
