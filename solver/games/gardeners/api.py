@@ -189,6 +189,9 @@ def deduce_card(kind: str, trials: list[dict], mode: str | None = None, garden: 
     from solver.games.gardeners import deduction
     m = get_mode(mode)
     cat = load_catalog(catalog)
+    if expert and "standard" not in (deck or m.deck).split("+"):
+        raise InputError("expert", "the Expert cards join the Standard deck (the beginner, normal and solo modes), "
+                                   f"not {deck or m.deck}", True)
     decks = (deck or m.deck).split("+") + (["expert"] if expert else [])
     for d in decks:
         if d not in DECKS:

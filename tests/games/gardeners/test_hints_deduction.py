@@ -132,6 +132,9 @@ def test_expert_cards_and_cards_already_seen():
     with pytest.raises(InputError) as exc:
         api.deduce_card("distance", trials, "normal", deck="standard+nope")
     assert exc.value.field == "deck"
+    with pytest.raises(InputError) as exc:  # (a training deck is no Standard deck to add the Expert cards to)
+        api.deduce_card("distance", [], "training-a", expert=True)
+    assert exc.value.field == "expert"
 
 
 def parse(doc):
