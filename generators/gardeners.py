@@ -262,7 +262,9 @@ def check_discard(public: dict, answer: dict, discard_ids, data: GameData = REFE
     (no card of it can be kept, but a smaller set would do: two where one is enough, the puzzle walkthrough of
     7 Dec) is below the optimum, since the rulebook takes a point for each discarded card after the first (`score`
     and `optimum` are those points); a superset of one also makes the rest solvable but discards more than needed
-    (not minimal); any other leaves a conflict, named in `violations`."""
+    (not minimal; `violations` names the cards that could be kept); any other leaves a conflict, named in
+    `violations`. A WRONG discard's `score` is its cards' points all the same: it is not comparable with `optimum`,
+    as the discard does not work (read `outcome`)."""
     if isinstance(discard_ids, str) or not isinstance(discard_ids, (list, tuple)):
         raise InputError("discard_card_ids", "must be a list of card ids", discard_ids)
     in_play = set(public["card_ids"])
@@ -286,8 +288,17 @@ def check_discard(public: dict, answer: dict, discard_ids, data: GameData = REFE
                              "each discarded card after the first costs a point"]
     elif any(d < named for d in minimal):
         outcome = "not_minimal"
+        inside = min((d for d in minimal if d < named), key=lambda d: (len(d), sorted(d)))
+        spare = sorted(named - inside)
+        out["violations"] = [f"discarding {_listed(sorted(inside))} alone also makes the rest solvable: "
+                             f"{_listed(spare)} could be kept"]
     else:
         outcome = "wrong"
         kept = [sorted(c) for c in answer["conflicts"] if not set(c) & named]
-        out["violations"] = [f"{' and '.join(c)} still conflict: no garden meets them together" for c in kept]
+        out["violations"] = [f"{_listed(c)} still conflict: no garden meets them together" for c in kept]
     return {"correct": outcome == "correct", "outcome": outcome, **out}
+
+
+def _listed(ids: list[str]) -> str:
+    """"S08", "S08 and S14", "S08, S14 and S38"."""
+    return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"

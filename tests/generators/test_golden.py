@@ -187,7 +187,13 @@ def test_a_larger_minimal_discard_is_below_the_optimum():
     assert (two["correct"], two["outcome"], two["score"], two["optimum"]) == (False, "below_optimum", -1, 0)
     assert two["violations"] == ["discarding 1 card also makes the rest solvable: each discarded card after the "
                                  "first costs a point"]
-    assert gardeners.check_discard(public, answer, ["S08", "S10"])["outcome"] == "not_minimal"
+    extra = gardeners.check_discard(public, answer, ["S08", "S10"])
+    assert extra["outcome"] == "not_minimal" and extra["violations"] == [
+        "discarding S08 alone also makes the rest solvable: S10 could be kept"]
+    three = gardeners.check_discard({"card_ids": ["S08", "S14", "S38", "S01"]},
+                                    {"discards": [["S08"], ["S14"], ["S38"]], "conflicts": [["S08", "S14", "S38"]]},
+                                    ["S01"])
+    assert three["violations"] == ["S08, S14 and S38 still conflict: no garden meets them together"]
     wrong = gardeners.check_discard(public, answer, ["S05"])
     assert wrong["outcome"] == "wrong" and wrong["violations"] == [
         "S06 and S08 still conflict: no garden meets them together"]

@@ -247,7 +247,9 @@ function impossible(area, api, puzzle, decree, tiles, cards) {
       const words = { [AnswerOutcome.CORRECT]: "His Majesty is thrilled!", [AnswerOutcome.NOT_MINIMAL]: "That works, but you discard more cards than needed.",
         [AnswerOutcome.BELOW_OPTIMUM]: "That works, but fewer cards would do: each discarded card after the first costs a point.",
         [AnswerOutcome.WRONG]: "His Majesty is angry! The remaining cards still cannot hold together." };
-      result.replaceChildren(h("p", { class: r.correct ? "thrilled" : "angry", "data-testid": r.correct ? "thrilled" : "angry" }, words[r.outcome] || "No verdict."));
+      // the server's reasons too: the conflicts a wrong discard leaves, the cards a larger one could keep
+      result.replaceChildren(h("p", { class: r.correct ? "thrilled" : "angry", "data-testid": r.correct ? "thrilled" : "angry" }, words[r.outcome] || "No verdict."),
+        ...(r.violations.length ? [h("ul", { "data-testid": "discard-reasons" }, r.violations.map((v) => h("li", {}, v)))] : []));
     });
   }
   area.replaceChildren(h("h2", { "data-testid": "puzzle-id", "data-puzzle": puzzle.id }, `Impossible decree of ${puzzle.date}`),
