@@ -221,7 +221,7 @@ HELP: dict[str, tuple[str, str | None]] = {
     "solver_threads": ("CP-SAT num_workers per search (0 = one per core)", None),
     "seed": ("CP-SAT random_seed (answers are reproducible for a given seed)", None),
     "max_request_bytes": ("larger requests are refused (RESOURCE_EXHAUSTED) before any handler runs", None),
-    "max_cards": ("at most this many cards in a Gardeners request", None),
+    "max_cards": ("at most this many cards in a Gardeners request (1 to 40)", None),
     "max_garden_size": ("largest Gardeners garden side", None),
     "max_count_cap": ("largest cap of CountSolutions", None),
     "tiles_file": ("Gardeners tile catalog JSON", "the reference catalog"),

@@ -145,7 +145,8 @@ def _summary(public: dict) -> str:
         return f"{len(public['tiles'])} tiles: " + " ".join(map(str, public["tiles"]))
     holding = public.get("holding")
     if isinstance(holding, dict):
-        return ", ".join(f"{len(holding.get(k) or [])} {k}" for k in ("seedlings", "plants", "flowers"))
+        counts = [(len(holding.get(k) or []), k) for k in ("seedlings", "plants", "flowers")]
+        return ", ".join(f"{n} {k if n != 1 else k[:-1]}" for n, k in counts)  # ("1 flower", not "1 flowers")
     setup = public.get("setup")
     if isinstance(setup, dict) and setup.get("nursery"):
         return f"side {setup.get('side')}, {len(setup['nursery'])} cards"

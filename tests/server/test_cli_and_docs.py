@@ -149,7 +149,7 @@ def test_puzzles_list_says_what_each_game_gives_the_player():
     assert _summary({"card_ids": ["S05", "S33"], "mode": "solo"}) == "S05 S33"
     assert _summary({"tiles": [26, 36, 49], "first_stage_tiles": 7}) == "3 tiles: 26 36 49"
     assert _summary({"holding": {"seedlings": ["S23", "S24"], "plants": ["P-orange-1"], "flowers": [],
-                                 "starter": {"id": "ST5"}}}) == "2 seedlings, 1 plants, 0 flowers"
+                                 "starter": {"id": "ST5"}}}) == "2 seedlings, 1 plant, 0 flowers"
     assert _summary({"setup": {"side": "A", "nursery": [42, 8, 13, 44]}}) == "side A, 4 cards"
     assert _summary({"attempts": 1}) == ""
 
