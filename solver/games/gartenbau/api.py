@@ -132,17 +132,17 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
                 gather.errors.append(InputError(f"known.{key}[{i}]", "is already in the garden", tid))
             elif isinstance(tid, str) and tid == tile:
                 gather.errors.append(InputError(f"known.{key}[{i}]", "is the tile being placed", tid))
-    # the garden's flowers, the flower being placed and those to come are one player's (one hand, or Advanced)
-    laid_flowers = [f.flower.id for f in g.flowers]
+    # the flower being placed and those to come are the garden's player's (one hand, or Advanced): the garden's own
+    # flowers (a mix among them is a broken rule of the garden, refused by _legal), else the placed flower, set it
     coming = [tile] if tile in cat.flowers else []
     known_flowers = future.flowers if isinstance(future.flowers, list) else []
+    like = g.flowers[0].flower if g.flowers else cat.flowers[tile] if coming else None
     named = {e.field for e in gather.errors}  # (known flowers refused among themselves by future.validate)
-    for i, why in hand_refusals(cat, laid_flowers + coming + known_flowers) if laid_flowers or coming else ():
-        if i >= len(laid_flowers):  # (the garden's own mix is a broken rule of the garden, refused by _legal)
-            j = i - len(laid_flowers) - len(coming)
-            error = InputError("tile", why, tile) if j < 0 else InputError(f"known.flowers[{j}]", why, known_flowers[j])
-            if error.field not in named:
-                gather.errors.append(error)
+    for i, why in hand_refusals(cat, coming + known_flowers, like) if like is not None else ():
+        j = i - len(coming)
+        error = InputError("tile", why, tile) if j < 0 else InputError(f"known.flowers[{j}]", why, known_flowers[j])
+        if error.field not in named:
+            gather.errors.append(error)
     gather.check()
     line = None if follow is None else _follow(follow, g, tile, future, cat)
     options = optimiser.hint(g, cat, tile, future, _control(time_limit_s, seed, control), margin, top, line)

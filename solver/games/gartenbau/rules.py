@@ -6,8 +6,8 @@ from dataclasses import dataclass, replace
 from solver.errors import InputError
 
 from .data import Catalog, Flower, Plant
-from .garden import (MAX_FLOWERS_LAID, Cell, Garden, components, PlacedFlower, PlacedPlant, PlacedSeedlingTile, adjacent, flower_cells,
-                     flower_plant_pairs, orthogonal)
+from .garden import (MAX_FLOWERS_LAID, Cell, Garden, components, PlacedFlower, PlacedPlant, PlacedSeedlingTile,
+                     adjacent, flower_cells, flower_plant_pairs, orthogonal)
 
 RESOURCE_LIMIT = 10  # "At the end of your turn, you may only hold a maximum of 10 total resources."
 
@@ -139,18 +139,18 @@ def _hand_kind(flower: Flower) -> str:
     return f"a Beginner flower of the {flower.hand} hand" if flower.level == "beginner" else "an Advanced flower"
 
 
-def hand_refusals(catalog: Catalog, flower_ids: list) -> list[tuple[int, str]]:
-    """(index, why) for each flower that no player could hold together with the first known one: "There are 2
-    possible ways to do this. Please choose ONE": one preset hand of Beginner flowers, or Advanced flowers drafted.
-    Unknown ids are left to the caller's own check."""
+def hand_refusals(catalog: Catalog, flower_ids: list, like: Flower | None = None) -> list[tuple[int, str]]:
+    """(index, why) for each flower that no player could hold with the others: "There are 2 possible ways to do
+    this. Please choose ONE": one preset hand of Beginner flowers, or Advanced flowers drafted. The player's kind is
+    `like`'s when given (a garden's own flowers), else the kind most of them share (the first on a tie), so the odd
+    ones out are refused. Unknown ids are left to the caller's own check."""
     known = [(i, catalog.flowers[fid]) for i, fid in enumerate(flower_ids)
              if isinstance(fid, str) and fid in catalog.flowers]
     if not known:
         return []
     kinds = [_hand_kind(f) for _, f in known]
-    # the kind most of them share is the player's (the first on a tie): the odd ones out are refused
-    main = max(kinds, key=lambda k: (kinds.count(k), -kinds.index(k)))
-    first = next(f for _, f in known if _hand_kind(f) == main)
+    main = _hand_kind(like) if like is not None else max(kinds, key=lambda k: (kinds.count(k), -kinds.index(k)))
+    first = like if like is not None else next(f for _, f in known if _hand_kind(f) == main)
     return [(i, f"{f.id} is {_hand_kind(f)} and {first.id} {main}: a player holds one preset Beginner hand or "
                 "Advanced flowers, not both") for i, f in known if _hand_kind(f) != main]
 

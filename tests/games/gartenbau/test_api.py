@@ -411,3 +411,20 @@ def test_one_players_flowers_are_refused_once_each_and_beside_the_other_rules():
                  flowers=[{"id": "B-beetle-sweet-william", "at": [5, 5]}, {"id": "B-moth-datura", "at": [7, 7]}])
     rules = [v["rule"] for v in api.validate(mixed)["violations"]]
     assert "hand" in rules and len(set(rules)) > 1, rules
+
+
+def test_a_hints_flowers_to_come_follow_the_gardens_own():
+    """The garden's flowers set the player's kind, however many flowers to come are of another (a majority of
+    known flowers outvoted the garden's one flower, and nothing was refused)."""
+    g = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+         "seedlings": [{"id": "S07", "cells": [[1, 0], [1, 1]]}],
+         "plants": [{"id": "P-red-1", "cells": [[0, 0], [1, 0]]}, {"id": "P-yellow-1", "cells": [[0, 1], [1, 1]]}],
+         "flowers": [{"id": "B-beetle-sweet-william", "at": [0, 0]}]}
+    assert api.validate(g)["legal"]
+    with pytest.raises(InputError) as err:
+        api.hint(g, "S01", {"flowers": ["A04-calla-lily", "A06-datura"]})
+    assert sorted(e.field for e in getattr(err.value, "errors", [err.value])) == ["known.flowers[0]",
+                                                                                 "known.flowers[1]"]
+    with pytest.raises(InputError) as err:
+        api.hint(g, "A04-calla-lily", {})
+    assert err.value.field == "tile"
