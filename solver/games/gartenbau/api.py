@@ -118,7 +118,7 @@ def hint(garden: dict, tile: str, known: dict | None = None, time_limit_s: float
     future = optimiser.Holding(g.tiles[0].id, g.tiles[0].side, known.get("seedlings", []), known.get("plants", []),
                                known.get("flowers", []))
     gather = Gather()  # every bad tile to come at once
-    gather(future.validate, cat, "known")
+    gather(future.validate, cat, "known", len(g.flowers) + (tile in cat.flowers))
     # each tile exists once: the new tile and the known ones are not in the garden yet (the claims
     # audit of 1 Dec 05:00: a tile already laid got an empty ranking, and a known tile already laid
     # was refused as holding.seedlings[2], an index into the garden's tiles plus the known ones)

@@ -116,9 +116,11 @@ class Garden:
 # hint's answer with an empty field name).
 MAX_COORDINATE = 10_000
 # The flowers a player keeps: a preset Beginner hand of 5, or 5 Advanced flowers drafted (6 in a 2-player game, which
-# drafts 8 and discards 2). A holding may hold 8 (the draft's hand before its discard); a garden lays at most 6 (the
-# rule `hand` of rules.garden_violations, and the model's cap in GardenModel.flower_layer).
+# drafts 8 and discards 2). A holding may hold 8 (the draft's hand before its discard; a hint counts its garden's
+# flowers, the new tile and the flowers to come together); a garden lays at most 6 (the rule `hand` of
+# rules.garden_violations, and the model's cap in GardenModel.flower_layer).
 MAX_FLOWERS_LAID = 6
+MAX_FLOWERS_HELD = 8
 
 
 def _cell(value: Any, where: str) -> Cell:

@@ -16,7 +16,7 @@ from solver.errors import Gather, InputError
 
 from .bound import counting_plan
 from .data import Catalog
-from .garden import Cell, Garden, PlacedFlower, PlacedPlant, PlacedSeedlingTile, orthogonal
+from .garden import MAX_FLOWERS_HELD, Cell, Garden, PlacedFlower, PlacedPlant, PlacedSeedlingTile, orthogonal
 from .model import GardenModel, OutOfTime, Pinned, build_model
 from .rules import flower_refusals, garden_violations, hand_refusals, plant_refusals, seedling_refusals
 from .scoring import Score, score
@@ -39,10 +39,15 @@ class Holding:
     flower_pot: bool = False
     watering_can: bool = False
 
-    def validate(self, catalog: Catalog, where: str = "holding") -> None:
+    def validate(self, catalog: Catalog, where: str = "holding", flowers_elsewhere: int = 0) -> None:
         """Every unknown or repeated tile at once (`where` names the request field: a hint's tiles to come are
-        `known`)."""
+        `known`; `flowers_elsewhere`: the flowers the player holds besides these, a hint's garden and new tile)."""
         gather = Gather()
+        if isinstance(self.flowers, list) and len(self.flowers) + flowers_elsewhere > MAX_FLOWERS_HELD:
+            besides = f" together with the {flowers_elsewhere} in the garden or being placed" if flowers_elsewhere else ""
+            gather.errors.append(InputError(
+                f"{where}.flowers", f"a player holds at most {MAX_FLOWERS_HELD} flowers{besides} (the 2-player "
+                "draft's 8 before its discard)", len(self.flowers) + flowers_elsewhere))
         if self.starter not in catalog.starter_tiles:
             gather.errors.append(InputError(f"{where}.starter", "unknown starter tile", self.starter))
         else:

@@ -428,3 +428,26 @@ def test_a_hints_flowers_to_come_follow_the_gardens_own():
     with pytest.raises(InputError) as err:
         api.hint(g, "A04-calla-lily", {})
     assert err.value.field == "tile"
+
+
+def test_a_hint_holds_at_most_eight_flowers_with_the_new_tile_and_the_gardens():
+    """The QA walkthrough of 7 Dec: the cap of 8 flowers held (the 2-player draft) counted the garden's flowers and
+    those to come but not the new tile, so a hint could hold 9."""
+    g = {"starter": {"id": "ST1", "side": "a", "cells": [[0, 0], [0, 1]]},
+         "seedlings": [{"id": "S07", "cells": [[1, 0], [1, 1]]}],
+         "plants": [{"id": "P-red-1", "cells": [[0, 0], [1, 0]]}, {"id": "P-yellow-1", "cells": [[0, 1], [1, 1]]}],
+         "flowers": [{"id": "A04-calla-lily", "at": [0, 0]}]}
+    assert api.validate(g)["legal"]
+    advanced = ["A03-datura", "A01-calla-lily", "A05a-cornflower", "A06-datura", "A07-rhododendron",
+                "A09-forget-me-not", "A10-rhododendron"]
+    with pytest.raises(InputError) as err:  # 1 laid + the new flower + 7 to come
+        api.hint(g, "A12-fuchsia", {"flowers": advanced})
+    assert [e.field for e in getattr(err.value, "errors", [err.value])] == ["known.flowers"]
+    assert [e.value for e in getattr(err.value, "errors", [err.value])] == [9]
+    with pytest.raises(InputError) as err:  # a seedling tile is no flower: 1 + 7 is within the cap; a bad margin
+        api.hint(g, "S01", {"flowers": advanced}, margin=99)
+    assert [e.field for e in getattr(err.value, "errors", [err.value])] == ["margin"]
+    with pytest.raises(InputError) as err:  # a holding of 9
+        api.solve_optimal({"starter": {"id": "ST1", "side": "a"}, "flowers": advanced + ["A12-fuchsia", "A15-fuchsia"]},
+                          time_limit_s=5)
+    assert [e.field for e in getattr(err.value, "errors", [err.value])] == ["holding.flowers"]
