@@ -35,6 +35,7 @@ def _common(p: argparse.ArgumentParser, cards_required: bool = True) -> None:
     # (as `gardens call`: a server with a token or TLS could not be reached from these commands)
     p.add_argument("--tls-ca", default=None, help="with --server: CA certificate file: use TLS and trust this CA")
     p.add_argument("--token", default=None, help="with --server: bearer token (env GARDENS_TOKEN)")
+    p.set_defaults(field_options={"card_ids": "--cards"})  # (main names an in-process error's field as its option)
 
 
 # What the server keeps of a call's deadline for checking and sending the answer (`serve --deadline-margin-s`,

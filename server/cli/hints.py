@@ -33,6 +33,7 @@ def _common(p: argparse.ArgumentParser, garden: bool = True, solver: bool = True
     p.add_argument("--catalog", help="tile catalog JSON (default: the reference catalog)")
     p.add_argument("--card-file", help="card decks JSON (default: the reference decks)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.set_defaults(field_options={"card_ids": "--cards", "exclude_card_ids": "--exclude"})  # (as main names errors)
 
 
 def _data(args) -> dict:

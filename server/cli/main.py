@@ -5,11 +5,13 @@ import argparse
 import importlib
 import os
 import pkgutil
+import re
 import sqlite3
 import sys
 
 import server.cli as _pkg
 from generators.store import StoreError
+from solver.errors import InputError, InputErrors
 
 from .files import reset_stdin
 
@@ -33,6 +35,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _as_options(exc: ValueError, options: dict[str, str]) -> str:
+    """`exc`'s message with each request field that came from a comma-separated option named as that option
+    (`options`: field -> option, a command's `field_options`): "--exclude, item 2: card given twice (got 'S08')",
+    not "exclude_card_ids[1]", a name the command line never shows."""
+    if not options or not isinstance(exc, InputError):
+        return str(exc)
+    out = []
+    for e in exc.errors if isinstance(exc, InputErrors) else [exc]:
+        m = re.fullmatch(r"(\w+)(?:\[(\d+)\])?(.*)", e.field, re.S)
+        if m is None or m.group(1) not in options:
+            out.append(str(e))
+            continue
+        field = options[m.group(1)] + ("" if m.group(2) is None else f", item {int(m.group(2)) + 1}") + m.group(3)
+        out.append(str(InputError(field, e.description, e.value)))
+    return "; ".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -50,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except (ValueError, OSError, StoreError) as exc:  # domain errors carry a precise message
         # StoreError: a puzzle store that is not one, or a damaged row (was a traceback)
-        print(f"gardens: error: {exc}", file=sys.stderr)
+        print(f"gardens: error: {_as_options(exc, getattr(args, 'field_options', None))}", file=sys.stderr)
         return 2
     except sqlite3.DatabaseError as exc:  # a full disk, an I/O error, a lock, bad pages ("database disk image
         # is malformed"): nothing half-written (each was a traceback, exit 1)

@@ -95,7 +95,7 @@ def test_the_hint_commands_know_a_card_only_its_card_file_has(garden_files, caps
     _, partial = garden_files
     command = [argv[0], str(partial), "--cards", "X08", *argv[1:], "--time-limit", "10"]
     code, _, err = _run(capsys, *command)
-    assert code == 2 and "card_ids[0]: unknown card id (got 'X08')" in err  # the reference decks have no X08
+    assert code == 2 and "--cards, item 1: unknown card id (got 'X08')" in err  # the reference decks have no X08
     code, out, err = _run(capsys, *command, "--card-file", str(_renamed(tmp_path)))
     assert code in (0, 1), err  # an answer (1: none exists, proven)
     if argv[0] in ("progress", "hint"):

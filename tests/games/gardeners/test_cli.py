@@ -44,7 +44,11 @@ def test_explain_names_the_conflict_and_the_discards(capsys):
 
 def test_bad_input_is_an_error_naming_the_field(capsys, tmp_path):
     assert main(["solve", "--cards", "A1,Z9"]) == 2
-    assert "card_ids[1]" in capsys.readouterr().err
+    assert "--cards, item 2: unknown card id (got 'Z9')" in capsys.readouterr().err  # (the option, not card_ids[1])
+    trials = tmp_path / "trials.json"
+    trials.write_text("[]")
+    assert main(["deduce", "distance", str(trials), "--exclude", "S08,S08"]) == 2
+    assert "--exclude, item 2: card given twice (got 'S08')" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"size": 6, "placements": [{"tile": "A01", "row": 9, "col": 0, "rotation": 0}]}))
     assert main(["check", str(bad), "--cards", "A1"]) == 2
