@@ -119,6 +119,39 @@ async function decree(page) {
   return result;
 }
 
+// Today's easy impossible decree on a page of its own: the test reads the stored answer and sends three discards
+// (one leaving the conflict, one larger than needed, the fewest; null to skip); the page shows each verdict and the
+// server's reasons under it.
+async function impossibleDecree(browser, url, timezoneId, errors) {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 700 }, timezoneId });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${url}?view=decree&variant=impossible`);
+  const heading = await page.waitForSelector('[data-testid="view-decree"] [data-testid="puzzle-id"]', { timeout: 150_000 });
+  const puzzle = await heading.getAttribute("data-puzzle");
+  say({ impossible: puzzle });
+  const tries = JSON.parse((await lines.next()).value);
+  const result = { puzzle, heading: await heading.textContent() };
+  for (const [name, ids, verdict] of [["wrong", tries.wrong, "angry"], ["notMinimal", tries.notMinimal, "angry"],
+    ["right", tries.right, "thrilled"]]) {
+    if (!ids) continue;
+    for (const box of await page.$$('[data-testid="view-decree"] input[data-card]')) {
+      const want = ids.includes(await box.getAttribute("data-card"));
+      if (want !== await box.isChecked()) await box.click();
+    }
+    // (the result is replaced when the answer comes: wait until it names this try's verdict, not the last one's)
+    await page.evaluate(() => document.querySelector('[data-testid="decree-result"]').replaceChildren());
+    await page.click('[data-testid="discard-button"]');
+    await page.waitForSelector(`[data-testid="decree-result"] [data-testid="${verdict}"]`, { timeout: 60_000 });
+    result[name] = {
+      verdict: await page.textContent(`[data-testid="decree-result"] [data-testid="${verdict}"]`),
+      reasons: await page.$$eval('[data-testid="discard-reasons"] li', (els) => els.map((e) => e.textContent)),
+    };
+    await shot(page, `impossible-${name}.png`);
+  }
+  await page.close();
+  return result;
+}
+
 (async () => {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -134,6 +167,7 @@ async function decree(page) {
     await page.goto(url);
     const w = await workshop(page);
     const d = await decree(page);
+    const i = await impossibleDecree(browser, url, timezoneId, errors);
     // No server behind the address: the page says so in words instead of staying blank.
     const lost = await browser.newPage({ viewport: { width: 1000, height: 400 } });
     await lost.goto(`${url}?api=${encodeURIComponent(deadApi)}`);
@@ -152,7 +186,7 @@ async function decree(page) {
       refused[name] = { date: await box.getAttribute("data-date"), text: await box.textContent() };
       await shot(other, `decree-${name}.png`);
     }
-    say({ workshop: w, decree: d, unreachable, refused, pageErrors: errors });
+    say({ workshop: w, decree: d, impossible: i, unreachable, refused, pageErrors: errors });
   } catch (e) {
     // The page as it stood when a step failed, for the CI log reader; and what the page itself threw.
     if (page) await shot(page, "failure.png").catch(() => {});

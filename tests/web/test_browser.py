@@ -4,7 +4,8 @@ The stack is `python -m server.web` (what `make run` starts) on free ports with 
 The workshop names the conflict of S04 + S08 and shows a refused request in plain words; today's
 decree is planted tile by tile from the server's own stored answer (read from the store: the test
 hook), two tiles exchanged make His Majesty angry with the broken cells outlined, exchanged back he
-is thrilled; with no server behind the address the page says so. The page runs in a time zone whose date is
+is thrilled; today's impossible decree is answered three times (a discard leaving the conflict, one larger than
+needed, the fewest) and the page shows each verdict with the server's reasons; with no server behind the address the page says so. The page runs in a time zone whose date is
 not UTC's (the decree must be of the player's date), and with a clock 10 days off the page says the server
 serves no decree of that date. Screenshots go to var/web-artifacts/ (git-ignored).
 """
@@ -27,6 +28,7 @@ import pytest
 from generators.identity import parse_id
 from generators.store import Store
 from server.web import free_port
+from generators.gardeners import check_discard
 from solver.games.gardeners import api
 
 REPO = Path(__file__).resolve().parents[2]
@@ -118,6 +120,15 @@ def spoiling_swap(solution: list[dict], card_ids: list[str]):
     return fallback or (None, set())   # a loose decree: every exchange keeps every card
 
 
+def discard_tries(card_ids: list[str], discards: list[list[str]]) -> dict:
+    """Three discards for an impossible decree: `wrong` leaves a conflict (one card in no minimal discard set; None
+    when every card is one), `notMinimal` is a fewest set and one card more, `right` a fewest set."""
+    fewest = min(discards, key=len)
+    wrong = next(([c] for c in card_ids if not any(set(d) <= {c} for d in discards)), None)
+    extra = next(c for c in card_ids if c not in fewest)
+    return {"wrong": wrong, "notMinimal": [*fewest, extra], "right": list(fewest)}
+
+
 def far_zone(now: datetime) -> str:
     """A time zone whose date differs from UTC's now and for at least the next hour (the test takes ~1 min).
 
@@ -154,6 +165,12 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
         solution = stored.answer["solution"]["placements"]
         swap, broken = spoiling_swap(solution, stored.public["card_ids"])
         driver.stdin.write(json.dumps({"placements": solution, "swap": swap}) + "\n")
+        driver.stdin.flush()
+        second = json.loads(driver.stdout.readline() or "{}")
+        assert "impossible" in second, driver.stderr.read()
+        doomed = Store(db).get(parse_id(second["impossible"], "puzzle"))
+        tries = discard_tries(doomed.public["card_ids"], doomed.answer["discards"])
+        driver.stdin.write(json.dumps(tries) + "\n")
         driver.stdin.flush()
         out, err = driver.communicate(timeout=240)
     finally:
@@ -198,6 +215,20 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
         assert {tuple(c) for c in d["outlined"]} == broken
     assert d["thrilled"] == "His Majesty is thrilled!"
     assert d["verdicts"] == [[cid, "satisfied"] for cid in stored.public["card_ids"]]
+    # Today's impossible decree: each discard's verdict and the server's own reasons (CheckAnswer's violations)
+    i = result["impossible"]
+    assert i["puzzle"].startswith("gardeners/impossible/easy/") and i["puzzle"].rsplit("/", 1)[1] in local
+    assert i["heading"] == f"Impossible decree of {i['puzzle'].rsplit('/', 1)[1]}"
+    for name, outcome, words in (("wrong", "wrong", "His Majesty is angry!"),
+                                 ("notMinimal", "not_minimal", "That works, but you discard more cards than needed."),
+                                 ("right", "correct", "His Majesty is thrilled!")):
+        if tries[name] is None:
+            print(f"note: every card of {doomed.public['card_ids']} mends the decree alone: no wrong discard shown")
+            continue
+        server = check_discard(doomed.public, doomed.answer, tries[name])
+        assert server["outcome"] == outcome, (name, server)
+        assert i[name]["verdict"].startswith(words), i[name]
+        assert i[name]["reasons"] == server["violations"] and (outcome == "correct") == (not server["violations"])
     assert "cannot be reached" in result["unreachable"]
     # a clock 10 days ahead: not published yet (FAILED_PRECONDITION); 10 days behind: none kept (NOT_FOUND)
     for name, days, says in (("ahead", 10, "is not published yet"), ("behind", -10, "was published")):
@@ -207,6 +238,6 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
         assert says in refused["text"], refused
     assert result["pageErrors"] == []
     for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "workshop-many.png",
-                 "decree-thrilled.png", "unreachable.png", "decree-ahead.png", "decree-behind.png",
+                 "decree-thrilled.png", "impossible-notMinimal.png", "impossible-right.png", "unreachable.png", "decree-ahead.png", "decree-behind.png",
                  *(["decree-angry.png"] if swap else [])):
         assert (ARTIFACTS / name).stat().st_size > 10_000
