@@ -238,9 +238,11 @@ def best_plan(request: dict, catalog: Catalog | None = None, control: SolveContr
     return _solution_json(sol, cat, nursery)
 
 
-# A hint option's fixed cost on the wall clock, however short its search (~0.2 s on 32 cards, 7 Dec): an option
-# later than the first is not searched with less time than this left
-OPTION_FIXED_S = 0.25
+# A hint option's fixed cost on the wall clock, however short its search: an option later than the first is not
+# searched with less time than this left. 0.25 until 7 Dec, when a search paid ~0.2 s on 32 cards whatever its budget
+# (the greedy game, a model build, the closing check); since the short path (optimiser.MODEL_MIN_S, GREEDY_SHARE) an
+# option's search ends within its budget but for a greedy day and the quick rule's rest (0.01-0.05 s on 32 cards)
+OPTION_FIXED_S = 0.1
 
 
 def option_share(control: SolveControl, i: int, n: int, elapsed: float) -> float:

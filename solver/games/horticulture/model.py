@@ -79,6 +79,12 @@ def mirror_symmetric(garden: Garden) -> bool:
     return frozenset(frozenset((cols - x, y) for x, y in seg) for seg in garden.segments) == garden.segments
 
 
+def mirror_half(garden: Garden, gnome: Cell | None, days: list[DaySpec]) -> bool:
+    """Whether the model keeps a gnome being chosen in the left half (MIRROR_BREAKING): no day fixed, the path its
+    own mirror image."""
+    return MIRROR_BREAKING and gnome is None and all(d.fixed is None for d in days) and mirror_symmetric(garden)
+
+
 def mirror_cell(cell: Cell, columns: int) -> Cell:
     return (columns - 1 - cell[0], cell[1])
 
@@ -163,8 +169,7 @@ class HorticultureModel:
             m.add(self.gv[self.garden.index[gnome]] == 1)
         # Mirroring a game left/right keeps it legal and its score (path, border, plan and the window
         # box are all mirror-blind when the path is symmetric), so the gnome may be kept in the left half.
-        self.mirror_half = MIRROR_BREAKING and gnome is None and all(d.fixed is None for d in self.days) \
-            and mirror_symmetric(self.garden)
+        self.mirror_half = mirror_half(self.garden, gnome, self.days)
         if self.mirror_half:
             cols = self.sheet.columns
             for i, (c, r) in enumerate(self.cells):

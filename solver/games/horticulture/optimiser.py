@@ -13,8 +13,8 @@ from . import anneal, lagrange
 from .bounds import counting_bound  # noqa: F401  (re-exported: the bound every answer reports)
 from .classcount import ClassCountModel
 from .data import Catalog
-from .garden import Cell, PathDrawing, Plan
-from .model import STATUS, DaySpec, HorticultureModel, ModelMismatch, Solution, mirror_cell
+from .garden import Cell, Garden, PathDrawing, Plan
+from .model import STATUS, DaySpec, HorticultureModel, ModelMismatch, Solution, mirror_cell, mirror_half
 from .rules import replay
 from .schedule import fit_plan_and_gnome, plant_towards, play_greedy
 from .scoring import score_sheet
@@ -277,6 +277,27 @@ BENDERS_CUT = "both"
 MIN_STEP = 0.01
 MIN_STEP_WALL = 0.05
 TIMED_BUILD = 2.5
+# Short wall-clock budgets (docs/horticulture.md, "Short budgets"). A call's fixed steps (the greedy games, the
+# untimed model's build, CP-SAT completing and re-scoring a game) used to run whatever the clock said: 32-card best
+# plans with 0.3 / 0.5 / 1 s ended after 0.77-1.06 / 0.95-1.21 / 1.05-1.33 s (seeds 0-2). On the wall clock each is
+# now weighed against what is left first; none of this applies with a deterministic limit (its answers do not change).
+# The untimed model is built only when what is left after the annealing holds its build (estimated as
+# BUILD_PER_GREEDY x the first greedy game's time, BUILD_PER_GREEDY_FREE when the gnome or the plan is a decision:
+# measured 1.1-1.4 and 2.2-2.5 on 32 cards) and MODEL_MIN_S more for its steps; otherwise no CP-SAT model is built,
+# the annealing gets all the time left but CLOSE_RESERVE_S, and the (annealed) greedy game, replayed and scored by
+# the pure rules, is the answer with the counting bound.
+BUILD_PER_GREEDY = 1.5
+BUILD_PER_GREEDY_FREE = 3.0
+MODEL_MIN_S = 0.25
+CLOSE_RESERVE_S = 0.02  # the closing check (replay, pure scorer: a few ms on 32 cards) and the answer
+# With the plan or the gnome being chosen, the greedy player plays again with those fitted to its first game only
+# when this many times the first game's time is left (else the first game keeps the fitted setup when it is legal
+# and scores more with it)
+SECOND_GREEDY_ROOM = 3.0
+# A greedy game's days that start after this share of what is left of the budget are played by the quick rule
+# (schedule.play_greedy's `until`): the greedy game is the floor of every answer, and on a loaded machine its ~80 ms
+# on 32 cards became 0.2-0.6 s (measured at load 3 on two cores)
+GREEDY_SHARE = 0.5
 
 
 class _Values:
@@ -386,10 +407,14 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
 
     rng = random.Random(control.random_seed)
     counted = counting_bound(catalog, side, drawing, days, gnome, plan)
-    relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
+    sheet = catalog.sheet(side)
+    geometry = Garden(sheet, drawing)
+    cells, types = geometry.cells, list(catalog.plants)
+    left_half = mirror_half(geometry, gnome, days)  # (the untimed model's MIRROR_BREAKING)
     # on the wall clock: building the untimed model's time, the unit for model building (see TIMED_BUILD)
-    build = 0.0 if deterministic else time.perf_counter() - clock
+    build = 0.0
     minimum = MIN_STEP if deterministic else MIN_STEP_WALL
+    free_setup = gnome is None or plan is None
 
     def grant(want: float, builds: float = 0.0) -> float:
         """Search time for a step that wants `want` and first builds `builds` x the untimed model: capped
@@ -397,46 +422,89 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
         room = min(want, budget - build - meter.used - builds * build)
         return room if room >= minimum else 0.0
 
+    def score_of(game: list[Day], g: Cell, p: Plan) -> int:
+        """A game's points: CP-SAT's second (flow) encoding, held against the pure scorer that checks the answer; on
+        the wall clock with less than two untimed model builds left, the pure scorer alone (a model build would
+        overrun the budget; the answer is checked by the pure rules either way)."""
+        if deterministic or budget - meter.used >= 2 * build + CLOSE_RESERVE_S:
+            return _exact_score(catalog, side, drawing, game, g, p, control)
+        return _pure_score(catalog, side, drawing, game, g, p)
+
     played = {d: spec for d, spec in enumerate(days) if spec.fixed is not None}
-    g0 = gnome if gnome is not None else relaxed.garden.cells[len(relaxed.cells) // 2]
+    g0 = gnome if gnome is not None else cells[len(cells) // 2]
     if plan is None:  # a first guess: plan on the plants the nursery offers most of
-        offered = sorted(relaxed.types, key=lambda k: -sum(
+        offered = sorted(types, key=lambda k: -sum(
             max(sum(x in (k, catalog.wild) for x in catalog.card(c).plants) for c in spec.options)
             for spec in days if spec.fixed is None))
         p0 = Plan(offered[0], offered[0], (offered[1], offered[0]))
     else:
         p0 = plan
     start, game0 = None, None
+    short = False  # on the wall clock: no room for the untimed model, the (annealed) greedy game is the answer
     try:  # a greedy game to start from: good on its own, and a slow search still has an answer
         options = [spec.options for spec in days]
-        game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
-        if gnome is None or plan is None:
+        t = time.perf_counter()
+        game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played,
+                            until=None if deterministic else t + (budget - meter.used) * GREEDY_SHARE)
+        greedy_s = time.perf_counter() - t
+        log.debug("greedy game in %.3f s", greedy_s)
+        if free_setup:
             # plan/gnome are decisions: fit them to the greedy garden, then play again with them
-            g0, p0 = fit_plan_and_gnome(catalog, Setup(side, drawing, g0, p0), game0, plan is None, gnome is None)
-            game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played)
-        if relaxed.mirror_half and 2 * g0[0] > relaxed.sheet.columns - 1:
-            game0, g0 = _mirror(game0, relaxed.sheet.columns), mirror_cell(g0, relaxed.sheet.columns)
+            fitted = fit_plan_and_gnome(catalog, Setup(side, drawing, g0, p0), game0, plan is None, gnome is None)
+            if deterministic or budget - meter.used >= SECOND_GREEDY_ROOM * greedy_s:
+                g0, p0 = fitted
+                game0 = play_greedy(catalog, Setup(side, drawing, g0, p0), options, played, until=None
+                                    if deterministic else time.perf_counter() + (budget - meter.used) * GREEDY_SHARE)
+            else:
+                g0, p0 = _refit(catalog, side, drawing, game0, (g0, p0), fitted)
+                log.debug("no room for a second greedy game: the first one with %s", "the fitted setup"
+                          if (g0, p0) == fitted else "its own setup")
+        if left_half and 2 * g0[0] > sheet.columns - 1:
+            game0, g0 = _mirror(game0, sheet.columns), mirror_cell(g0, sheet.columns)
         to_play = len(days) - len(played)  # days still to play (a hint's are fewer)
         share = ANNEAL_SHARE if to_play >= ANNEAL_MIN_DAYS else (
             SHORT_ANNEAL_SHARE if SHORT_ANNEAL_MIN_DAYS is not None and to_play >= SHORT_ANNEAL_MIN_DAYS else 0.0)
+        room = 0.0
         if share > 0:
             room = budget * share if ANNEAL_MAX is None else min(budget * share, ANNEAL_MAX)
+        if not deterministic:
+            estimate = greedy_s * (BUILD_PER_GREEDY_FREE if free_setup else BUILD_PER_GREEDY)
+            short = budget - meter.used - room < estimate + MODEL_MIN_S + CLOSE_RESERVE_S
+            if short:
+                room = budget - meter.used - CLOSE_RESERVE_S if share > 0 else 0.0
+                log.debug("short budget: no CP-SAT model (build ~%.3f s), annealing %.3f s", estimate, max(0, room))
+        if share > 0 and (deterministic or room >= minimum):  # (a deterministic one anneals as it always did)
             # a gnome being chosen may go to any square (the left half when the model breaks the mirror symmetry)
             squares = None if gnome is not None or not ANNEAL_SETUP else [
-                c for c in relaxed.garden.cells if not relaxed.mirror_half or 2 * c[0] <= relaxed.sheet.columns - 1]
+                c for c in cells if not left_half or 2 * c[0] <= sheet.columns - 1]
             game0, g0, p0 = _anneal_step(catalog, side, drawing, days, game0, g0, p0, control, room, meter, counted,
                                          squares, plan is None and ANNEAL_SETUP, most=ANNEAL_MAX)
-        # (a pinned completion: solved at the root in practice, so even a small grant reaches it)
-        seconds = grant(max(0.2, budget * 0.1))
-        if seconds > 0:
-            start, cost = _start(relaxed, relaxed.assignment(game0, g0, p0), control, seconds)
-            meter.charge(cost)
     except ValueError:
-        pass
+        short = False
+    if short and game0 is not None:
+        points = _pure_score(catalog, side, drawing, game0, g0, p0)
+        return _checked(catalog, side, drawing, "optimal" if points >= counted else "feasible", points, counted,
+                        game0, g0, p0, time.perf_counter() - clock)
+    t = time.perf_counter()
+    relaxed = HorticultureModel(catalog, side, drawing, days, gnome, plan, timed=False)
+    if not deterministic:
+        build = time.perf_counter() - t
+    log.debug("untimed model built in %.3f s after %.2f", time.perf_counter() - t, meter.used)
+    if relaxed.mirror_half != left_half:
+        raise AssertionError("the untimed model's mirror breaking differs from the greedy start's")
+    if game0 is not None:
+        try:
+            # (a pinned completion: solved at the root in practice, so even a small grant reaches it)
+            seconds = grant(max(0.2, budget * 0.1))
+            if seconds > 0:
+                start, cost = _start(relaxed, relaxed.assignment(game0, g0, p0), control, seconds)
+                meter.charge(cost)
+        except ValueError:
+            pass
     if start is not None:
         greedy0 = (game0, g0, p0, int(round(start.objective_value)))
-    elif game0 is not None:  # no room to complete it in CP-SAT: the second encoding scores it
-        greedy0 = (game0, g0, p0, _exact_score(catalog, side, drawing, game0, g0, p0, control))
+    elif game0 is not None:  # no room to complete it in CP-SAT: the second encoding (or the pure scorer) scores it
+        greedy0 = (game0, g0, p0, score_of(game0, g0, p0))
     else:
         greedy0 = None
     if greedy0 is not None and counted is not None and greedy0[3] >= counted:
@@ -601,13 +669,12 @@ def solve(catalog: Catalog, side: str, drawing: PathDrawing, days: list[DaySpec]
     if st3 in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = min(b for b in (bound, b3) if b is not None) if (bound, b3) != (None, None) else None
         found, fg, fp = full.extract(s3)
-        found_score = _exact_score(catalog, side, drawing, found, fg, fp, control)
+        found_score = score_of(found, fg, fp)
     else:
         found, found_score = None, -1
     if game is not None:
         # the pinned completion in _start was solved to optimality: its objective is exact
-        greedy_score = int(round(start.objective_value)) if start is not None else \
-            _exact_score(catalog, side, drawing, game, g, p, control)
+        greedy_score = int(round(start.objective_value)) if start is not None else score_of(game, g, p)
         log.debug("greedy planting scores %s, search %s", greedy_score, found_score)
         if greedy_score > found_score:
             found, fg, fp, found_score = game, g, p, greedy_score
@@ -1202,6 +1269,26 @@ def _exact_score(catalog: Catalog, side: str, drawing: PathDrawing, game: list[D
     if status != cp_model.OPTIMAL:
         raise ModelMismatch(f"scoring a fixed game did not reach optimality ({STATUS.get(status)})")
     return int(round(solver.objective_value))
+
+
+def _pure_score(catalog: Catalog, side: str, drawing: PathDrawing, game: list[Day], gnome: Cell, plan: Plan) -> int:
+    """A legal game's points by the pure rules and scorer (a short wall-clock budget's score; ModelMismatch when the
+    game breaks a rule, as in _checked)."""
+    sheet, violations = replay(catalog, Setup(side, drawing, gnome, plan), game)
+    if violations:
+        raise ModelMismatch(f"game breaks a rule: {violations[0].where}: {violations[0].reason}")
+    return score_sheet(catalog, sheet).total
+
+
+def _refit(catalog: Catalog, side: str, drawing: PathDrawing, game: list[Day], played: tuple[Cell, Plan],
+           fitted: tuple[Cell, Plan]) -> tuple[Cell, Plan]:
+    """The gnome and plan for `game` (legal with `played`) instead of a second greedy game: `fitted` when the game is
+    still legal with it (a plant may have leaned on the old gnome square) and scores more, else `played`."""
+    setup = Setup(side, drawing, *fitted)
+    sheet, violations = replay(catalog, setup, game)
+    if violations or score_sheet(catalog, sheet).total <= _pure_score(catalog, side, drawing, game, *played):
+        return played
+    return fitted
 
 
 def _checked(catalog: Catalog, side: str, drawing: PathDrawing, status: str, objective: int, bound: int | None,

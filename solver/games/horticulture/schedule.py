@@ -1,6 +1,7 @@
 """Greedy players (towards a target garden, or by outlook): legal starting games for the optimiser."""
 from __future__ import annotations
 
+import time
 from collections import deque
 
 from .data import Catalog
@@ -92,15 +93,21 @@ def _outlook(catalog: Catalog, garden: Garden, sheet: Sheet) -> float:
 
 
 def play_greedy(catalog: Catalog, setup: Setup, options: list[tuple[int, ...]],
-                played: dict[int, object] | None = None) -> list[Day]:
+                played: dict[int, object] | None = None, until: float | None = None) -> list[Day]:
     """A whole legal game, day by day: each plant goes where the outlook improves most, and the
-    card (and wild choice) with the best outlook is brought home. Deterministic."""
+    card (and wild choice) with the best outlook is brought home. Deterministic.
+
+    `until` (a time.perf_counter() instant; a short wall-clock budget's): the days that start after it are played by
+    a quick rule instead (each plant where it joins most linked plants of its kind, the window box worth half of
+    one; no scoring), so the game is whole and legal soon after (16 days on 32 cards: 11 ms against the outlook's
+    80 ms, at about half its points). None: every day by the outlook."""
     sheet_side = catalog.sheet(setup.side)
     garden = Garden(sheet_side, setup.drawing)
     slots = sheet_side.window_box_slots
     sheet = Sheet(setup)
     places = garden.cells + [WINDOW]
     days = []
+    quick = False
 
     def best_spot(trial: Sheet, plant: str) -> tuple[float, Planting] | None:
         top = None
@@ -108,9 +115,12 @@ def play_greedy(catalog: Catalog, setup: Setup, options: list[tuple[int, ...]],
             p = Planting(plant, at)
             if planting_refusal(garden, trial, p, slots):
                 continue
-            after = Sheet(setup, dict(trial.garden), list(trial.window_box))
-            _draw(after, p)
-            v = _outlook(catalog, garden, after)
+            if quick:
+                v = 0.5 if at == WINDOW else float(sum(trial.garden.get(n) == plant for n in garden.linked(at)))
+            else:
+                after = Sheet(setup, dict(trial.garden), list(trial.window_box))
+                _draw(after, p)
+                v = _outlook(catalog, garden, after)
             if top is None or v > top[0]:
                 top = (v, p)
         return top
@@ -121,6 +131,7 @@ def play_greedy(catalog: Catalog, setup: Setup, options: list[tuple[int, ...]],
                 _draw(sheet, p)
             days.append(Day(cards[0], tuple(played[d].fixed)))
             continue
+        quick = quick or (until is not None and time.perf_counter() > until)
         best = None
         for cid in cards:
             a, b = catalog.card(cid).plants
@@ -136,8 +147,9 @@ def play_greedy(catalog: Catalog, setup: Setup, options: list[tuple[int, ...]],
                     second = best_spot(trial, kb)
                     if second is None:
                         continue
-                    if best is None or second[0] > best[0]:
-                        best = (second[0], cid, (first[1], second[1]))
+                    value = first[0] + second[0] if quick else second[0]
+                    if best is None or value > best[0]:
+                        best = (value, cid, (first[1], second[1]))
         if best is None:
             raise ValueError(f"day {d}: no legal planting for any card")
         _, cid, plants = best

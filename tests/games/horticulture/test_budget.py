@@ -105,7 +105,8 @@ def test_a_hint_stays_within_the_budget():
     assert control.used <= 0.1 * (1 + TOLERANCE)
 
 
-@pytest.mark.parametrize("first_took, second_share", [(1.5, 0.25), (0.5, 0.75), (1.8, None), (2.5, None)])
+@pytest.mark.parametrize("first_took, second_share", [(1.5, 0.25), (0.5, 0.75), (1.8, 0.1), (1.95, None),
+                                                     (2.5, None)])
 def test_on_the_wall_clock_the_second_option_gets_what_the_first_left(monkeypatch, first_took, second_share):
     """A 2 s hint: the second card's search gets what is left after the first (an overrun is not
     added to the caller's wait; time the first did not need is not wasted). With less than a search's fixed
