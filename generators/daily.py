@@ -149,6 +149,13 @@ def problems(puzzle: Puzzle, data: GameData = REFERENCE) -> list[str]:
     return out
 
 
+# A request waiting for another's generation of its puzzle looks up this often whether its client is still there and
+# its deadline still ahead (it waited in one lock.acquire: a client that had gone held its server thread and light
+# slot until the generation ended, and with no deadline at all the wait's timeout overflowed: the load walkthrough
+# of 7 Dec)
+WAIT_SLICE_S = 0.2
+
+
 class Generation:
     """Get-or-generate against a store, one generation at a time per id: concurrent requests for the
     same missing puzzle wait for the one generating it instead of generating it twice."""
@@ -160,22 +167,27 @@ class Generation:
         self.generate_fn = generate_fn or (lambda pid: generate(pid, data))
         self._lock = threading.Lock()
         self._per_id: dict[PuzzleId, threading.Lock] = {}
+        self._waiting = 0  # requests waiting for another's generation, all ids
 
     def get(self, pid: PuzzleId, ends_at: float | None = None,
-            slot: Callable[[], ContextManager] = nullcontext) -> tuple[Puzzle, bool]:
+            slot: Callable[[], ContextManager] = nullcontext, gone: Callable[[], bool] = lambda: False,
+            max_waiting: int | None = None) -> tuple[Puzzle, bool]:
         """(puzzle, generated_now); StaleData for a stored puzzle made with other data than this generation's.
-        A request waiting for another's generation of the same id gives up at `ends_at` (time.monotonic()) with
-        Pending; only the one generating takes a `slot()` (a server's solve slot), the waiters hold none. (A
-        request waiting for the start-up preparation's puzzle was held 7 s past its 1.5 s deadline, with a solve
-        slot that refused other calls meanwhile: the puzzle walkthrough of 7 Dec.)"""
+        A request waiting for another's generation of the same id gives up at `ends_at` (time.monotonic()), or as
+        soon as `gone()` (its client left), with Pending; only the one generating takes a `slot()` (a server's solve
+        slot), the waiters hold none. (A request waiting for the start-up preparation's puzzle was held 7 s past its
+        1.5 s deadline, with a solve slot that refused other calls meanwhile: the puzzle walkthrough of 7 Dec.) At
+        most `max_waiting` requests wait at once (each holds a server thread and a light slot while it waits: eight
+        players asking for a puzzle being made refused every light call for the whole generation); one more is
+        refused with Busy."""
         kind_of(pid)
         stored = self.store.get(pid)
         if stored is not None:
             return current(stored, self.data), False
         with self._lock:
             lock = self._per_id.setdefault(pid, threading.Lock())
-        if not lock.acquire(timeout=-1 if ends_at is None else max(0.0, ends_at - time.monotonic())):
-            raise Pending(f"the puzzle {pid} is being made by another request; it is served once made")
+        if not lock.acquire(blocking=False):
+            self._wait(pid, lock, ends_at, gone, max_waiting)
         try:
             stored = self.store.get(pid)  # the one we waited for may have stored it
             if stored is not None:
@@ -185,6 +197,35 @@ class Generation:
         finally:
             lock.release()
 
+    def _wait(self, pid: PuzzleId, lock: threading.Lock, ends_at: float | None, gone: Callable[[], bool],
+              max_waiting: int | None) -> None:
+        """Acquires `lock` (another request is generating `pid`), or raises Busy / Pending."""
+        with self._lock:
+            if max_waiting is not None and self._waiting >= max_waiting:
+                raise Busy(f"the puzzle {pid} is being made for another request and {self._waiting} more are "
+                           "waiting for it; retry in a few seconds")
+            self._waiting += 1
+        try:
+            while True:
+                left = None if ends_at is None else ends_at - time.monotonic()
+                if left is not None and left <= 0:
+                    raise Pending(f"the puzzle {pid} is being made by another request; it is served once made")
+                if lock.acquire(timeout=WAIT_SLICE_S if left is None else min(WAIT_SLICE_S, left)):
+                    return
+                if gone():
+                    raise Gone(f"the puzzle {pid} is being made by another request; its client has gone")
+        finally:
+            with self._lock:
+                self._waiting -= 1
+
+
+class Busy(Exception):
+    """Too many requests already wait for puzzles being made (`Generation.get`'s max_waiting)."""
+
 
 class Pending(Exception):
     """Another request is making the puzzle, past the waiter's deadline (`Generation.get`)."""
+
+
+class Gone(Pending):
+    """The waiter's client left while another request made the puzzle (`Generation.get`'s gone)."""

@@ -7,6 +7,7 @@ SQLite file, default var/puzzles.sqlite), GARDENS_PUZZLES_PAST_DAYS and GARDENS_
 from __future__ import annotations
 
 import base64
+import contextvars
 import datetime as dt
 import hashlib
 import json
@@ -93,6 +94,9 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         self._lock = threading.Lock()
         self._generation: daily.Generation | None = None
         self._told = Told()  # what became of the store's file, already logged at length
+        # the call being served in this thread (set by _store): a request waiting for another's generation of its
+        # puzzle stops waiting when its client has gone
+        self._context: contextvars.ContextVar = contextvars.ContextVar("puzzle_call", default=None)
         self.data = GameData.of(runtime.config)  # the server's data files: puzzles are made and checked with them
 
     def generation(self) -> daily.Generation:
@@ -109,10 +113,18 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
         process's lock bounded by the call's deadline less the margin: a locked store ends the call
         UNAVAILABLE in time instead of holding its slot for SQLite's 60 s busy timeout."""
         remaining = context.time_remaining() if context is not None else None
+        if remaining is not None and remaining > self.rt.config.call_time_cap_s:
+            # no deadline (gRPC's time_remaining is then ~1e10 s, and a wait that long overflowed: INTERNAL for every
+            # puzzle not stored yet, the load walkthrough of 7 Dec) or one past the call cap: the cap bounds the waits
+            remaining = self.rt.config.call_time_cap_s + self.rt.config.deadline_margin_s
         ends_at = (None if remaining is None
                    else time.monotonic() + remaining - self.rt.config.deadline_margin_s)
-        with _store_errors(self.settings.db, self._told), store_mod.until(ends_at):
-            yield
+        token = self._context.set(context)
+        try:
+            with _store_errors(self.settings.db, self._told), store_mod.until(ends_at):
+                yield
+        finally:
+            self._context.reset(token)
 
     def last_served(self) -> dt.date:
         return self.today() + dt.timedelta(days=self.settings.future_days)
@@ -134,10 +146,17 @@ class PuzzleServicer(puzzles_pb2_grpc.PuzzleServiceServicer):
                 return daily.current(stored, self.data)
             if pid.date < first or not generate:
                 raise ServiceError(grpc.StatusCode.NOT_FOUND, f"{field}: no puzzle {pid} was published")
+            context = self._context.get()
             return gen.get(pid, store_mod.waits_until(),
-                           slot=lambda: self.rt.solve_slot(f"/{SERVICE}/GetDailyPuzzle"))[0]
+                           slot=lambda: self.rt.solve_slot(f"/{SERVICE}/GetDailyPuzzle"),
+                           gone=(lambda: not context.is_active()) if context is not None else lambda: False,
+                           max_waiting=max(1, self.rt.config.light_slots // 2))[0]
+        except daily.Gone as exc:  # (what the access log and metrics say: the client sees its own cancel)
+            raise ServiceError(grpc.StatusCode.CANCELLED, f"{field}: {exc}") from None
         except daily.Pending as exc:
             raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED, f"{field}: {exc}") from None
+        except daily.Busy as exc:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{field}: {exc}") from None
         except daily.StaleData as exc:
             # its answer may not hold under the server's data: never served nor checked (it was, judged anew)
             log.warning("puzzle %s not served: %s", pid, exc)

@@ -334,3 +334,63 @@ def test_the_read_only_commands_leave_an_older_store_as_it_is(tmp_path, capsys):
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     conn.close()
+
+
+def _being_made(tmp_path):
+    """A Generation whose puzzle is being made by a thread until the returned event is set."""
+    store = Store(tmp_path / "p.sqlite")
+    started, release = threading.Event(), threading.Event()
+
+    def slow_generate(pid):
+        started.set()
+        release.wait(30)
+        return fake(pid.date.isoformat())
+
+    gen = daily.Generation(store, slow_generate)
+    pid = parse_id("gardeners/decree/easy/2027-03-02")
+    maker = threading.Thread(target=lambda: gen.get(pid), name="maker")
+    maker.start()
+    assert started.wait(30)
+    return gen, pid, release, maker
+
+
+def test_a_waiter_without_a_deadline_waits_and_one_whose_client_left_stops(tmp_path):
+    """The load walkthrough of 7 Dec: with no deadline gRPC's time remaining is ~1e10 s, and the waiter's one
+    lock.acquire(timeout=...) overflowed (INTERNAL for every puzzle not stored yet, even with nobody generating);
+    and a waiter whose client had gone held its thread and light slot until the generation ended."""
+    import time
+    gen, pid, release, maker = _being_made(tmp_path)
+    left = threading.Event()
+    with pytest.raises(daily.Pending, match="its client has gone"):
+        threading.Timer(0.3, left.set).start()
+        gen.get(pid, ends_at=time.monotonic() + 1e12, gone=left.is_set)
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(gen.get(pid, ends_at=time.monotonic() + 1e12)))
+    waiter.start()
+    release.set()
+    maker.join(30)
+    waiter.join(30)
+    assert [generated for _, generated in got] == [False] and got[0][0].id == pid
+    fresh = parse_id("gardeners/decree/easy/2027-03-03")  # nobody making it: a far deadline generates it at once
+    assert gen.get(fresh, ends_at=time.monotonic() + 1e12)[1] is True
+
+
+def test_at_most_max_waiting_requests_wait_for_puzzles_being_made(tmp_path):
+    """Each waiter holds a server thread and a light slot: eight players waiting for a puzzle being made refused
+    every light call for the whole generation (the load walkthrough of 7 Dec). One waiter past the cap is refused
+    at once (Busy), and the cap frees as waiters leave."""
+    import time
+    gen, pid, release, maker = _being_made(tmp_path)
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(gen.get(pid, max_waiting=1)))
+    waiter.start()
+    deadline = time.monotonic() + 30
+    while gen._waiting < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    with pytest.raises(daily.Busy, match="retry in a few seconds"):
+        gen.get(pid, max_waiting=1)
+    release.set()
+    maker.join(30)
+    waiter.join(30)
+    assert len(got) == 1 and gen._waiting == 0
+    assert gen.get(pid, max_waiting=1)[1] is False  # stored now: no wait, no cap

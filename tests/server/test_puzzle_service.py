@@ -389,3 +389,14 @@ def test_a_page_token_outlives_midnight(db):
     with pytest.raises(ValueError, match="page_token"):  # other filters still cannot change under a token
         service.ListPuzzles(pb.ListPuzzlesRequest(page_size=2, page_token=first.next_page_token,
                                                   date_to="2027-03-03"), None)
+
+
+def test_a_puzzle_not_stored_yet_is_made_for_a_call_without_deadline(stub, db):
+    """The load walkthrough of 7 Dec: a call without deadline (the default of most gRPC clients and of grpcurl) got
+    INTERNAL for every puzzle not stored yet: gRPC's time remaining is then ~1e10 s, and the wait for the puzzle's
+    lock overflowed threading's timeout."""
+    request = pb.GetDailyPuzzleRequest(game=GARDENERS, difficulty=EASY)
+    future = stub.GetDailyPuzzle.future(request)  # no timeout: no deadline on the wire
+    puzzle = future.result(timeout=TIMEOUT)  # (the test's own wait)
+    assert puzzle.id == f"gardeners/decree/easy/{today().isoformat()}"
+    assert [str(p.id) for p in Store(db).list()] == [puzzle.id]
