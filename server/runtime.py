@@ -171,15 +171,23 @@ class Runtime:
         Each CP-SAT search gets min(time cap, deadline - margin), so it can answer "unknown" in
         time. A call may run many searches (explanations, counting); when the client's deadline
         passes gRPC ends the call and its callbacks cancel the control. Without a deadline (or with
-        one beyond the call cap) a timer cancels the remaining work after the call cap.
+        one beyond the call cap) the call cap is the deadline, and a timer cancels the work that does not watch the
+        clock once the cap has passed.
         """
         config = self.config
         limit, ends_at = config.time_cap_s, None
         remaining = context.time_remaining()
-        if remaining is not None:
+        if remaining is not None and remaining <= config.call_time_cap_s:
             left = remaining - config.deadline_margin_s
             if left <= 0:
                 raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline leaves no time to solve")
+            limit, ends_at = min(limit, left), time.monotonic() + left
+        else:
+            # no deadline, or one past the call cap: the cap is the call's deadline, so that its searches end in
+            # time with what they found (the timer below only stopped them: a 2 s cap gave CountSolutions,
+            # Horticulture's SolveOptimal and Hint DEADLINE_EXCEEDED where a 2 s deadline gave their partial
+            # answers, the load walkthrough of 7 Dec); the margin, as before a deadline, but never all of the cap
+            left = max(config.call_time_cap_s - config.deadline_margin_s, config.call_time_cap_s / 2)
             limit, ends_at = min(limit, left), time.monotonic() + left
         control = SolveControl(time_limit_s=limit, num_workers=config.solver_threads, random_seed=config.seed,
                                ends_at=ends_at)
