@@ -201,10 +201,10 @@ def test_cancelling_a_search_reaches_the_engine_and_frees_the_slot(start_server)
 
 def test_a_deadline_that_leaves_no_time_to_search_is_deadline_exceeded(stub):
     for call in (lambda: stub.SolveOptimal(
-                     pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:2]), timeout=0.2),
+                     pb.HorticultureSolveOptimalRequest(**setup_fields(SETUP), nursery=NURSERY[:2]), timeout=0.05),
                  lambda: stub.SolveBestPlan(pb.HorticultureSolveBestPlanRequest(
-                     side="A", path=pb.HorticulturePath(start=3, moves="DDDDDDD"), nursery=NURSERY[:2]), timeout=0.2),
-                 lambda: stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=NURSERY[:2]), timeout=0.2)):
+                     side="A", path=pb.HorticulturePath(start=3, moves="DDDDDDD"), nursery=NURSERY[:2]), timeout=0.05),
+                 lambda: stub.Hint(pb.HorticultureHintRequest(**setup_fields(SETUP), today=NURSERY[:2]), timeout=0.05)):
         with pytest.raises(grpc.RpcError) as err:
             call()
         assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED

@@ -187,6 +187,14 @@ def test_control_refuses_a_deadline_with_no_time_left():
     assert err.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
+@pytest.mark.parametrize("remaining,expected", [(0.3, 0.09), (0.5, 0.15), (0.7, 0.21), (1.0, 0.5), (2.0, 1.5)])
+def test_a_deadline_under_the_margin_leaves_a_share_to_the_search(remaining, expected):
+    """A deadline under the margin (0.5 s) was refused at once, a 5 ms Solve at 0.3 s too (the load walkthrough of
+    7 Dec): the search gets 30% of it; from 0.71 s on the margin rules as before."""
+    control = Runtime(ServerConfig(deadline_margin_s=0.5)).control(_Context(remaining))
+    assert control.time_limit_s == pytest.approx(expected)
+
+
 def test_full_solver_pool_refuses_at_once_while_health_and_light_calls_answer(start_server):
     srv = start_server(workers=1, time_cap_s=60)
     future = _solve_in_flight(srv)
