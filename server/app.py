@@ -19,10 +19,11 @@ from grpc_reflection.v1alpha import reflection
 
 from server import config as config_mod
 from server.config import ServerConfig
-from server.interceptor import CallInterceptor
+from server.interceptor import CallInterceptor, ReceiveGuard, ReceiveInterceptor
 from server.runtime import Runtime
 from server.signals import StopSignals
 from server.services import register_all
+from server.watchdog import Watchdog
 
 log = logging.getLogger("gardens.server")
 
@@ -89,7 +90,10 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
         # Off by default so that a second server on a taken address fails instead of sharing it.
         ("grpc.so_reuseport", 1 if reuse_port else 0),
     ]
-    server = grpc.server(executor, interceptors=[CallInterceptor(runtime)], options=options,
+    # One thread for the server (both ports) that cancels calls whose request message does not come in time
+    watchdog = Watchdog()
+    interceptor = CallInterceptor(runtime, watchdog)
+    server = grpc.server(executor, interceptors=[interceptor], options=options,
                          maximum_concurrent_rpcs=config.threads + config.max_queued_calls)
 
     register_all(server, runtime)
@@ -114,9 +118,30 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
                                                           config.name_of("metrics_address"),
                                                           config.name_of("metrics_port"))
     if config.health_port >= 0:
-        _add_health_port(server, runtime, config)
+        _add_health_port(server, runtime, config,
+                         ReceiveGuard(watchdog, config.receive_timeout_s, interceptor._record, " (health port)"))
+    _close_with(server, watchdog)
     server.runtime = runtime  # so serve() and tests reach health and metrics of this server
+    server.watchdog = watchdog
     return server, port
+
+
+def _close_with(server: grpc.Server, watchdog: Watchdog) -> None:
+    """The watchdog's thread ends once `server` (and its health port) has stopped: until then it still cancels
+    the calls that never send their message, so they do not hold the drain for the whole grace."""
+    stop = server.stop
+
+    def stop_then_close(grace):
+        done = stop(grace)
+
+        def close():
+            done.wait()
+            watchdog.close()
+
+        threading.Thread(target=close, name="watchdog-close", daemon=True).start()
+        return done
+
+    server.stop = stop_then_close
 
 
 def _tls_credentials(config: ServerConfig) -> grpc.ServerCredentials:
@@ -166,12 +191,14 @@ def _listen(server: grpc.Server, address: str, credentials=None, setting: str = 
     return port
 
 
-def _add_health_port(server: grpc.Server, runtime: Runtime, config: ServerConfig) -> None:
+def _add_health_port(server: grpc.Server, runtime: Runtime, config: ServerConfig, guard: ReceiveGuard) -> None:
     """A second server with only the health service (the same servicer, so the same statuses) and two
     threads of its own, started and stopped with `server`: the main port's concurrency cap counts
     health checks, so under a burst of calls they were refused (RESOURCE_EXHAUSTED) or queued
-    behind the refusals; here nothing else competes for its threads or its cap."""
+    behind the refusals; here nothing else competes for its threads or its cap. Its calls read their
+    message under the watchdog (`guard`): 2 calls that never sent one froze it, answering nothing."""
     probe = grpc.server(futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="health-port"),
+                        interceptors=[ReceiveInterceptor(guard)],
                         options=[("grpc.so_reuseport", 0)], maximum_concurrent_rpcs=64)
     health_pb2_grpc.add_HealthServicer_to_server(runtime.health, probe)
     runtime.health_port = _listen(probe, f"{config.address.rsplit(':', 1)[0]}:{config.health_port}",

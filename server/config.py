@@ -50,6 +50,10 @@ class ServerConfig:
     # Left before the client's deadline for CP-SAT to notice its limit (it overshoots on a loaded
     # machine) and for the answer to travel back.
     deadline_margin_s: float = 0.5  # 0.25 until 1 Dec: 14 Versailles tiles at a 1 s deadline missed it 1 time in 6 (0 with 0.5)
+    # A call whose request message has not arrived this long after its handler started waiting for it is cancelled
+    # by the server (server/watchdog.py): calls that sent their headers but never their message held a thread each,
+    # and 14 of them (one client, no deadline) took every thread of a default server, 2 the health port's.
+    receive_timeout_s: float = 5.0
     solver_threads: int = 1  # CP-SAT num_workers per search
     seed: int = 0
     max_request_bytes: int = 64 * 1024
@@ -125,6 +129,7 @@ class ServerConfig:
         number("call_time_cap_s", 0, low_ok=False)
         number("deadline_margin_s", 0)
         number("grace_s", 0)
+        number("receive_timeout_s", 0, low_ok=False)
         integer("solver_threads", 0, what=" (0 = one per core)")
         integer("seed", 0, 2 ** 31 - 1)
         integer("max_request_bytes", 1024, 2 ** 31 - 1)
@@ -218,6 +223,8 @@ HELP: dict[str, tuple[str, str | None]] = {
     "time_cap_s": ("cap in seconds on any one CP-SAT search", None),
     "call_time_cap_s": ("cap in seconds on a whole call (it may run many searches)", None),
     "deadline_margin_s": ("seconds left before a client's deadline for the answer to be checked and sent", None),
+    "receive_timeout_s": ("seconds a call may take to send its request message before the server cancels it "
+                          "(its thread is freed; logged and counted as CANCELLED)", None),
     "solver_threads": ("CP-SAT num_workers per search (0 = one per core)", None),
     "seed": ("CP-SAT random_seed (answers are reproducible for a given seed)", None),
     "max_request_bytes": ("larger requests are refused (RESOURCE_EXHAUSTED) before any handler runs", None),

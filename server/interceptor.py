@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hmac
+import itertools
 import json
 import logging
 import time
@@ -11,6 +12,7 @@ from google.protobuf.message import Message
 
 from server import errors
 from server.runtime import Runtime
+from server.watchdog import Watchdog
 from solver.errors import InputError
 
 access_log = logging.getLogger("gardens.server.access")
@@ -47,11 +49,100 @@ def _enum_prefix(enum_name: str) -> str:
     return "".join(out) + "_"
 
 
+class ReceiveGuard:
+    """Reads a call's first request message under the server's watchdog: a call whose message has not come within
+    `timeout_s` (--receive-timeout-s) is cancelled, its thread freed, and it is logged and counted (CANCELLED, the
+    code its client sees). Calls that sent their headers but never their message held a thread each for as long
+    as the client kept the connection: 14 took every thread of a default server (the QA load walkthrough)."""
+
+    def __init__(self, watchdog: Watchdog, timeout_s: float, record, where: str = ""):
+        self.watchdog = watchdog
+        self.timeout_s = timeout_s
+        self._record = record  # CallInterceptor._record
+        self.message = f"no request message within {timeout_s:g} s{where}; cancelled by the server"
+
+    def first(self, requests, context, method: str, request_id=None):
+        """The call's first request message, `_NO_MESSAGE` when the client closed its side without one."""
+        start = time.perf_counter()
+        watchdog = self.watchdog
+        watch = watchdog.watch(context, self.timeout_s)
+        try:
+            request = next(requests, _NO_MESSAGE)
+        except BaseException:
+            # grpc's RpcError: the call ended before its message came (the watchdog's cancel, the client's, a
+            # message past the size cap); re-raised, grpc ends it quietly
+            if watch.finish(watchdog):
+                self._timed_out(method, start, watch.peer, request_id)
+            raise
+        if watch.finish(watchdog):
+            # the message came as the watchdog cancelled the call: the call is cancelled all the same
+            self._timed_out(method, start, watch.peer, request_id)
+            context.abort(grpc.StatusCode.CANCELLED, self.message)
+        return request
+
+    def _timed_out(self, method, start, peer, request_id) -> None:
+        # CANCELLED: what the client sees (the public context.cancel() sends no other status)
+        self._record(method, grpc.StatusCode.CANCELLED, time.perf_counter() - start, None, peer,
+                     errors.Failure(grpc.StatusCode.CANCELLED, self.message), request_id)
+
+    def handler(self, handler, method: str, request_id=None):
+        """`handler` with its first request message read under the watchdog: a unary-request handler served as
+        stream-request (grpc's own unary read cannot be interrupted; an undecodable or missing message is then
+        INVALID_ARGUMENT, as on the main port's unary calls), a streaming one reading its first message here."""
+        first = self.first
+
+        def one(requests, context):
+            request = first(requests, context, method, request_id)
+            if isinstance(request, _Undecodable):
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, request.text)
+            return request
+
+        if handler.unary_unary is not None or handler.unary_stream is not None:
+            behavior = handler.unary_unary or handler.unary_stream
+
+            def unary(requests, context):
+                return behavior(one(requests, context), context)
+
+            make = (grpc.stream_unary_rpc_method_handler if handler.unary_unary is not None
+                    else grpc.stream_stream_rpc_method_handler)
+            return make(unary, request_deserializer=_lenient(handler.request_deserializer),
+                        response_serializer=handler.response_serializer)
+        behavior = handler.stream_unary or handler.stream_stream
+
+        def streaming(requests, context):
+            request = first(requests, context, method, request_id)
+            return behavior(iter(()) if request is _NO_MESSAGE else itertools.chain((request,), requests), context)
+
+        make = (grpc.stream_unary_rpc_method_handler if handler.stream_unary is not None
+                else grpc.stream_stream_rpc_method_handler)
+        return make(streaming, request_deserializer=handler.request_deserializer,
+                    response_serializer=handler.response_serializer)
+
+
+class ReceiveInterceptor(grpc.ServerInterceptor):
+    """The health port's only interceptor: its calls read their message under the watchdog (2 calls that never
+    sent one froze the port's two threads while it went on answering nothing), and nothing else."""
+
+    def __init__(self, guard: ReceiveGuard):
+        self.guard = guard
+
+    def intercept_service(self, continuation, details):
+        handler = continuation(details)
+        if handler is None:
+            return None
+        return self.guard.handler(handler, details.method, _request_id(details))
+
+
+def _request_id(details: grpc.HandlerCallDetails):
+    return next((v for k, v in details.invocation_metadata or () if k == "x-request-id"), None)
+
+
 class CallInterceptor(grpc.ServerInterceptor):
-    def __init__(self, runtime: Runtime):
+    def __init__(self, runtime: Runtime, watchdog: Watchdog | None = None):
         self.runtime = runtime
         token = runtime.config.auth_token
         self._expected = f"Bearer {token}".encode() if token else None
+        self.guard = ReceiveGuard(watchdog or Watchdog(), runtime.config.receive_timeout_s, self._record)
 
     def _authorized(self, details: grpc.HandlerCallDetails) -> bool:
         if self._expected is None or details.method.startswith(_HEALTH_PREFIX):
@@ -69,19 +160,24 @@ class CallInterceptor(grpc.ServerInterceptor):
         if handler is None:
             return None
         authorized = self._authorized(details)
+        request_id = _request_id(details)
         if handler.unary_unary is None:
-            return handler if authorized else _deny(handler)
-        request_id = next((v for k, v in details.invocation_metadata or () if k == "x-request-id"), None)
+            # streams (health Watch, reflection) read their first message under the watchdog too
+            return self.guard.handler(handler, details.method, request_id) if authorized else _deny(handler)
         call = self._wrap(details.method, handler.unary_unary, authorized, request_id)
+        first = self.guard.first
+        method = details.method
 
         def one_request(requests, context):
             # Served as stream-unary (the same on the wire): grpc's unary path answers a call that
             # carries no message (a gRPC-Web body that is not a frame, an empty one) UNIMPLEMENTED
-            # '"b''" requires exactly one request message.' before any interceptor runs.
+            # '"b''" requires exactly one request message.' before any interceptor runs; and its
+            # read of the message cannot be interrupted, while this one is by the watchdog
+            # (ReceiveGuard: a call whose message never comes is cancelled after --receive-timeout-s).
             # A call that ended before its message arrived (cancelled, or a message past the size
             # cap) raises grpc's own RpcError here, which grpc ends quietly; returning None instead
             # made it log a TypeError serialising None.
-            return call(next(requests, _NO_MESSAGE), context)
+            return call(first(requests, context, method, request_id), context)
 
         return grpc.stream_unary_rpc_method_handler(
             one_request,
@@ -216,7 +312,9 @@ def _deny(handler):
         context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
 
     kinds = {
-        "unary_stream": grpc.unary_stream_rpc_method_handler,
+        # a unary-stream refusal served as stream-stream (the same on the wire): grpc's unary-request path reads
+        # the message before any handler runs, and that read holds the thread until the message comes
+        "unary_stream": grpc.stream_stream_rpc_method_handler,
         "stream_unary": grpc.stream_unary_rpc_method_handler,
         "stream_stream": grpc.stream_stream_rpc_method_handler,
     }
