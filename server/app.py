@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import logging
 import os
 import signal
@@ -246,6 +247,9 @@ SWITCH_INTERVAL_S = 0.001
 
 def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
     """Serves until SIGTERM/SIGINT, then drains; `ready(port)` is called once serving (default: print it)."""
+    # `kill -USR1` prints every thread's stack to stderr (a server that does not stop or answer can be looked into
+    # without a debugger; the processes of --processes inherit it)
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     if config.processes > 1 and not reuse_port:
         from server.processes import serve_processes
         return serve_processes(config)

@@ -1,6 +1,7 @@
 """The server as users run it: `python -m server` in a subprocess (SIGTERM) and over TLS."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -92,9 +93,10 @@ def test_the_processes_stop_when_the_parent_is_killed_or_hung_up(how):
         assert len(children) == 2
         proc.send_signal(getattr(signal, how))
         # A clean-clone run of 7 Dec (load ~2, beside the suite's heaviest tests) saw the parent still alive 20 s
-        # after SIGHUP, cause not found (a drain lasts up to grace_s = 10 s per child). communicate (not wait) reads
-        # the pipes the three processes log to while waiting, and 60 s leaves a loaded machine room.
-        _, err = proc.communicate(timeout=60)
+        # after SIGHUP, cause not found (a drain lasts up to grace_s = 10 s per child), and a helper's full run once
+        # 60 s after. communicate (not wait) reads the pipes the three processes log to while waiting; if it hangs
+        # again, the stacks of the three processes (kill -USR1, faulthandler) are in the failure's message.
+        _, err = _communicate_or_stacks(proc, [int(c) for c in children], 60)
         code = proc.returncode
         deadline = time.monotonic() + 20
         while any(Path(f"/proc/{c}").exists() and "Z" not in _state(c) for c in children) \
@@ -108,7 +110,7 @@ def test_the_processes_stop_when_the_parent_is_killed_or_hung_up(how):
             try:
                 _listening_port(one)
                 one.send_signal(signal.SIGHUP)
-                _, one_err = one.communicate(timeout=60)
+                _, one_err = _communicate_or_stacks(one, [], 60)
                 assert one.returncode == 0 and "signal SIGHUP: draining" in one_err
             finally:
                 if one.poll() is None:
@@ -118,6 +120,21 @@ def test_the_processes_stop_when_the_parent_is_killed_or_hung_up(how):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _communicate_or_stacks(proc: subprocess.Popen, children: list[int], timeout: float):
+    """proc.communicate(timeout); on a timeout, every thread's stack of `proc` and `children` (the server's
+    SIGUSR1 faulthandler writes them to stderr) in the test's failure."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        for pid in [proc.pid, *children]:  # (one at a time: they share the stderr pipe)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGUSR1)
+            time.sleep(1)
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"the server did not stop within {timeout} s; its threads' stacks follow:\n{err[-20000:]}")
 
 
 def _state(pid: str) -> str:
