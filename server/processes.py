@@ -59,6 +59,13 @@ def _child(config: ServerConfig, index: int, ready, parent: int) -> None:
     sys.exit(code)
 
 
+def _drain(fd: int) -> bytes:
+    try:
+        return os.read(fd, 4096)
+    except BlockingIOError:
+        return b""
+
+
 def serve_processes(config: ServerConfig) -> int:
     host = config.address.rpartition(":")[0]
     ctx = multiprocessing.get_context("fork")
@@ -85,6 +92,13 @@ def serve_processes(config: ServerConfig) -> int:
 
         for signum in STOP:
             signal.signal(signum, forward)
+        # The kernel may hand a signal to any thread (ortools starts one at import; the queue's feeder): the
+        # C-level handler's byte on this pipe then wakes the main thread's wait for the children below, whose
+        # Python handler (`forward`) would otherwise wait for the main thread to run bytecode (server/signals.py)
+        wake_read, wake_write = os.pipe()
+        os.set_blocking(wake_read, False)
+        os.set_blocking(wake_write, False)
+        signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
         error = None
         try:
             for _ in children:
@@ -97,6 +111,7 @@ def serve_processes(config: ServerConfig) -> int:
             forward(signal.SIGTERM, None)
             for proc in children:
                 proc.join()
+            signal.set_wakeup_fd(-1)
             raise ValueError(error)
         log.info("%d server processes on %s:%d", len(children), host, port)
         print(f"LISTENING {port}", flush=True)
@@ -105,12 +120,20 @@ def serve_processes(config: ServerConfig) -> int:
         # processes, silently, until its own stop (then exit 1).
         running = {proc.sentinel: proc for proc in children}
         while running:
-            for sentinel in multiprocessing.connection.wait(list(running)):
+            for sentinel in multiprocessing.connection.wait([*running, wake_read]):
+                if sentinel == wake_read:
+                    woken = [b for b in _drain(wake_read) if b in STOP]
+                    if woken and not stopping:  # (the Python handler, when it runs, sends SIGTERM again: harmless)
+                        forward(woken[0], None)
+                    continue
                 proc = running.pop(sentinel)
                 proc.join()
                 if not stopping and proc.exitcode != 0:
                     log.error("server process %s exited with %s; stopping the others", proc.name, proc.exitcode)
                     forward(signal.SIGTERM, None)
+        signal.set_wakeup_fd(-1)
+        os.close(wake_read)
+        os.close(wake_write)
     codes = [proc.exitcode for proc in children]
     if any(codes):
         log.error("server processes exited with %s", codes)

@@ -16,12 +16,21 @@ parameter off for every search.
 (Blocking the signals in every thread and taking them with sigwait was tried and dropped: importing
 ortools starts a thread before any code can block them, and the kernel then hands SIGTERM to that
 thread, whose default action kills the process.)
+
+The kernel may hand the signal to any thread (ortools', gRPC's, the executor's). The C-level handler
+then runs in that thread and only flags the signal: the Python handler waits for the main thread to
+run bytecode, and the main thread sat in `select` on a pipe only that handler writes. One server
+process of `--processes 2` ignored the SIGTERM its parent forwarded for as long as it lived (about one
+run in ten of the SIGHUP process test under load; the thread stacks of 7 Dec showed it in `wait`).
+So the pipe is also the process's wakeup fd (`signal.set_wakeup_fd`): the C-level handler writes the
+signal's number to it from whichever thread it runs in, and `wait` returns that signal.
 """
 from __future__ import annotations
 
 import os
 import select
 import signal
+import time
 from typing import Callable, Iterable
 
 
@@ -39,12 +48,16 @@ class StopSignals:
                  also: Callable[[int], None] | None = None, install: bool = True):
         self._read, self._write = os.pipe()
         os.set_blocking(self._write, False)
+        self._signals = frozenset(int(s) for s in signals)
         self.received: list[int] = []
         self._also = also
         self._previous = {}
+        self._previous_wakeup: int | None = None
         if install:
             for signum in signals:
                 self._previous[signum] = signal.signal(signum, self.handler)
+            # (the main thread only, as signal.signal)
+            self._previous_wakeup = signal.set_wakeup_fd(self._write, warn_on_full_buffer=False)
 
     def handler(self, signum: int, _frame=None) -> None:
         self.received.append(signum)  # atomic under the GIL, no lock
@@ -57,15 +70,25 @@ class StopSignals:
 
     def wait(self, timeout: float | None = None) -> int | None:
         """The first signal received, waiting up to `timeout` seconds (None: for ever)."""
-        if not self.received:
+        ends_at = None if timeout is None else time.monotonic() + timeout
+        while not self.received:
             # a signal arriving after the check has written to the pipe, so select sees it
-            ready, _, _ = select.select([self._read], [], [], timeout)
+            left = None if ends_at is None else max(0.0, ends_at - time.monotonic())
+            ready, _, _ = select.select([self._read], [], [], left)
             if not ready:
                 return None
+            woken = [b for b in os.read(self._read, 4096) if b in self._signals]
+            if woken and not self.received:
+                # the C-level handler's byte: the signal came in another thread, and the Python handler will run
+                # once the main thread runs bytecode (the module's docstring)
+                return woken[0]
         return self.received[0]
 
     def close(self) -> None:
-        """Puts the previous handlers back, then closes the pipe (no handler writes to it after)."""
+        """Puts the previous handlers and wakeup fd back, then closes the pipe (no handler writes to it after)."""
+        if self._previous_wakeup is not None:
+            signal.set_wakeup_fd(self._previous_wakeup)
+            self._previous_wakeup = None
         for signum, previous in self._previous.items():
             signal.signal(signum, previous)
         self._previous = {}
