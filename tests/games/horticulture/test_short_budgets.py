@@ -157,7 +157,7 @@ def test_refit_takes_the_fitted_setup_only_when_the_game_stays_legal_and_scores_
     assert {(False, True), (True, False)} <= outcomes  # some fitted setups taken, some illegal ones refused
 
 
-@pytest.mark.parametrize("work", [0.05, 0.6])
+@pytest.mark.parametrize("work", [0.05])  # (0.6 too took 17 s of the suite's 15 min for the same property)
 def test_the_short_budget_knobs_never_change_a_deterministic_answer(monkeypatch, work):
     """With a deterministic limit no clock reading decides anything: the short-budget knobs at their extremes (every
     wall-clock call would take the short path, never play a second greedy game, keep everything back, cut every
