@@ -120,7 +120,8 @@ def create_server(config: ServerConfig, runtime: Runtime | None = None,
                                                           config.name_of("metrics_port"))
     if config.health_port >= 0:
         _add_health_port(server, runtime, config,
-                         ReceiveGuard(watchdog, config.receive_timeout_s, interceptor._record, " (health port)"))
+                         ReceiveGuard(watchdog, min(config.receive_timeout_s, HEALTH_RECEIVE_TIMEOUT_S),
+                                      interceptor._record, " (health port)"))
     _close_with(server, watchdog)
     server.runtime = runtime  # so serve() and tests reach health and metrics of this server
     server.watchdog = watchdog
@@ -192,13 +193,20 @@ def _listen(server: grpc.Server, address: str, credentials=None, setting: str = 
     return port
 
 
+# The health port's own receive timeout and threads: a probe's request is a few bytes sent with its headers, and
+# orchestrators give probes ~1 s (Kubernetes' default timeout); at the main port's 5 s, 2 stuck calls failed every
+# probe for 5 s, and a client reopening them kept the port frozen (the QA walkthrough of 7 Dec)
+HEALTH_RECEIVE_TIMEOUT_S = 1.0
+HEALTH_PORT_THREADS = 4
+
+
 def _add_health_port(server: grpc.Server, runtime: Runtime, config: ServerConfig, guard: ReceiveGuard) -> None:
-    """A second server with only the health service (the same servicer, so the same statuses) and two
-    threads of its own, started and stopped with `server`: the main port's concurrency cap counts
+    """A second server with only the health service (the same servicer, so the same statuses) and
+    HEALTH_PORT_THREADS threads of its own, started and stopped with `server`: the main port's concurrency cap counts
     health checks, so under a burst of calls they were refused (RESOURCE_EXHAUSTED) or queued
     behind the refusals; here nothing else competes for its threads or its cap. Its calls read their
     message under the watchdog (`guard`): 2 calls that never sent one froze it, answering nothing."""
-    probe = grpc.server(futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="health-port"),
+    probe = grpc.server(futures.ThreadPoolExecutor(max_workers=HEALTH_PORT_THREADS, thread_name_prefix="health-port"),
                         interceptors=[ReceiveInterceptor(guard)],
                         options=[("grpc.so_reuseport", 0)], maximum_concurrent_rpcs=64)
     health_pb2_grpc.add_HealthServicer_to_server(runtime.health, probe)

@@ -79,8 +79,8 @@ def test_calls_that_never_send_their_message_are_cancelled_and_free_every_thread
     try:
         with caplog.at_level(logging.INFO, logger="gardens.server.access"):
             main_calls = stuck.unary(channel, CHECK_GARDEN, 5)
-            probe_calls = stuck.unary(probe, HEALTH_CHECK, 3)
-            wait_until(lambda: stuck.started == 8)
+            probe_calls = stuck.unary(probe, HEALTH_CHECK, 5)  # (the health port has 4 threads)
+            wait_until(lambda: stuck.started == 10)
             # Without the watchdog every thread of both ports stays held until the clients let go (120 s here):
             # these calls then end DEADLINE_EXCEEDED. With it, the stuck calls are cancelled and these are served.
             answer = gardeners_pb2_grpc.GardenersServiceStub(channel).CheckGarden(_check_garden_request(),
@@ -94,7 +94,7 @@ def test_calls_that_never_send_their_message_are_cancelled_and_free_every_thread
                 assert err.value.code() == grpc.StatusCode.CANCELLED
             # (the health port logs only these cancels; the main port every call)
             wait_until(lambda: len(_access_lines(caplog, CHECK_GARDEN)) == 6
-                       and len(_access_lines(caplog, HEALTH_CHECK)) == 4, timeout=WAIT)
+                       and len(_access_lines(caplog, HEALTH_CHECK)) == 6, timeout=WAIT)
     finally:
         stuck.release()
     main_lines = _access_lines(caplog, CHECK_GARDEN)
@@ -104,13 +104,13 @@ def test_calls_that_never_send_their_message_are_cancelled_and_free_every_thread
         assert line["error"] == "no request message within 0.5 s; cancelled by the server"
         assert line["peer"]  # read before the cancel (it is empty after it)
     probe_lines = [line for line in _access_lines(caplog, HEALTH_CHECK) if line["code"] == "CANCELLED"]
-    assert len(probe_lines) == 3
+    assert len(probe_lines) == 5
     assert {line["error"] for line in probe_lines} == {
         "no request message within 0.5 s (health port); cancelled by the server"}
     calls = srv.runtime.metrics.calls
     assert calls.labels(CHECK_GARDEN, "CANCELLED")._value.get() == 5
     assert calls.labels(CHECK_GARDEN, "OK")._value.get() == 1
-    assert calls.labels(HEALTH_CHECK, "CANCELLED")._value.get() == 3
+    assert calls.labels(HEALTH_CHECK, "CANCELLED")._value.get() == 5
     assert srv.runtime.pools["light"].in_use == 0
 
 
@@ -179,3 +179,26 @@ def test_the_receive_timeout_setting():
             ServerConfig(receive_timeout_s=bad).validate()
     with pytest.raises(ValueError, match="^--receive-timeout-s: receive_timeout_s"):
         config_mod.from_args(parser.parse_args(["--receive-timeout-s", "0"]), env={})
+
+
+def test_the_health_port_cancels_stuck_calls_within_a_probes_second_at_the_default_timeout(start_server):
+    """At the main port's default 5 s, 2 stuck calls failed every probe of the health port for 5 s (a Kubernetes
+    probe waits 1 s by default), and a client reopening them kept it frozen (the QA walkthrough of 7 Dec): the
+    health port's own receive timeout is at most 1 s (app.HEALTH_RECEIVE_TIMEOUT_S)."""
+    from server import app
+    srv = start_server(workers=1, health_port=0)
+    assert srv.runtime.config.receive_timeout_s == 5.0
+    probe = grpc.insecure_channel(f"localhost:{srv.runtime.health_port}")
+    srv.channels.append(probe)
+    stuck = Stuck()
+    try:
+        calls = stuck.unary(probe, HEALTH_CHECK, app.HEALTH_PORT_THREADS + 1)
+        wait_until(lambda: stuck.started == app.HEALTH_PORT_THREADS + 1)
+        # a probe with a 4 s deadline: served once the stuck calls are cancelled after 1 s (at 5 s it failed)
+        assert health_pb2_grpc.HealthStub(probe).Check(health_pb2.HealthCheckRequest(), timeout=4).status == SERVING
+        for future in calls:
+            with pytest.raises(grpc.RpcError) as err:
+                future.result(timeout=WAIT)
+            assert err.value.code() == grpc.StatusCode.CANCELLED
+    finally:
+        stuck.release()
