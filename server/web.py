@@ -128,8 +128,11 @@ class Stack:
         self.envoy_port = self.envoy_port or free_port()
         config = Path(self.tmp.name) / "envoy.yaml"
         config.write_text(envoy_config(self.envoy_port, self.grpc_port))
+        # a base id of its own (its port): two Envoys on one machine at once (two stacks, or this beside the route
+        # tests) aborted one of them at start-up now and then (exit -6), sharing the default base id 0
         self.envoy = subprocess.Popen([envoy_binary(), "-c", str(config), "--disable-hot-restart",
-                                       "--log-level", "warn"], cwd=REPO, preexec_fn=die_with_parent)
+                                       "--base-id", str(self.envoy_port), "--log-level", "warn"], cwd=REPO,
+                                      preexec_fn=die_with_parent)
         wait_tcp(self.envoy_port, self.envoy, "envoy")
 
         api = json.dumps({"api": f"http://{LOOPBACK}:{self.envoy_port}"}).encode()

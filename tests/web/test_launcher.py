@@ -28,6 +28,7 @@ def test_a_stack_without_a_built_page_says_how_to_build_it(tmp_path):
     assert stack.grpc is None and stack.envoy is None
 
 
+@pytest.mark.serial  # a whole stack, its solve's 4 s within the drain: run alone by `make test`
 def test_a_stop_drains_the_grpc_server_before_envoy_so_a_browsers_call_in_flight_is_answered(tmp_path):
     """The load walkthrough of 7 Dec: the launcher stopped Envoy first (gone 0.4-0.55 s after the signal) and only
     then the gRPC server, so a browser's call in flight through Envoy was cut at once instead of getting the
