@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import settings
+# gRPC's fork handlers off in the test processes (before any test imports grpc): with them on, a process where
+# gRPC runs restarts gRPC's poller thread in the child of every subprocess.Popen, between the fork and the exec;
+# Popen's close_fds then closes the poller's epoll fd under it, and the child aborts before its exec ("Epoll1Poller
+# encountered epoll_wait error: Bad file descriptor", exit -6; grpc/grpc#43157). Seen twice in five runs of
+# tests/server on 7 Dec, as "envoy exited with code -6" and "server exited early: -6". No test forks a process
+# that uses the parent's gRPC objects (the server's --processes fork before any exists).
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
+from hypothesis import settings  # noqa: E402
 
 settings.register_profile("derandomized", derandomize=True, database=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
