@@ -12,7 +12,7 @@ import sys
 from dataclasses import replace
 
 from server.config import ServerConfig, bound_socket, free_port, listen_hosts
-from server.signals import STOP
+from server.signals import StopSignals
 from solver.core.lifetime import die_with_parent
 
 log = logging.getLogger("gardens.server")
@@ -59,13 +59,6 @@ def _child(config: ServerConfig, index: int, ready, parent: int) -> None:
     sys.exit(code)
 
 
-def _drain(fd: int) -> bytes:
-    try:
-        return os.read(fd, 4096)
-    except BlockingIOError:
-        return b""
-
-
 def serve_processes(config: ServerConfig) -> int:
     host = config.address.rpartition(":")[0]
     ctx = multiprocessing.get_context("fork")
@@ -83,57 +76,51 @@ def serve_processes(config: ServerConfig) -> int:
             children.append(proc)
         stopping: list[int] = []
 
-        def forward(signum, _frame):
-            # no lock here (server/signals.py): is_alive and kill take none
+        def forward(signum):
+            # run in the signal handler: no lock here (server/signals.py); is_alive and kill take none
             stopping.append(signum)
             for proc in children:
                 if proc.pid and proc.is_alive():
                     os.kill(proc.pid, signal.SIGTERM)
 
-        for signum in STOP:
-            signal.signal(signum, forward)
-        # The kernel may hand a signal to any thread (ortools starts one at import; the queue's feeder): the
-        # C-level handler's byte on this pipe then wakes the main thread's wait for the children below, whose
-        # Python handler (`forward`) would otherwise wait for the main thread to run bytecode (server/signals.py)
-        wake_read, wake_write = os.pipe()
-        os.set_blocking(wake_read, False)
-        os.set_blocking(wake_write, False)
-        signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
-        error = None
+        # The kernel may hand a signal to any thread (ortools starts one at import; the queue's feeder): the stop
+        # pipe (the process's wakeup fd) then wakes the main thread's wait for the children below, whose Python
+        # handler would otherwise wait for the main thread to run bytecode (server/signals.py)
+        stop = StopSignals(also=forward)
         try:
-            for _ in children:
-                _index, _port, error = ready.get(timeout=60)
-                if error:
-                    break
-        except queue.Empty:
-            error = "server processes did not start within 60 s"
-        if error:
-            forward(signal.SIGTERM, None)
-            for proc in children:
-                proc.join()
-            signal.set_wakeup_fd(-1)
-            raise ValueError(error)
-        log.info("%d server processes on %s:%d", len(children), host, port)
-        print(f"LISTENING {port}", flush=True)
-        # A child that dies while no stop was asked for (killed, out of memory) stops the others and
-        # the parent exits 1, so a supervisor restarts the whole server; it used to go on with fewer
-        # processes, silently, until its own stop (then exit 1).
-        running = {proc.sentinel: proc for proc in children}
-        while running:
-            for sentinel in multiprocessing.connection.wait([*running, wake_read]):
-                if sentinel == wake_read:
-                    woken = [b for b in _drain(wake_read) if b in STOP]
-                    if woken and not stopping:  # (the Python handler, when it runs, sends SIGTERM again: harmless)
-                        forward(woken[0], None)
-                    continue
-                proc = running.pop(sentinel)
-                proc.join()
-                if not stopping and proc.exitcode != 0:
-                    log.error("server process %s exited with %s; stopping the others", proc.name, proc.exitcode)
-                    forward(signal.SIGTERM, None)
-        signal.set_wakeup_fd(-1)
-        os.close(wake_read)
-        os.close(wake_write)
+            error = None
+            try:
+                for _ in children:
+                    _index, _port, error = ready.get(timeout=60)
+                    if error:
+                        break
+            except queue.Empty:
+                error = "server processes did not start within 60 s"
+            if error:
+                forward(signal.SIGTERM)
+                for proc in children:
+                    proc.join()
+                raise ValueError(error)
+            log.info("%d server processes on %s:%d", len(children), host, port)
+            print(f"LISTENING {port}", flush=True)
+            # A child that dies while no stop was asked for (killed, out of memory) stops the others and
+            # the parent exits 1, so a supervisor restarts the whole server; it used to go on with fewer
+            # processes, silently, until its own stop (then exit 1).
+            running = {proc.sentinel: proc for proc in children}
+            while running:
+                for ready_one in multiprocessing.connection.wait([*running, stop]):
+                    if ready_one is stop:
+                        woken = stop.drain()
+                        if woken and not stopping:  # (the Python handler, when it runs, forwards again: harmless)
+                            forward(woken[0])
+                        continue
+                    proc = running.pop(ready_one)
+                    proc.join()
+                    if not stopping and proc.exitcode != 0:
+                        log.error("server process %s exited with %s; stopping the others", proc.name, proc.exitcode)
+                        forward(signal.SIGTERM)
+        finally:
+            stop.close()
     codes = [proc.exitcode for proc in children]
     if any(codes):
         log.error("server processes exited with %s", codes)

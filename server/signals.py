@@ -77,12 +77,22 @@ class StopSignals:
             ready, _, _ = select.select([self._read], [], [], left)
             if not ready:
                 return None
-            woken = [b for b in os.read(self._read, 4096) if b in self._signals]
+            woken = self.drain()
             if woken and not self.received:
                 # the C-level handler's byte: the signal came in another thread, and the Python handler will run
                 # once the main thread runs bytecode (the module's docstring)
                 return woken[0]
         return self.received[0]
+
+    def fileno(self) -> int:
+        """The pipe's read end, readable once a signal came: `multiprocessing.connection.wait` and `select` take
+        the object itself (read it with `drain`)."""
+        return self._read
+
+    def drain(self) -> list[int]:
+        """Empties the pipe (call it once it is readable); the stop signals the C-level handler wrote to it, in
+        order (the Python handler writes zeros)."""
+        return [b for b in os.read(self._read, 4096) if b in self._signals]
 
     def close(self) -> None:
         """Puts the previous handlers and wakeup fd back, then closes the pipe (no handler writes to it after)."""
