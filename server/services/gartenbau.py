@@ -6,6 +6,7 @@ from server import convert
 from server.runtime import Runtime
 from server.services.data_files import DataFilesServicer
 from solver.errors import InputError
+from solver.games.gartenbau.garden import MAX_FLOWERS_HELD
 
 GAME = "gartenbau"
 SERVICE = pb.DESCRIPTOR.services_by_name["GartenbauService"].full_name
@@ -14,8 +15,8 @@ LIGHT_METHODS = ["GetDataFiles", "Validate", "Score"]
 MAX_BOARD = 24  # a board is a model of board^2 spaces: capped before any model is built
 # What one search may be asked to place, checked before any model is built: building the model
 # ignores the deadline and alone took ~10 s for 24 seedling tiles, 12 plants and 6 flowers (2-core
-# machine). A hand holds 5 or 6 flowers (8 while drafting in a 2-player game).
-MAX_TILES = {"seedlings": 24, "plants": 24, "flowers": 8}
+# machine). A hand holds 5 or 6 flowers (8 while drafting in a 2-player game: the engine's own cap).
+MAX_TILES = {"seedlings": 24, "plants": 24, "flowers": MAX_FLOWERS_HELD}
 
 _STATUS = {"optimal": pb.GARTENBAU_SOLVE_STATUS_OPTIMAL, "feasible": pb.GARTENBAU_SOLVE_STATUS_FEASIBLE,
            "infeasible": pb.GARTENBAU_SOLVE_STATUS_INFEASIBLE, "unknown": pb.GARTENBAU_SOLVE_STATUS_UNKNOWN}
