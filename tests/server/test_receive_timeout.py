@@ -70,11 +70,18 @@ def _access_lines(caplog, method: str) -> list[dict]:
             if r.name == "gardens.server.access" and f'"{method}"' in r.getMessage()]
 
 
-def test_calls_that_never_send_their_message_are_cancelled_and_free_every_thread(start_server, caplog):
-    # 3 threads on the main port (1 solve + 1 light + 1 reserve), 2 on the health port: more stuck calls than that
+def _small_server(start_server):
+    """A server of 3 threads on the main port (1 solve + 1 light + 1 reserve) and a health port, receive timeout
+    TIMEOUT_S: (server, main channel, health-port channel)."""
     srv = start_server(workers=1, light_workers=1, reserve_threads=1, receive_timeout_s=TIMEOUT_S, health_port=0)
-    channel, probe = srv.channel(), grpc.insecure_channel(f"localhost:{srv.runtime.health_port}")
+    probe = grpc.insecure_channel(f"localhost:{srv.runtime.health_port}")
     srv.channels.append(probe)
+    return srv, srv.channel(), probe
+
+
+def test_calls_that_never_send_their_message_are_cancelled_and_free_every_thread(start_server, caplog):
+    # 3 threads on the main port, 4 on the health port: more stuck calls than that
+    srv, channel, probe = _small_server(start_server)
     stuck = Stuck()
     try:
         with caplog.at_level(logging.INFO, logger="gardens.server.access"):
@@ -117,9 +124,7 @@ def test_calls_that_never_send_their_message_are_cancelled_and_free_every_thread
 def test_health_watch_streams_outlive_the_receive_timeout_and_stuck_ones_end(start_server, caplog):
     """A Watch whose request came streams for as long as its client wants (on both ports); one whose request never
     comes is cancelled like a unary call (the main port served Watch through grpc's own unary read)."""
-    srv = start_server(workers=1, light_workers=1, reserve_threads=1, receive_timeout_s=TIMEOUT_S, health_port=0)
-    channel, probe = srv.channel(), grpc.insecure_channel(f"localhost:{srv.runtime.health_port}")
-    srv.channels.append(probe)
+    srv, channel, probe = _small_server(start_server)
     stuck = Stuck()
     try:
         with caplog.at_level(logging.INFO, logger="gardens.server.access"):
