@@ -47,13 +47,24 @@ def envoy_binary() -> str:
     return found
 
 
-def envoy_config(listen_port: int, grpc_port: int) -> str:
-    """deploy/envoy.yaml with the two marked ports replaced."""
+# the per-client limits of deploy/envoy.yaml that envoy_config can rewrite, each the value of the line marked so
+ENVOY_LIMITS = ("headers timeout", "request timeout", "burst per client", "refill per client", "refill interval")
+
+
+def envoy_config(listen_port: int, grpc_port: int, limits: dict[str, str] | None = None) -> str:
+    """deploy/envoy.yaml with the two marked ports replaced, and any of the ENVOY_LIMITS given in `limits`
+    (e.g. {"headers timeout": "1s"}: the tests' small values)."""
     text = ENVOY_CONFIG.read_text()
     for mark, port in (("listener port", listen_port), ("grpc port", grpc_port)):
         text, n = re.subn(rf"port_value: \d+( \}}\s+# {mark})", rf"port_value: {port}\1", text)
         if n != 1:
             raise ValueError(f"{ENVOY_CONFIG}: expected one port marked '# {mark}'")
+    for mark, value in (limits or {}).items():
+        if mark not in ENVOY_LIMITS or not re.fullmatch(r"[0-9.]+s?", value):
+            raise ValueError(f"not an Envoy limit and value: {mark!r}: {value!r}")
+        text, n = re.subn(rf"^(\s*\w+: )\S+(\s+# {mark})$", lambda m: m[1] + value + m[2], text, flags=re.M)
+        if n != 1:
+            raise ValueError(f"{ENVOY_CONFIG}: expected one value marked '# {mark}'")
     return text
 
 
