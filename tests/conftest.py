@@ -18,3 +18,15 @@ from hypothesis import settings  # noqa: E402
 
 settings.register_profile("derandomized", derandomize=True, database=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_dailies(tmp_path_factory, worker_id):
+    """The daily puzzles of tests/generators/dailies.py are made once a run: under xdist in the directory the
+    workers' temporary directories share."""
+    from tests.generators import dailies
+    root = tmp_path_factory.getbasetemp()
+    dailies.SHARED = root.parent if worker_id != "master" else root
