@@ -38,6 +38,14 @@ ARTIFACTS = REPO / "var" / "web-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
+# node: what the page shows for a RESOURCE_EXHAUSTED whose message is SAID
+EXPLAIN = """
+import { Code, ConnectError } from "@connectrpc/connect";
+import { explain } from "./src/api.js";
+console.log(JSON.stringify(explain(new ConnectError(SAID, Code.ResourceExhausted))));
+"""
+
+
 def _run(cmd, cwd=REPO, timeout=900):
     out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     assert out.returncode == 0, f"{' '.join(map(str, cmd))} failed:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
@@ -237,6 +245,15 @@ def test_workshop_and_todays_decree_in_chromium(chromium, stack):
         assert refused["text"].startswith(f"No decree for {refused['date']}, today's date on this computer."), refused
         assert says in refused["text"], refused
     assert result["pageErrors"] == []
+    # A refusal's reason reaches the player (the page said "every solver is in use" for all of them, also for
+    # deploy/envoy.yaml's per-client limit and a puzzle being made for another player): explain() on the built
+    # page's own module
+    said = "too many calls from your address; wait a moment and try again"
+    shown = subprocess.run(["node", "--input-type=module", "-e", EXPLAIN.replace("SAID", json.dumps(said))],
+                           cwd=WEB, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout) == {"title": "The server is busy right now. Please try again in a moment.",
+                                        "lines": [said]}
     for name in ("workshop-conflict.png", "workshop-error.png", "workshop-witness.png", "workshop-many.png",
                  "decree-thrilled.png", "impossible-notMinimal.png", "impossible-right.png", "unreachable.png", "decree-ahead.png", "decree-behind.png",
                  *(["decree-angry.png"] if swap else [])):

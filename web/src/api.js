@@ -46,7 +46,9 @@ export function explain(err) {
       return { title: "The server could not accept this request:", lines: lines.length ? lines : [message] };
     }
     case Code.ResourceExhausted:
-      return { title: "The server is busy right now (every solver is in use). Please try again in a moment.", lines: [] };
+      // the reason, as the server or the proxy gives it: every solver in use, a puzzle being made for another
+      // player, or too many calls from this address (deploy/envoy.yaml's per-client limit)
+      return { title: "The server is busy right now. Please try again in a moment.", lines: message ? [message] : [] };
     case Code.DeadlineExceeded:
       return { title: "The server ran out of time before it could answer. Try fewer cards, or try again.", lines: [] };
     case Code.Unavailable:
