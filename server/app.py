@@ -253,6 +253,11 @@ def shutdown(server: grpc.Server, grace_s: float) -> None:
 SWITCH_INTERVAL_S = 0.001
 
 
+# Seconds past the grace after which a drain that has not ended is cut short: stacks on stderr, exit 1 (serve()).
+# The drain's own steps after the grace take about a second (the cancelled calls end, then the rest is abandoned).
+HARD_STOP_S = 5.0
+
+
 def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
     """Serves until SIGTERM/SIGINT, then drains; `ready(port)` is called once serving (default: print it)."""
     # `kill -USR1` prints every thread's stack to stderr (a server that does not stop or answer can be looked into
@@ -281,6 +286,10 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
     else:
         ready(port)
     signum = stop.wait()
+    # The net under the drain: if the process still runs HARD_STOP_S after the grace (the drain itself stuck, not
+    # a call: calls are cancelled, then abandoned below), faulthandler's own thread, which needs no GIL, prints
+    # every thread's stack to stderr and exits 1, so a supervisor's stop never has to end in SIGKILL
+    faulthandler.dump_traceback_later(config.grace_s + HARD_STOP_S, exit=True)
     log.info("signal %s: draining for up to %.1fs", signal.Signals(signum).name, config.grace_s)
     if preparer is not None:
         preparer.stop()
@@ -309,6 +318,7 @@ def serve(config: ServerConfig, reuse_port: bool = False, ready=None) -> int:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
+    faulthandler.cancel_dump_traceback_later()
     log.info("stopped")
     return 0
 

@@ -48,6 +48,38 @@ def test_sigterm_drains_and_exits_zero():
             proc.wait()
 
 
+# A server whose drain never ends (shutdown() stuck: a fault put in by hand, standing for whatever could hold it)
+STUCK_DRAIN = """
+import sys, threading
+import server.app as app
+def stuck(server, grace_s):
+    threading.Event().wait()
+app.shutdown = stuck
+sys.exit(app.main(sys.argv[1:]))
+"""
+
+
+def test_a_drain_that_never_ends_is_cut_short_with_the_stacks():
+    """Past the grace plus app.HARD_STOP_S a drain still running is ended (exit 1), with every thread's stack on
+    stderr to say where it stood; before, the process lived on until a supervisor's SIGKILL (a loaded server once
+    exited 11 s after SIGTERM with a 2 s grace, cause unknown)."""
+    from server.app import HARD_STOP_S
+    proc = subprocess.Popen([sys.executable, "-c", STUCK_DRAIN, "--address", "localhost:0", "--grace-s", "0.2"],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _listening_port(proc)
+        proc.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        assert proc.wait(timeout=HARD_STOP_S + 20) == 1
+        assert time.monotonic() - signalled >= HARD_STOP_S
+        err = proc.stderr.read()
+        assert "draining" in err and "Thread" in err and "in stuck" in err, err[-2000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def test_a_call_cancelled_after_the_grace_is_logged_as_the_servers(tmp_path):
     """`--grace-s`, a long CountSolutions, SIGTERM: the client sees UNAVAILABLE "Cancelling all calls", and
     the access line said CANCELLED "cancelled by the client" (or, leaving at once, nothing)."""
