@@ -31,7 +31,10 @@ def _square_level(catalog, side, drawing, days, gnome, plan) -> float:
                                             count_cuts=optimiser.BOUND_CUTS))
 
 
-@pytest.mark.parametrize("seed", range(10))
+# (seeds 2 and 8, 3-day games with a wild on the last day, were dropped on 7 Dec: two thirds of the oracle's time,
+# and every mutant of the class model tried that they caught, the others caught too; seed 4 keeps a wild, the
+# only seed to catch a wild read as a fixed kind)
+@pytest.mark.parametrize("seed", [0, 1, 3, 4, 5, 6, 7, 9])
 def test_the_classes_give_the_square_level_optimum_and_never_fall_below_the_best_game(tiny4, tiny5, seed):
     """Tiny sheets, straight and winding paths, random plans (companions of one kind or two) and gnomes."""
     rng = random.Random(seed)
