@@ -131,7 +131,10 @@ def _tiny_game(seed: int, tiny4, tiny5):
     return catalog, drawing, gnome, plan, pairs(nursery), oracle(catalog, Setup("T", drawing, gnome, plan), nursery)
 
 
-@pytest.mark.parametrize("seed", range(10))
+# (seeds 4 and 8, 3-day games with a wild, were dropped on 7 Dec: 15 of the 21 s of oracle, and every mutant of
+# the region graphs' points tried that they caught, the others caught too; seeds 2 and 6 are the only ones to
+# catch a companion credited only one way round)
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 5, 6, 7, 9])
 def test_the_bound_and_the_cut_count_model_never_fall_below_the_best_game(tiny4, tiny5, seed):
     """Tiny sheets, random plans, gnomes and paths: the Lagrangian bound and the class count model with its region
     cuts are at least the exhaustive oracle's best game, and the cuts never raise the class count's optimum."""
