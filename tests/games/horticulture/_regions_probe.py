@@ -1,6 +1,7 @@
 """Run by test_lagrange.py in a fresh interpreter (python -m tests.games.horticulture._regions_probe): the Lagrangian
-bound of a seeded game (straight path, played days), printed as JSON with the file the
-region graphs were loaded from."""
+bound of a seeded game (straight path, 10 of its 12 days played), printed as JSON with the file the
+region graphs were loaded from. (4 days played until 7 Dec: 1.4 M transitions, 15 s in the pure module; with 10,
+0.53 M and 5 s, the same layers and price passes run: the squares left open take every kind.)"""
 
 import json
 import random
@@ -16,7 +17,7 @@ from solver.games.horticulture.state import Setup
 def main() -> None:
     catalog = default_catalog()
     out = []
-    for seed, drawing, played in ((5, PathDrawing.straight(catalog.sheet("A")), 4),):
+    for seed, drawing, played in ((5, PathDrawing.straight(catalog.sheet("A")), 10),):
         rng = random.Random(seed)
         nursery = rng.sample(sorted(catalog.deck.cards), 24)
         plants = list(catalog.plants)
