@@ -94,7 +94,10 @@ def test_the_arrays_legality_and_points_are_the_pure_rules_and_scorer(seed, card
         assert (back.choice, back.kind, back.loc) == (state.choice, state.kind, state.loc)
 
 
-@pytest.mark.parametrize("seed", range(6))
+# the paths from lines 2 and 1, straight and winding, and two wilds (seed 5); seeds 0, 1, 3 are test_count_cuts's
+# instances too (one oracle each). (Seeds 2 and 4, wilds again, were dropped on 7 Dec: 14 of the 30 s, and each
+# mutant of the annealing's rules and points tried that they caught, seeds 0, 1, 3 and 5 caught too.)
+@pytest.mark.parametrize("seed", [0, 1, 3, 5])
 def test_annealed_tiny_games_are_legal_and_reach_the_oracle(tiny, seed):
     nursery, days, plan, drawing, gnome = random_instance(tiny, random.Random(seed))
     setup = Setup("T", drawing, gnome, plan)
@@ -395,7 +398,7 @@ def test_the_annealing_share_follows_the_days_still_to_play(monkeypatch):
     calls = []
     real = anneal.anneal_game
     monkeypatch.setattr(anneal, "anneal_game", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
-    budget = 0.5
+    budget = 0.2
     long = int(min(budget * optimiser.ANNEAL_SHARE, optimiser.ANNEAL_MAX) * optimiser.ANNEAL_EVALS_PER_UNIT)
     short = int(budget * optimiser.SHORT_ANNEAL_SHARE * optimiser.ANNEAL_EVALS_PER_UNIT)
     assert optimiser.ANNEAL_MIN_DAYS == 12 and optimiser.SHORT_ANNEAL_MIN_DAYS == 6 and 0 < short < long
