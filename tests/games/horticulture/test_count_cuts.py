@@ -30,7 +30,9 @@ def count_value(catalog, drawing, days, gnome, plan, monkeypatch, cuts) -> float
     return solver.objective_value
 
 
-@pytest.mark.parametrize("seed", range(8))
+# (seed 4 was dropped on 7 Dec, 10 of the file's 50 s: it caught none of 5 mutants of the cuts tried; seed 2
+# is the only one to catch a region's group count missing a square or a group)
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 5, 6, 7])
 def test_count_cuts_never_fall_below_the_best_game(tiny4, tiny5, seed, monkeypatch):
     """Three days on a 4x2 sheet, two on a 5x2 one, with straight and winding paths: with every cut, the count relaxation
     stays at or above the oracle and at or below the count relaxation without cuts."""
