@@ -164,7 +164,10 @@ def test_with_a_wall_limit_a_garden_one_below_the_bound_is_refuted_before_the_be
 
     calls = _record_calls(monkeypatch, solo, refute="_refute_step", beam="beam_garden")
     early = 0
-    for seed in range(12):
+    # seeds 0-11 but those whose greedy garden meets the counting bound (1, 2, 6, 8, 9, 10: optimal before any
+    # refutation or beam search, so they ran neither; dropped on 7 Dec, an exhaustive oracle each): 0, 3 and 4 are
+    # one below it, 5, 7 and 11 two or more
+    for seed in (0, 3, 4, 5, 7, 11):
         tiles = [TWO_STAGE.tiles[i] for i in random.Random(700 + seed).sample(TILE_IDS, 3)]
         best = oracle(tiles, TWO_STAGE)
         calls.clear()
