@@ -13,8 +13,9 @@ def main() -> None:
     ids = sorted(catalog.tiles)
     results = []
     # (seed, tiles, target, node cap, joint_tight): two proofs, the quick one again with a flag set on
-    # the module object (the benchmarks and tests do that; it changes the node count), a capped search
-    for seed, n, target, cap, tight in ((2, 8, 40, 40_000, True), (0, 8, 37, 40_000, True),
+    # the module object (the benchmarks and tests do that; it changes the node count), a capped search.
+    # (The first proof: seed 12's, 2898 nodes, one plan; seed 2's until 7 Dec, 12255 nodes and 4 s of the pure run.)
+    for seed, n, target, cap, tight in ((12, 8, 37, 40_000, True), (0, 8, 37, 40_000, True),
                                         (0, 8, 37, 40_000, False), (5, 8, 35, 6_000, True)):
         refute.JOINT_TIGHT = tight
         tiles = [catalog.tiles[i] for i in random.Random(seed).sample(ids, n)]
