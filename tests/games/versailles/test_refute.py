@@ -213,8 +213,8 @@ def test_beyond_the_refutation_tiles_a_large_budget_closes_with_the_refutation(s
     r, first, order = run(2.0)
     assert order == ["improve", "refute"]
     assert r.status == "optimal" and r.points == best and r.optimal_on_any_board
-    if seed > 3:
-        return  # (the rest on two seeds: each solve takes seconds)
+    if seed > 2:
+        return  # (the rest on seed 2 only: the last two solves take 3 s each; on seed 3 too until 7 Dec)
     assert run(2.0)[1:] == (first, order)
     _, without, order = run(3.5)  # the budget (3 units) is below the minimum
     assert "refute" not in order
@@ -253,8 +253,9 @@ def test_a_sequence_of_one_stage_is_refuted_before_the_full_solve(seed, monkeypa
     r, _, order = run(wall=True)  # (with a wall limit: the restarts' share is SHORT_GREEDY_SHARE_WALL)
     assert r.status == "optimal" and r.points == best and r.optimal_on_any_board
     assert order == ["refute"]
-    monkeypatch.setattr(solo, "SHORT_REFUTE_SHARE", 0.0)
-    assert run()[2] == ["model"]
+    if seed == 7:  # (the switch on one seed: its CP-SAT solve takes 1-2 s)
+        monkeypatch.setattr(solo, "SHORT_REFUTE_SHARE", 0.0)
+        assert run()[2] == ["model"]
 
 
 def test_a_proven_garden_that_does_not_fit_the_board_is_only_a_bound(monkeypatch):
