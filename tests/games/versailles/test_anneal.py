@@ -170,8 +170,8 @@ def test_solve_solo_anneals_long_sequences_only_and_answers_the_same_twice(monke
     calls.clear()
     solo.solve_solo(_tiles(CAT, 4, 7), CAT, SolveControl(deterministic_limit=1.0, num_workers=1, random_seed=4))
     assert calls == []  # up to a stage: the full solve finds the better gardens
-    solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=1.0, num_workers=1, random_seed=4),
-                    anneal_share=0.0)
+    solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=0.3, num_workers=1, random_seed=4),
+                    anneal_share=0.0)  # (no share, whatever the budget: 0.3 units, not 1, spent on the rest)
     assert calls == []
     # up to the refutation's tiles its own share (ANNEAL_SHARE_REFUTED): the refutation search follows and
     # needs the budget for its proofs
@@ -210,14 +210,14 @@ def test_before_the_closing_refutation_the_annealing_is_capped_and_the_neighbour
     monkeypatch.setattr(solo, "CLOSE_REFUTE_MIN", 2.0)
     monkeypatch.setattr(solo, "CLOSE_ANNEAL_MAX", 0.5)
     tiles = _tiles(CAT, 7, 14)
-    out = solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=3.0, num_workers=1, random_seed=7))
-    assert len(calls) == 1 and 0 < calls[0].evals <= 0.5 * solo.ANNEAL_EVALS_PER_UNIT  # capped, not 0.6 x 3
+    out = solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=2.0, num_workers=1, random_seed=7))
+    assert len(calls) == 1 and 0 < calls[0].evals <= 0.5 * solo.ANNEAL_EVALS_PER_UNIT  # capped, not 0.6 x 2
     assert seen == {"upto": 0.0, "refuted": True}
     assert out.points >= calls[0].points
     monkeypatch.setattr(solo, "CLOSE_ANNEAL_MAX", None)  # no cap: the share, and the neighbourhood search as before
     calls.clear()
     seen.clear()
-    solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=3.0, num_workers=1, random_seed=7))
+    solo.solve_solo(tiles, CAT, SolveControl(deterministic_limit=2.0, num_workers=1, random_seed=7))
     assert calls[0].evals > 0.5 * solo.ANNEAL_EVALS_PER_UNIT and seen["upto"] == solo.CLOSE_LNS_UPTO
 
 
