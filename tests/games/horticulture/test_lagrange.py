@@ -33,9 +33,10 @@ DRAWINGS = [PathDrawing.straight(CAT.sheet("A")), PathDrawing(2, "DRDDDLDDD"), P
             PathDrawing(2, "DDDDDDD"), PathDrawing(4, "DDDDDDD")]
 
 
-def _region_points(catalog, setup: Setup, planted: dict) -> int:
-    """The pure scorer's total for a garden without a window box (the sum of the regions' points)."""
-    return score_sheet(catalog, Sheet(setup, dict(planted), [])).total
+def _region_points(catalog, setup: Setup, planted: dict, garden: Garden | None = None) -> int:
+    """The pure scorer's total for a garden without a window box (the sum of the regions' points); `garden`: the
+    setup's side and path, passed to the scorer by callers that score thousands of plantings of one setup."""
+    return score_sheet(catalog, Sheet(setup, dict(planted), []), garden).total
 
 
 def _regions(catalog, side, drawing, gnome):
@@ -108,7 +109,7 @@ def test_the_best_value_is_the_best_over_every_planting_of_a_tiny_sheet(tiny4, t
     for part in small:
         graph = RegionGraph(catalog, garden, part, gnome, plan)
         best = max(
-            SCALE * _region_points(catalog, setup, {c: k for c, k in zip(part, choice) if k is not None})
+            SCALE * _region_points(catalog, setup, {c: k for c, k in zip(part, choice) if k is not None}, garden)
             - sum(lam[kinds.index(k)] for k in choice if k is not None)
             for choice in itertools.product([None] + kinds, repeat=len(part)))
         value, counts = graph.best(lam, SCALE)
@@ -185,6 +186,7 @@ def test_a_separation_cut_holds_for_every_planting_and_is_tightest_at_its_counts
     setup = Setup("T", drawing, gnome, plan)
     days = pairs(rng.sample(sorted(catalog.deck.cards), 4))
     bound = lagrange.LagrangeBound(catalog, "T", drawing, days, gnome, plan)
+    garden = Garden(catalog.sheet("T"), drawing)
     checked = 0
     for r, part in enumerate(bound.parts):
         if len(part) > 5:
@@ -192,8 +194,8 @@ def test_a_separation_cut_holds_for_every_planting_and_is_tightest_at_its_counts
         checked += 1
         everything = [{c: k for c, k in zip(part, choice) if k is not None}
                       for choice in itertools.product([None] + kinds, repeat=len(part))]
-        scored = [(SCALE * _region_points(catalog, setup, g), [sum(k == t for k in g.values()) for t in kinds])
-                  for g in everything]
+        scored = [(SCALE * _region_points(catalog, setup, g, garden),
+                   [sum(k == t for k in g.values()) for t in kinds]) for g in everything]
         start = [rng.randrange(-200, 500) for _ in kinds]
         for points, counts in rng.sample(scored, 6):
             cut = bound.separate(r, counts, 15, start)
