@@ -175,12 +175,12 @@ def test_solve_solo_anneals_long_sequences_only_and_answers_the_same_twice(monke
     assert calls == []
     # up to the refutation's tiles its own share (ANNEAL_SHARE_REFUTED): the refutation search follows and
     # needs the budget for its proofs
-    nine = _tiles(CAT, 4, 9)
-    solo.solve_solo(nine, CAT, SolveControl(deterministic_limit=1.0, num_workers=1, random_seed=4))
+    nine, work = _tiles(CAT, 4, 9), 0.5  # (1 unit until 7 Dec: the shares are of whatever budget)
+    solo.solve_solo(nine, CAT, SolveControl(deterministic_limit=work, num_workers=1, random_seed=4))
     assert len(calls) == (1 if solo.ANNEAL_SHARE_REFUTED > 0 else 0)
     monkeypatch.setattr(solo, "ANNEAL_SHARE_REFUTED", 0.5)
-    solo.solve_solo(nine, CAT, SolveControl(deterministic_limit=1.0, num_workers=1, random_seed=4))
-    assert calls[-1].evals <= int(0.5 * 1.0 * solo.ANNEAL_EVALS_PER_UNIT) and len(calls) >= 1
+    solo.solve_solo(nine, CAT, SolveControl(deterministic_limit=work, num_workers=1, random_seed=4))
+    assert calls[-1].evals <= int(0.5 * work * solo.ANNEAL_EVALS_PER_UNIT) and len(calls) >= 1
 
 
 def test_with_a_wall_limit_the_clock_ends_the_search(monkeypatch):
