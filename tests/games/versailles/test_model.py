@@ -19,8 +19,23 @@ CAT = default_catalog()
 TILE_IDS = sorted(CAT.tiles)
 
 
+_ORACLE: dict = {}  # (tiles, catalog) -> the oracle's answer, for this test process
+
+
 def oracle(tiles: list[Tile], catalog=CAT) -> int:
-    """Best solo points by trying every legal placement sequence (first tile in all 4 rotations)."""
+    """Best solo points by trying every legal placement sequence (first tile in all 4 rotations).
+
+    The answer is remembered for the rest of the test process under the tiles (ids and fields) and the catalog's
+    setup and field types: some tests ask about the same instance (test_refute.py: 6 of its 3-tile sets, about a
+    second each)."""
+    key = (tuple((t.id, t.fields) for t in tiles), repr(catalog.setup), repr(catalog.field_types),
+           repr(catalog.joker_types), repr(catalog.garden_types), repr(catalog.construction_types))
+    if key not in _ORACLE:
+        _ORACLE[key] = _oracle(tiles, catalog)
+    return _ORACLE[key]
+
+
+def _oracle(tiles: list[Tile], catalog) -> int:
     checkpoints = dict(solo_checkpoints(len(tiles), catalog))
     best = 0
 
