@@ -38,10 +38,12 @@ def _loss(tiles, cat, arrangement, requirements) -> int:
     return lost
 
 
-@pytest.mark.parametrize("seed", range(6))
+# the wall-limit test's tile sets below (its oracle, two scorings, asked once a set: test_model.oracle remembers it);
+# seeds 300-305 until 7 Dec
+@pytest.mark.parametrize("seed", [0, 3, 4, 5, 7, 11])
 @pytest.mark.parametrize("cat", [CAT, TWO_STAGE], ids=["one scoring", "two scorings"])
 def test_never_refutes_a_reachable_value(seed, cat):
-    tiles = [cat.tiles[i] for i in random.Random(300 + seed).sample(TILE_IDS, 3)]
+    tiles = [cat.tiles[i] for i in random.Random(700 + seed).sample(TILE_IDS, 3)]
     best = oracle(tiles, cat)
     bound = counting_bound(tiles, cat)
     assert not refute_above(tiles, cat, best, node_limit=None)[0]
